@@ -1,0 +1,49 @@
+"""The ``Host`` protocol: the six host imports as the engine sees them.
+
+``guest/app.py`` adapts the WIT imports to this protocol inside the component;
+natively, ``host_harness`` passes its own services object. Engine modules never
+know which one they talk to.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+INFO = 1
+WARN = 2
+ERROR = 3
+
+# Reserved, read-only namespace served by the host (see wit/rs-learn.wit).
+HOST_NS = "host"
+
+
+class HostError(Exception):
+    """A host import reported an error (``host-kv-put`` returned ``err``)."""
+
+
+class Host(Protocol):
+    """What the engine needs from its host; mirrors the WIT imports one to one."""
+
+    def kv_get(self, ns: str, key: str) -> bytes | None:
+        """Return the value stored under ``key`` in ``ns``, or ``None``."""
+        ...
+
+    def kv_put(self, ns: str, key: str, value: bytes) -> None:
+        """Store ``value`` (empty deletes); raise :class:`HostError` on failure."""
+        ...
+
+    def kv_query(self, ns: str, q: str, limit: int) -> list[tuple[str, bytes]]:
+        """Return ``(key, value)`` pairs whose key or value contains ``q``, by key."""
+        ...
+
+    def vec_search(self, ns: str, query: list[float], k: int) -> list[tuple[str, float]]:
+        """Return the ``k`` best ``(key, cosine)`` pairs, best first, ties by key."""
+        ...
+
+    def log(self, level: int, msg: str) -> None:
+        """Write a log line (1 info, 2 warn, 3 error)."""
+        ...
+
+    def now_ms(self) -> int:
+        """Return epoch milliseconds from the host clock."""
+        ...

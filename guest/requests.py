@@ -1,0 +1,119 @@
+"""Request bodies: JSON object, bare JSON string or raw text, validated.
+
+Every check names the field and the offending value; nothing here touches a store.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from guest.errors import InvalidRequest
+
+MAX_BODY_BYTES = 2 * 1024 * 1024
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+DEFAULT_NAMESPACE = "default"
+
+
+def parse_body(body: str, text_field: str) -> dict[str, Any]:
+    """Decode a body into an object; a string or raw text becomes ``{text_field: body}``."""
+    check_unicode(body, "body")
+    if len(body.encode("utf-8")) > MAX_BODY_BYTES:
+        raise InvalidRequest(f"body is larger than {MAX_BODY_BYTES} bytes")
+    stripped = body.strip()
+    if not stripped:
+        return {}
+    if stripped[:1] in ("{", "[", '"'):
+        try:
+            value = json.loads(stripped)
+        except ValueError as error:
+            raise InvalidRequest(f"body looks like JSON but does not parse: {error}") from None
+        if isinstance(value, str):
+            return {text_field: value}
+        if not isinstance(value, dict):
+            raise InvalidRequest(f"body must be a JSON object, a JSON string or raw text, not {_kind(value)}")
+        return value
+    return {text_field: body}
+
+
+def check_unicode(value: str, field: str) -> None:
+    """Reject lone surrogates (they cannot be stored as UTF-8)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidRequest(f"{field} is not valid Unicode (lone surrogate)") from None
+
+
+def text(obj: dict[str, Any], field: str, max_bytes: int, required: bool = True) -> str:
+    """A non-blank string field of at most ``max_bytes`` UTF-8 bytes."""
+    value = obj.get(field)
+    if value is None and not required:
+        return ""
+    if value is None:
+        raise InvalidRequest(f"missing field {field!r}")
+    if not isinstance(value, str):
+        raise InvalidRequest(f"field {field!r} must be a string, not {_kind(value)}")
+    check_unicode(value, field)
+    if not value.strip():
+        raise InvalidRequest(f"field {field!r} is empty")
+    size = len(value.encode("utf-8"))
+    if size > max_bytes:
+        raise InvalidRequest(f"field {field!r} is {size} bytes; the limit is {max_bytes}")
+    return value
+
+
+def integer(obj: dict[str, Any], field: str, default: int, low: int, high: int) -> int:
+    """An integer field within ``[low, high]`` (booleans are not integers)."""
+    value = obj.get(field, default)
+    if value is None:
+        return default
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRequest(f"field {field!r} must be an integer, not {_kind(value)}")
+    if not low <= value <= high:
+        raise InvalidRequest(f"field {field!r} must be between {low} and {high}, got {value}")
+    return value
+
+
+def choice(obj: dict[str, Any], field: str, default: str, allowed: tuple[str, ...]) -> str:
+    """A string field restricted to ``allowed``."""
+    value = obj.get(field, default)
+    if value not in allowed:
+        raise InvalidRequest(f"field {field!r} must be one of {', '.join(allowed)}, got {value!r}")
+    return str(value)
+
+
+def namespace(obj: dict[str, Any], field: str = "namespace", default: str | None = DEFAULT_NAMESPACE) -> str | None:
+    """A namespace: ``default`` or a discipline name that cannot escape its directory."""
+    value = obj.get(field, default)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidRequest(f"field {field!r} must be a string, not {_kind(value)}")
+    check_name(value, field)
+    return value
+
+
+def check_name(value: str, field: str) -> None:
+    """Names are ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``: no ``/``, ``..``, NUL or absolute path."""
+    if not NAME_RE.fullmatch(value):
+        raise InvalidRequest(
+            f"{field} {value!r} is not a valid name (letters, digits, '_' and '-', "
+            "starting with a letter or digit, at most 64 characters)"
+        )
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
