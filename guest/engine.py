@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from guest import requests
 from guest.embed import EMBEDDER, StaticEmbedder
@@ -27,6 +27,7 @@ DEFAULT_LIMIT = 8
 MAX_LIMIT = 100
 
 Handler = Callable[[dict[str, Any]], Any]
+T = TypeVar("T")
 
 
 class Engine:
@@ -72,7 +73,7 @@ class Engine:
             return _envelope({"ok": False, "verb": verb, "error": str(error)})
         return _envelope({"ok": True, "verb": verb, "data": data})
 
-    def _guard(self, call: Callable[[], Any]) -> Any:
+    def _guard(self, call: Callable[[], T]) -> T:
         try:
             return call()
         except EngineError:
@@ -102,7 +103,9 @@ class Engine:
         return recall(self.host, self.embedder, query, limit, namespace, RecallOptions(mode=mode))
 
     def _recall(self, body: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{"id": h.id, "text": h.text, "score": h.score, "namespace": h.namespace} for h in self._hits(body)]
+        return [
+            {"id": h.id, "text": h.text, "score": h.score, "namespace": h.namespace} for h in self._hits(body)
+        ]
 
     def _embed(self, body: dict[str, Any]) -> dict[str, Any]:
         text = requests.text(body, "text", MAX_TEXT_BYTES)
@@ -112,8 +115,12 @@ class Engine:
     def _stats(self, body: dict[str, Any]) -> dict[str, Any]:
         namespace = requests.namespace(body) or "default"
         stats = Stats.decode(self.host.kv_get(bucket(namespace, "meta"), "stats"))
-        return {"namespace": namespace, "memories": stats.docs, "embedder": stats.embedder or None,
-                "current_embedder": self.embedder.id}
+        return {
+            "namespace": namespace,
+            "memories": stats.docs,
+            "embedder": stats.embedder or None,
+            "current_embedder": self.embedder.id,
+        }
 
 
 def _where(error: BaseException) -> str:

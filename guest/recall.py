@@ -75,7 +75,9 @@ def recall(
     return [Hit(m.id, m.text, f32(score), namespace) for m, score in hits]
 
 
-def _recency(host: Host, namespace: str, ranked: list[tuple[str, float]], options: RecallOptions) -> list[tuple[str, float]]:
+def _recency(
+    host: Host, namespace: str, ranked: list[tuple[str, float]], options: RecallOptions
+) -> list[tuple[str, float]]:
     """Boost recent memories: ``score * (1 + w * 0.5 ** (age / half_life))``."""
     now = host.now_ms()
     half_life = options.recency_half_life_days * 86_400_000
@@ -166,7 +168,9 @@ def collapse(
     return [(memory, score) for _, _, memory, score in groups]
 
 
-def _near(a: list[float], a_words: set[str], b: list[float], b_words: set[str], options: RecallOptions) -> bool:
+def _near(
+    a: list[float], a_words: set[str], b: list[float], b_words: set[str], options: RecallOptions
+) -> bool:
     if not a or not b or cosine(a, b) < options.duplicate_cosine:
         return False
     union = len(a_words | b_words)

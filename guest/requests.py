@@ -85,7 +85,9 @@ def choice(obj: dict[str, Any], field: str, default: str, allowed: tuple[str, ..
     return str(value)
 
 
-def namespace(obj: dict[str, Any], field: str = "namespace", default: str | None = DEFAULT_NAMESPACE) -> str | None:
+def namespace(
+    obj: dict[str, Any], field: str = "namespace", default: str | None = DEFAULT_NAMESPACE
+) -> str | None:
     """A namespace: ``default`` or a discipline name that cannot escape its directory."""
     value = obj.get(field, default)
     if value is None:

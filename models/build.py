@@ -112,7 +112,7 @@ def main() -> None:
         },
     }
     (HERE / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps(manifest, indent=2))  # noqa: T201 - build script output
+    print(json.dumps(manifest, indent=2))
 
 
 if __name__ == "__main__":

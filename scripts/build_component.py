@@ -44,8 +44,17 @@ def main() -> None:
     tmp = out.with_suffix(".wasm.tmp")
     cmd = [
         str(Path(sys.executable).with_name("componentize-py")),
-        "-d", str(ROOT / "wit"), "-w", "rs-learn",
-        "componentize", "--stub-wasi", "-p", str(pkg), "-o", str(tmp), "guest.app",
+        "-d",
+        str(ROOT / "wit"),
+        "-w",
+        "rs-learn",
+        "componentize",
+        "--stub-wasi",
+        "-p",
+        str(pkg),
+        "-o",
+        str(tmp),
+        "guest.app",
     ]
     subprocess.run(cmd, check=True, cwd=ROOT)
     tmp.replace(out)

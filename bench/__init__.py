@@ -1,0 +1,1 @@
+"""Benchmarks (`make bench`) and recall-quality evaluation (`make eval`)."""

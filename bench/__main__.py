@@ -1,0 +1,215 @@
+"""`make bench`: how fast the engine is, native guest and wasm component side by side.
+
+Prints one table. Targets (issue 2, first round): wasm embed >= 500 short texts/s; memorize
+p50 <= 5 ms; recall p50 <= 20 ms at 10k and <= 60 ms at 100k memories; cold start <= 500 ms with
+the precompiled cache. Numbers are wall-clock on whatever machine runs this: compare ratios
+within one run, not across machines.
+
+    python -m bench            # sizes 1k, 10k, 100k
+    python -m bench --quick    # sizes 1k, 10k
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import wasmtime
+
+from host_harness.base import BaseGuest
+from host_harness.component import WasmGuest
+from host_harness.native import NativeGuest
+from host_harness.runtime import Runtime
+from host_harness.services import HostServices
+
+ROOT = Path(__file__).resolve().parent.parent
+WASM = ROOT / "dist" / "rs_learn.wasm"
+ROWS: list[tuple[str, str, str]] = []
+
+
+def row(name: str, value: str, target: str = "") -> None:
+    """Record and print one result line."""
+    ROWS.append((name, value, target))
+    print(f"  {name:<48} {value:>22}  {target}", flush=True)
+
+
+def words() -> list[str]:
+    """Whole-word vocabulary entries, roughly frequency ordered."""
+    vocab = (ROOT / "models" / "vocab.txt").read_text(encoding="utf-8").split("\n")
+    return [w for w in vocab[1000:12000] if w.isalpha() and w.isascii() and len(w) > 2]
+
+
+def sentences(n: int, length: int, seed: int) -> list[str]:
+    """``n`` synthetic sentences of ``length`` words (deterministic)."""
+    rnd = random.Random(seed)
+    pool = words()
+    return [" ".join(rnd.choice(pool) for _ in range(length)) + "." for _ in range(n)]
+
+
+def timed(call: Callable[[], object], n: int) -> list[float]:
+    """Milliseconds of ``n`` calls."""
+    out = []
+    for _ in range(n):
+        start = time.perf_counter()
+        call()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def pct(samples: list[float]) -> str:
+    """``p50 / p95`` in ms."""
+    ordered = sorted(samples)
+    return f"{statistics.median(ordered):.2f} / {ordered[int(0.95 * (len(ordered) - 1))]:.2f} ms"
+
+
+def dispatch(guest: BaseGuest, verb: str, body: object) -> object:
+    """One verb, raising on an error envelope."""
+    envelope = json.loads(guest.dispatch(verb, json.dumps(body)))
+    if not envelope["ok"]:
+        raise SystemExit(f"{verb} failed: {envelope['error']}")
+    return envelope["data"]
+
+
+def bench_embed(runtime: Runtime) -> None:
+    """Embed throughput through ``dispatch('embed')``, native guest vs component."""
+    print("embed (texts/s through dispatch 'embed')")
+    with tempfile.TemporaryDirectory() as tmp:
+        services = HostServices(Path(tmp))
+        guests = {"native": NativeGuest(services), "wasm": WasmGuest(runtime, services)}
+        for label, length, n in (("short ~35 tokens", 28, 400), ("long ~200 tokens", 160, 100)):
+            texts = sentences(n, length, seed=length)
+            rates = {}
+            for target, guest in guests.items():
+                it = iter(texts)
+                elapsed = sum(timed(lambda g=guest, i=it: dispatch(g, "embed", {"text": next(i)}), n)) / 1000
+                rates[target] = n / elapsed
+            row(f"embed {label}, native", f"{rates['native']:.0f}/s")
+            row(f"embed {label}, wasm", f"{rates['wasm']:.0f}/s", ">= 500/s" if "short" in label else "")
+            row(f"embed {label}, wasm / native", f"{rates['wasm'] / rates['native']:.2f}")
+        for guest in guests.values():
+            guest.close()
+        services.close()
+
+
+def populate(project: Path, texts: list[str]) -> None:
+    """Fill a store fast: the native engine, 500 memories per transaction (same layout as wasm)."""
+    services = HostServices(project)
+    guest = NativeGuest(services)
+    for start in range(0, len(texts), 500):
+        services.begin()
+        for text in texts[start : start + 500]:
+            guest.engine.memorize_text(text, "default")
+        services.commit()
+    guest.close()
+    services.close()
+
+
+def bench_memorize(runtime: Runtime) -> None:
+    """Warm memorize latency, one committed transaction per call."""
+    print("memorize (warm; one transaction and commit per call)")
+    texts = sentences(600, 28, seed=7)
+    for target in ("native", "wasm"):
+        with tempfile.TemporaryDirectory() as tmp:
+            services = HostServices(Path(tmp))
+            guest: BaseGuest = NativeGuest(services) if target == "native" else WasmGuest(runtime, services)
+            warm, rest = iter(texts[:100]), iter(texts[100:])
+            timed(lambda g=guest, i=warm: dispatch(g, "memorize", {"text": next(i)}), 100)
+            samples = timed(lambda g=guest, i=rest: dispatch(g, "memorize", {"text": next(i)}), 500)
+            row(f"memorize p50 / p95, {target}", pct(samples), "p50 <= 5 ms" if target == "wasm" else "")
+            guest.close()
+            services.close()
+
+
+def bench_recall(runtime: Runtime, sizes: list[int]) -> None:
+    """Recall latency at each store size, plus bytes per memory."""
+    print("recall (warm; limit 8; 50 queries)")
+    targets = {1000: "", 10000: "p50 <= 20 ms", 100000: "p50 <= 60 ms"}
+    queries = sentences(50, 6, seed=99)
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = Path(tmp)
+            start = time.perf_counter()
+            populate(project, sentences(size, 28, seed=size))
+            print(f"    (populated {size} memories in {time.perf_counter() - start:.0f} s)", flush=True)
+            db = project / ".gm" / "rs-learn.db"
+            row(f".db bytes per memory at {size}", f"{db.stat().st_size / size:.0f} B")
+            for target in ("native", "wasm"):
+                services = HostServices(project)
+                guest: BaseGuest = (
+                    NativeGuest(services) if target == "native" else WasmGuest(runtime, services)
+                )
+                dispatch(guest, "recall", {"query": "warm up the index"})
+                it = iter(queries)
+                samples = timed(lambda g=guest, i=it: dispatch(g, "recall", {"query": next(i)}), len(queries))
+                row(
+                    f"recall p50 / p95 at {size}, {target}",
+                    pct(samples),
+                    targets.get(size, "") if target == "wasm" else "",
+                )
+                guest.close()
+                services.close()
+
+
+def bench_cold_start() -> None:
+    """New process -> first recall answered, with and without the precompiled cache."""
+    print("cold start (new process: python -m host_harness recall; median of 3)")
+    with tempfile.TemporaryDirectory() as tmp:
+        project, cache = Path(tmp) / "p", Path(tmp) / "cache"
+        project.mkdir()
+        populate(project, sentences(100, 28, seed=5))
+        env = {**os.environ, "RS_LEARN_CACHE_DIR": str(cache)}
+        cmd = [sys.executable, "-m", "host_harness", "-p", str(project), "recall", "cold start query"]
+
+        def run(clear: bool) -> float:
+            if clear and cache.exists():
+                for f in cache.iterdir():
+                    f.unlink()
+            start = time.perf_counter()
+            subprocess.run(cmd, check=True, env=env, capture_output=True)
+            return (time.perf_counter() - start) * 1000
+
+        cold = statistics.median(run(True) for _ in range(3))
+        warm = statistics.median(run(False) for _ in range(3))
+        baseline = statistics.median(
+            timed(lambda: subprocess.run([sys.executable, "-c", "import wasmtime, numpy"], check=True), 3)
+        )
+        row("cold start, no precompiled cache", f"{cold:.0f} ms")
+        row("cold start, precompiled cache", f"{warm:.0f} ms", "<= 500 ms")
+        row("  of which: python + import wasmtime, numpy", f"{baseline:.0f} ms")
+
+
+def main() -> None:
+    """Run every benchmark and print the table."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="skip the 100k-memory store")
+    args = parser.parse_args()
+    sizes = [1000, 10000] if args.quick else [1000, 10000, 100000]
+    print(
+        f"rs-learn bench: wasmtime {wasmtime.__version__ if hasattr(wasmtime, '__version__') else '?'}, "
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cpus"
+    )
+    row("component size", f"{WASM.stat().st_size / 1e6:.1f} MB")
+    runtime = Runtime.load(WASM)
+    bench_embed(runtime)
+    bench_memorize(runtime)
+    bench_recall(runtime, sizes)
+    bench_cold_start()
+    runtime.close()
+    print("\n| measure | value | target |\n|---|---:|---|")
+    for name, value, target in ROWS:
+        print(f"| {name.strip()} | {value} | {target} |")
+
+
+if __name__ == "__main__":
+    main()

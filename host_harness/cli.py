@@ -1,0 +1,193 @@
+"""``rs-learn-host``: the command line over the rs-learn component.
+
+Each command is one process and one export call: open the project's stores,
+call the component, commit (or roll back), close. Memorize and recall go
+through ``dispatch`` -- the path the exec spool uses -- so both behave the same.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from host_harness import __version__
+from host_harness.base import BaseGuest
+from host_harness.errors import GuestError
+from host_harness.runtime import WASMTIME_VERSION, Runtime
+from host_harness.services import HostServices
+
+DEFAULT_WASM = Path(__file__).resolve().parent.parent / "dist" / "rs_learn.wasm"
+
+
+class Session:
+    """The project, the component and the guest of one CLI invocation, opened on first use."""
+
+    def __init__(self, project: Path, wasm: Path, native: bool) -> None:
+        self.project = project
+        self.wasm = wasm
+        self.native = native
+        self.services: HostServices | None = None
+        self.guest: BaseGuest | None = None
+
+    def open(self) -> BaseGuest:
+        """Return the guest (native or wasm) over the project's services."""
+        if self.guest is None:
+            self.services = HostServices(self.project)
+            if self.native:
+                from host_harness.native import NativeGuest
+
+                self.guest = NativeGuest(self.services)
+            else:
+                if not self.wasm.is_file():
+                    raise click.ClickException(
+                        f"component not found: {self.wasm} "
+                        "(run `make wasm`, or pass --wasm / set RS_LEARN_WASM)"
+                    )
+                from host_harness.component import WasmGuest
+
+                self.guest = WasmGuest(Runtime.load(self.wasm), self.services)
+        return self.guest
+
+    def dispatch(self, verb: str, body: dict[str, Any]) -> Any:
+        """One verb; its ``data``, or a ``ClickException`` with the guest's error."""
+        try:
+            envelope = json.loads(self.open().dispatch(verb, json.dumps(body, ensure_ascii=False)))
+        except GuestError as error:
+            raise click.ClickException(error.message) from None
+        if not envelope.get("ok"):
+            raise click.ClickException(str(envelope.get("error", "unknown error")))
+        return envelope.get("data")
+
+    def close(self) -> None:
+        """Close the guest and every database."""
+        if self.guest is not None:
+            self.guest.close()
+        if self.services is not None:
+            self.services.close()
+
+
+def _echo_json(value: Any) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "-p", "--project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=".",
+    envvar="RS_LEARN_PROJECT", show_envvar=True, help="Project directory (its memory lives in .gm/).",
+)
+@click.option(
+    "--wasm", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_WASM, envvar="RS_LEARN_WASM",
+    show_envvar=True, help="The rs-learn component.", show_default=True,
+)
+@click.option("--native", is_flag=True, hidden=True, help="Run the guest in-process (development).")
+@click.option("-v", "--verbose", is_flag=True, help="Log the guest's info messages to stderr.")
+@click.pass_context
+def cli(ctx: click.Context, project: Path, wasm: Path, native: bool, verbose: bool) -> None:
+    r"""Remember facts for coding agents and recall them later (rs-learn).
+
+    \b
+    Examples:
+      rs-learn-host memorize "Use pnpm, not npm, in this repository."
+      rs-learn-host recall "which package manager?" --limit 3
+      rs-learn-host -p ~/code/app stats --json
+    """
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(name)s: %(message)s")
+    session = Session(project.resolve(), wasm, native)
+    ctx.obj = session
+    ctx.call_on_close(session.close)
+
+
+@cli.command()
+@click.argument("text")
+@click.option("-n", "--namespace", default="default", show_default=True, help="default or a discipline.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_obj
+def memorize(session: Session, text: str, namespace: str, as_json: bool) -> None:
+    r"""Store TEXT (use - to read it from stdin) and print its id.
+
+    \b
+    Examples:
+      rs-learn-host memorize "The staging server runs on port 8080."
+      rs-learn-host memorize --namespace frontend "The app is built with vite."
+      git log -1 --format=%B | rs-learn-host memorize -
+    """
+    if text == "-":
+        text = sys.stdin.read()
+    data = session.dispatch("memorize", {"text": text, "namespace": namespace})
+    if as_json:
+        _echo_json(data)
+    else:
+        click.echo(f"{data['id']} (already stored)" if data.get("deduped") else data["id"])
+
+
+@cli.command()
+@click.argument("query")
+@click.option("-l", "--limit", type=click.IntRange(1, 100), default=8, show_default=True, help="Hits.")
+@click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
+@click.pass_obj
+def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
+    r"""Print the memories that best match QUERY, best first.
+
+    \b
+    Examples:
+      rs-learn-host recall "staging server port"
+      rs-learn-host recall "@frontend build tool" --limit 3 --json
+    """
+    hits = session.dispatch("recall", {"query": query, "limit": limit})
+    if as_json:
+        _echo_json(hits)
+        return
+    if not hits:
+        click.echo("No memories found.")
+    for number, hit in enumerate(hits, start=1):
+        where = "" if hit["namespace"] == "default" else f" [{hit['namespace']}]"
+        click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}  {hit['id']}")
+
+
+@cli.command()
+@click.option("-n", "--namespace", default="default", show_default=True, help="default or a discipline.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.pass_obj
+def stats(session: Session, namespace: str, as_json: bool) -> None:
+    r"""Show how many memories a store holds and which embedder wrote them.
+
+    \b
+    Example:
+      rs-learn-host stats --namespace frontend
+    """
+    data = session.dispatch("stats", {"namespace": namespace})
+    if as_json:
+        _echo_json(data)
+        return
+    for key, value in data.items():
+        click.echo(f"{key}: {'-' if value is None else value}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON.")
+@click.pass_obj
+def version(session: Session, as_json: bool) -> None:
+    r"""Show the engine, embedder, harness and wasmtime versions.
+
+    \b
+    Example:
+      rs-learn-host version
+    """
+    data = dict(session.dispatch("version", {}))
+    data.update({"harness": __version__, "wasmtime": WASMTIME_VERSION,
+                 "target": "native" if session.native else str(session.wasm)})
+    if as_json:
+        _echo_json(data)
+        return
+    for key, value in data.items():
+        click.echo(f"{key}: {value}")
+
+
+def main() -> None:
+    """Entry point of ``rs-learn-host`` and ``python -m host_harness``."""
+    cli(prog_name="rs-learn-host")

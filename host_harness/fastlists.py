@@ -1,0 +1,78 @@
+"""Bulk conversion of ``list<u8>`` and ``list<f32>`` values for wasmtime-py.
+
+wasmtime-py (50.x) converts every list element through ctypes one at a time:
+a 1,536-byte vector crossing the boundary costs thousands of Python calls, and
+it dominated every recall (measured: ~1 µs per byte). Each element is a
+32-byte ``wasmtime_component_val_t`` (kind byte at offset 0, payload at offset 8),
+so a whole list can be written or read with one ``memmove``/``string_at`` and
+strided slicing instead.
+
+:func:`install` replaces ``ListType.convert_to_c`` / ``convert_from_c`` with
+versions that take this fast path for ``u8`` and ``f32`` elements and defer to
+the original code for everything else. ``tests/test_harness_fastlists.py``
+checks the results against the stock conversion.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+import numpy as np
+from wasmtime import _ffi as ffi
+from wasmtime.component import _types
+
+VAL_SIZE = ctypes.sizeof(ffi.wasmtime_component_val_t)
+PAYLOAD = ffi.wasmtime_component_val_t.of.offset
+U8 = ffi.WASMTIME_COMPONENT_U8.value
+F32 = ffi.WASMTIME_COMPONENT_F32.value
+LIST = ffi.WASMTIME_COMPONENT_LIST
+
+_original_to_c = _types.ListType.convert_to_c
+_original_from_c = _types.ListType.convert_from_c
+
+
+def _to_c(self: Any, store: Any, val: Any, ptr: Any) -> None:
+    if not isinstance(val, (bytes, bytearray)) or not isinstance(self.element, _types.U8):
+        _original_to_c(self, store, val, ptr)
+        return
+    n = len(val)
+    raw = ffi.wasmtime_component_vallist_t()
+    ffi.wasmtime_component_vallist_new_uninit(raw, n)
+    if n:
+        image = bytearray(n * VAL_SIZE)
+        image[0::VAL_SIZE] = bytes([U8]) * n
+        image[PAYLOAD::VAL_SIZE] = val
+        ctypes.memmove(ctypes.addressof(raw.data.contents), bytes(image), len(image))
+    ptr.contents.kind = LIST
+    ptr.contents.of.list = raw
+
+
+def _from_c(self: Any, c: Any) -> Any:
+    element = self.element
+    kind = U8 if isinstance(element, _types.U8) else F32 if isinstance(element, _types.F32) else None
+    n = c.of.list.size
+    if kind is None or n == 0:
+        return _original_from_c(self, c)
+    try:
+        image = ctypes.string_at(ctypes.addressof(c.of.list.data.contents), n * VAL_SIZE)
+        if image[0::VAL_SIZE] != bytes([kind]) * n:
+            raise TypeError("list element kinds do not match the list type")
+        if kind == U8:
+            return image[PAYLOAD::VAL_SIZE]
+        cells = np.frombuffer(image, dtype=np.uint8).reshape(n, VAL_SIZE)[:, PAYLOAD : PAYLOAD + 4]
+        return np.ascontiguousarray(cells).view("<f4").reshape(n).tolist()
+    finally:
+        ffi.wasmtime_component_vallist_delete(ctypes.byref(c.of.list))
+
+
+def install() -> None:
+    """Patch wasmtime-py's list conversion (idempotent)."""
+    _types.ListType.convert_to_c = _to_c  # type: ignore[method-assign]
+    _types.ListType.convert_from_c = _from_c  # type: ignore[method-assign]
+
+
+def uninstall() -> None:
+    """Restore the stock conversion (tests compare both)."""
+    _types.ListType.convert_to_c = _original_to_c  # type: ignore[method-assign]
+    _types.ListType.convert_from_c = _original_from_c  # type: ignore[method-assign]

@@ -1,0 +1,111 @@
+"""The static embedder against a numpy reference, and native/wasm agreement."""
+
+from __future__ import annotations
+
+import json
+import struct
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guest.embed import EMBEDDER, MODELS_DIR, cosine, pack, unpack
+
+TEXTS = [
+    "hello world",
+    "The quick brown fox jumps over the lazy dog.",
+    "def memorize(text: str, namespace: str) -> str:  # content-addressed",
+    "Übergrößenträger café naïve façade",
+    "数据库迁移 must be idempotent 🙂",
+    "word " * 700,  # longer than 512 tokens: truncated
+    "x" * 5000,  # longer than max_chars
+]
+
+
+def reference_table() -> tuple[np.ndarray, dict]:
+    """Dequantise ``embeddings.bin`` with numpy (float64)."""
+    raw = (MODELS_DIR / "embeddings.bin").read_bytes()
+    assert raw[:4] == b"RSE1"
+    rows, dims, _ = struct.unpack_from("<III", raw, 4)
+    scales = np.frombuffer(raw, dtype="<f4", count=rows, offset=16).astype(np.float64)
+    q = np.frombuffer(raw, dtype=np.int8, count=rows * dims, offset=16 + 4 * rows).reshape(rows, dims)
+    manifest = json.loads((MODELS_DIR / "manifest.json").read_text())
+    return q.astype(np.float64) * scales[:, None], manifest
+
+
+TABLE, MANIFEST = reference_table()
+
+
+def reference_embed(text: str) -> np.ndarray:
+    """model2vec semantics: cut chars, tokenise, cut 512 tokens, drop [UNK], mean, L2."""
+    ids = EMBEDDER.tokenizer.encode(text[: MANIFEST["max_chars"]])[: MANIFEST["max_tokens"]]
+    ids = [i for i in ids if i != MANIFEST["unk_id"]]
+    if not ids:
+        return np.zeros(TABLE.shape[1])
+    mean = TABLE[ids].mean(axis=0)
+    return mean / np.linalg.norm(mean)
+
+
+def test_manifest_matches_assets():
+    import hashlib
+
+    for name, digest in MANIFEST["sha256"].items():
+        assert hashlib.sha256((MODELS_DIR / name).read_bytes()).hexdigest() == digest, name
+    assert MANIFEST["dims"] == 384 == EMBEDDER.dims
+    assert EMBEDDER.id == MANIFEST["embedder_id"]
+    assert MANIFEST["embedder_id"].endswith(MANIFEST["sha256"]["embeddings.bin"][:12])
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_matches_numpy_reference(text):
+    got = np.array(EMBEDDER.embed(text))
+    want = reference_embed(text)
+    assert np.abs(got - want).max() <= 1e-6
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_matches_reference_on_any_text(text):
+    assert np.abs(np.array(EMBEDDER.embed(text)) - reference_embed(text)).max() <= 1e-6
+
+
+def test_truncation_to_512_tokens():
+    ids = EMBEDDER.token_ids("word " * 700)
+    assert len(ids) == 512
+
+
+def test_unknown_only_text_is_zero_vector():
+    assert EMBEDDER.embed("") == [0.0] * 384
+
+
+def test_pack_round_trip_little_endian():
+    vector = [1.0, -2.5, 0.0]
+    assert pack(vector) == b"\x00\x00\x80\x3f\x00\x00\x20\xc0\x00\x00\x00\x00"
+    assert unpack(pack(vector)) == vector
+
+
+def test_similar_texts_are_closer_than_unrelated():
+    a = EMBEDDER.embed("install packages with pnpm")
+    b = EMBEDDER.embed("use pnpm to install dependencies")
+    c = EMBEDDER.embed("the weather in paris is mild")
+    assert cosine(a, b) > cosine(a, c) + 0.2
+
+
+@pytest.fixture
+def guest_pair(services, wasm_runtime):
+    from host_harness.component import WasmGuest
+    from host_harness.native import NativeGuest
+
+    pair = (NativeGuest(services), WasmGuest(wasm_runtime, services))
+    yield pair
+    for g in pair:
+        g.close()
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_wasm_and_native_vectors_are_identical(guest_pair, text):
+    native, wasm = guest_pair
+    envelopes = [json.loads(g.dispatch("embed", json.dumps({"text": text}))) for g in (native, wasm)]
+    assert envelopes[0]["ok"], envelopes[0]
+    assert envelopes[0] == envelopes[1]

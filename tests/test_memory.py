@@ -1,0 +1,213 @@
+"""memorize / recall semantics, on both targets (native guest and the built .wasm)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from guest.records import fnv1a64, memory_id
+
+
+def call(guest, verb: str, body) -> dict:
+    """Dispatch one verb; ``body`` may be a dict (sent as JSON) or a raw string."""
+    raw = body if isinstance(body, str) else json.dumps(body)
+    return json.loads(guest.dispatch(verb, raw))
+
+
+def ok(guest, verb: str, body):
+    envelope = call(guest, verb, body)
+    assert envelope["ok"], envelope
+    assert envelope["verb"] == verb
+    return envelope["data"]
+
+
+def db_digest(project: Path) -> str | None:
+    """The default store's bytes (None when it does not exist)."""
+    path = project / ".gm" / "rs-learn.db"
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+
+
+FACTS = [
+    "The terrain palette switches when the biome changes.",
+    "Use pnpm, not npm, to install packages in this repository.",
+    "The CI pipeline runs on Python 3.11 with two cores.",
+    "Database migrations are numbered and must stay idempotent.",
+    "The login page redirects to /dashboard after a successful sign-in.",
+]
+
+
+def test_fnv1a64_known_vectors():
+    # Reference values of 64-bit FNV-1a.
+    assert fnv1a64(b"") == 0xCBF29CE484222325
+    assert fnv1a64(b"a") == 0xAF63DC4C8601EC8C
+    assert fnv1a64(b"foobar") == 0x85944171F73967E8
+
+
+def test_memory_id_shape():
+    assert memory_id("default", "héllo") == f"mem-{fnv1a64(b'default|' + 'héllo'.encode()):016x}-6"
+
+
+def test_cold_start_recall_is_empty(guest, project):
+    assert ok(guest, "recall", {"query": "anything at all"}) == []
+    assert guest.recall("anything", 5) == []
+    assert db_digest(project) is None, "a read must not create the store"
+
+
+def test_memorize_returns_content_id_and_dedups(guest, project):
+    first = ok(guest, "memorize", {"text": FACTS[0]})
+    assert first == {"id": memory_id("default", FACTS[0]), "namespace": "default", "deduped": False}
+    before = db_digest(project)
+    again = ok(guest, "memorize", FACTS[0])  # raw text body, same fact
+    assert again == {**first, "deduped": True}
+    assert db_digest(project) == before, "a deduplicated write must leave the file byte-identical"
+    assert ok(guest, "stats", "")["memories"] == 1
+
+
+def test_body_forms_are_equivalent(guest):
+    a = ok(guest, "memorize", {"text": "alpha fact"})
+    b = ok(guest, "memorize", json.dumps("alpha fact"))
+    c = ok(guest, "memorize", "alpha fact")
+    assert a["id"] == b["id"] == c["id"]
+    assert [b["deduped"], c["deduped"]] == [True, True]
+
+
+def test_recall_finds_the_right_fact_first(guest):
+    for fact in FACTS:
+        ok(guest, "memorize", fact)
+    hits = ok(guest, "recall", {"query": "which package manager should I use", "limit": 3})
+    assert hits[0]["text"] == FACTS[1]
+    assert len(hits) == 3
+    assert [set(h) for h in hits] == [{"id", "text", "score", "namespace"}] * 3
+    scores = [h["score"] for h in hits]
+    assert scores == sorted(scores, reverse=True)
+    hits = ok(guest, "recall", {"query": "terrain palette switching", "limit": 1})
+    assert [h["text"] for h in hits] == [FACTS[0]]
+
+
+def test_recall_limit_and_default(guest):
+    for i in range(12):
+        ok(guest, "memorize", f"note number {i} about the build cache")
+    assert len(ok(guest, "recall", "build cache")) == 8
+    assert len(ok(guest, "recall", {"query": "build cache", "limit": 3})) == 3
+    assert len(ok(guest, "recall", {"query": "build cache", "limit": 100})) == 12
+
+
+def test_typed_exports_match_dispatch(guest):
+    mem_id = guest.memorize(FACTS[2], "default")
+    assert mem_id == memory_id("default", FACTS[2])
+    typed = guest.recall("python version in CI", 2)
+    via_dispatch = ok(guest, "recall", {"query": "python version in CI", "limit": 2})
+    assert typed == via_dispatch
+
+
+def test_namespaces_are_separate_stores(guest, project):
+    a = ok(guest, "memorize", {"text": "frontend uses vite", "namespace": "frontend"})
+    b = ok(guest, "memorize", {"text": "frontend uses vite"})
+    assert a["id"] != b["id"] and a["namespace"] == "frontend"
+    assert (project / ".gm" / "disciplines" / "frontend" / "rs-learn.db").exists()
+    hits = ok(guest, "recall", {"query": "vite", "namespace": "frontend"})
+    assert [(h["id"], h["namespace"]) for h in hits] == [(a["id"], "frontend")]
+    assert ok(guest, "stats", {"namespace": "frontend"})["memories"] == 1
+    assert ok(guest, "stats", {})["memories"] == 1
+
+
+def test_near_duplicates_collapse_newest_wins(guest, clock):
+    old = ok(guest, "memorize", "The staging server runs on port 8080.")
+    clock.advance(60_000)
+    new = ok(guest, "memorize", "The staging server runs on port 8080 .")
+    ok(guest, "memorize", "Lunch is at noon on Fridays.")
+    hits = ok(guest, "recall", {"query": "staging server port", "limit": 5})
+    ids = [h["id"] for h in hits]
+    assert new["id"] in ids and old["id"] not in ids
+    assert ids[0] == new["id"]
+
+
+def test_ties_break_by_id_and_runs_are_deterministic(guest):
+    for text in ("zeta gamma", "alpha gamma", "mu gamma"):
+        ok(guest, "memorize", text)
+    first = ok(guest, "recall", {"query": "gamma", "mode": "keyword"})
+    assert first == ok(guest, "recall", {"query": "gamma", "mode": "keyword"})
+    tied = [h for h in first if h["score"] == first[0]["score"]]
+    assert [h["id"] for h in tied] == sorted(h["id"] for h in tied)
+
+
+def test_modes(guest):
+    for fact in FACTS:
+        ok(guest, "memorize", fact)
+    kw = ok(guest, "recall", {"query": "idempotent migrations", "mode": "keyword", "limit": 2})
+    assert kw[0]["text"] == FACTS[3]
+    vec = ok(guest, "recall", {"query": "idempotent migrations", "mode": "vector", "limit": 2})
+    assert vec[0]["text"] == FACTS[3]
+
+
+def test_timestamp_comes_from_host_clock(guest, services, clock):
+    clock.now_ms = 1_800_000_000_123
+    mem = ok(guest, "memorize", "clocked fact")
+    record = json.loads(services.kv_get("memories", mem["id"]))
+    assert record["ts"] == 1_800_000_000_123
+    assert record["source"] == "memorize"
+    assert record["embedder"] == ok(guest, "version", "")["embedder"]
+    vector = services.kv_get(f"vectors/{record['embedder']}", mem["id"])
+    assert vector is not None and len(vector) == 384 * 4
+
+
+BAD_REQUESTS = [
+    ("memorize", "", "missing field 'text'"),
+    ("memorize", "   ", "missing field 'text'"),
+    ("memorize", {"text": ""}, "field 'text' is empty"),
+    ("memorize", {"text": 42}, "field 'text' must be a string, not a number"),
+    ("memorize", {"text": ["a"]}, "field 'text' must be a string, not an array"),
+    ("memorize", {"text": "x" * (64 * 1024 + 1)}, "the limit is 65536"),
+    ("memorize", '{"text": "\\ud800"}', "not valid Unicode"),
+    ("memorize", {"text": "ok", "namespace": "../etc"}, "is not a valid name"),
+    ("memorize", {"text": "ok", "namespace": "/abs"}, "is not a valid name"),
+    ("memorize", {"text": "ok", "namespace": "a\u0000b"}, "is not a valid name"),
+    ("memorize", {"text": "ok", "namespace": "n" * 65}, "is not a valid name"),
+    ("memorize", {"text": "ok", "namespace": 7}, "must be a string"),
+    ("memorize", "[1, 2]", "not an array"),
+    ("memorize", '{"text": "unterminated', "does not parse"),
+    ("recall", {"query": 5}, "field 'query' must be a string"),
+    ("recall", {"query": "q", "limit": 0}, "between 1 and 100"),
+    ("recall", {"query": "q", "limit": -3}, "between 1 and 100"),
+    ("recall", {"query": "q", "limit": "5"}, "must be an integer"),
+    ("recall", {"query": "q", "limit": True}, "must be an integer"),
+    ("recall", {"query": "q", "limit": 2.5}, "must be an integer"),
+    ("recall", {"query": "q", "mode": "magic"}, "must be one of hybrid, vector, keyword"),
+    ("recall", {"query": "x" * 9000}, "the limit is 8192"),
+    ("recall", {}, "missing field 'query'"),
+    ("frobnicate", {}, "unknown verb 'frobnicate'"),
+]
+
+
+@pytest.mark.parametrize(
+    ("verb", "body", "message"), BAD_REQUESTS, ids=[f"{v}-{i}" for i, (v, _, _) in enumerate(BAD_REQUESTS)]
+)
+def test_bad_requests_are_clear_errors_and_change_nothing(guest, project, verb, body, message):
+    ok(guest, "memorize", "a fact that must survive")
+    before = db_digest(project)
+    envelope = call(guest, verb, body)
+    assert envelope["ok"] is False and envelope["verb"] == verb
+    assert envelope["error"].startswith("validation: ")
+    assert message in envelope["error"]
+    assert db_digest(project) == before
+    # The instance is still healthy afterwards.
+    assert ok(guest, "stats", "")["memories"] == 1
+
+
+def test_typed_export_errors(guest):
+    from host_harness.errors import GuestError
+
+    with pytest.raises(GuestError, match="field 'text' is empty"):
+        guest.memorize("   ", "default")
+    with pytest.raises(GuestError, match="is not a valid name"):
+        guest.memorize("fine", "../x")
+
+
+def test_embed_verb_is_normalised(guest):
+    data = ok(guest, "embed", "hello world")
+    assert data["dims"] == 384 and len(data["vector"]) == 384
+    assert abs(sum(v * v for v in data["vector"]) - 1.0) < 1e-9
+    assert ok(guest, "embed", "\u2603\u2603")["vector"] == [0.0] * 384  # no known token
