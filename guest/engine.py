@@ -16,17 +16,12 @@ from guest import requests
 from guest.embed import EMBEDDER, StaticEmbedder
 from guest.errors import EngineError, Internal, InvalidRequest
 from guest.host import ERROR, Host, HostError
-from guest.memorize import Stored, memorize
-from guest.recall import MODES, Hit, RecallOptions, recall
-from guest.records import Stats, bucket
+from guest.memorize import Stored
+from guest.memory_verbs import DEFAULT_LIMIT, MemoryVerbs
+from guest.recall import Hit
+from guest.verbs import Verb
 
 VERSION = "0.1.0"
-MAX_TEXT_BYTES = 64 * 1024
-MAX_QUERY_BYTES = 8 * 1024
-DEFAULT_LIMIT = 8
-MAX_LIMIT = 100
-
-Handler = Callable[[dict[str, Any]], Any]
 T = TypeVar("T")
 
 
@@ -36,12 +31,10 @@ class Engine:
     def __init__(self, host: Host, embedder: StaticEmbedder = EMBEDDER) -> None:
         self.host = host
         self.embedder = embedder
-        self.verbs: dict[str, tuple[str, Handler]] = {
-            "version": ("text", lambda _: {"version": VERSION, "embedder": self.embedder.id}),
-            "memorize": ("text", self._memorize),
-            "recall": ("query", self._recall),
-            "stats": ("namespace", self._stats),
-            "embed": ("text", self._embed),
+        self.memory = MemoryVerbs(host, embedder)
+        self.verbs: dict[str, Verb] = {
+            "version": Verb(lambda _: {"version": VERSION, "embedder": embedder.id}),
+            **self.memory.table(),
         }
 
     def version(self) -> str:
@@ -52,12 +45,11 @@ class Engine:
 
     def memorize_text(self, text: str, namespace: str) -> Stored:
         """Validate and store one memory."""
-        return self._guard(lambda: self._store({"text": text, "namespace": namespace or "default"}))
+        return self._guard(lambda: self.memory.store({"text": text, "namespace": namespace or "default"}))
 
     def recall_text(self, query: str, limit: int) -> list[Hit]:
-        """Validate and run one recall over the default store."""
-        body = {"query": query, "limit": limit or DEFAULT_LIMIT}
-        return self._guard(lambda: self._hits(body))
+        """Validate and run one recall."""
+        return self._guard(lambda: self.memory.hits({"query": query, "limit": limit or DEFAULT_LIMIT}))
 
     # dispatch
 
@@ -67,8 +59,7 @@ class Engine:
             entry = self.verbs.get(verb)
             if entry is None:
                 raise InvalidRequest(f"unknown verb {verb!r}; known verbs: {', '.join(sorted(self.verbs))}")
-            text_field, handler = entry
-            data = self._guard(lambda: handler(requests.parse_body(body, text_field)))
+            data = self._guard(lambda: entry.handler(requests.parse_body(body, entry.text_field)))
         except EngineError as error:
             return _envelope({"ok": False, "verb": verb, "error": str(error)})
         return _envelope({"ok": True, "verb": verb, "data": data})
@@ -83,44 +74,6 @@ class Engine:
         except Exception as error:  # the component boundary: a bug must not trap the instance
             self.host.log(ERROR, f"unexpected {type(error).__name__}: {error} at {_where(error)}")
             raise Internal(f"{type(error).__name__}: {error}") from None
-
-    # verbs
-
-    def _store(self, body: dict[str, Any]) -> Stored:
-        text = requests.text(body, "text", MAX_TEXT_BYTES)
-        namespace = requests.namespace(body) or "default"
-        return memorize(self.host, self.embedder, text, namespace)
-
-    def _memorize(self, body: dict[str, Any]) -> dict[str, Any]:
-        stored = self._store(body)
-        return {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
-
-    def _hits(self, body: dict[str, Any]) -> list[Hit]:
-        query = requests.text(body, "query", MAX_QUERY_BYTES)
-        limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
-        namespace = requests.namespace(body) or "default"
-        mode = requests.choice(body, "mode", "hybrid", MODES)
-        return recall(self.host, self.embedder, query, limit, namespace, RecallOptions(mode=mode))
-
-    def _recall(self, body: dict[str, Any]) -> list[dict[str, Any]]:
-        return [
-            {"id": h.id, "text": h.text, "score": h.score, "namespace": h.namespace} for h in self._hits(body)
-        ]
-
-    def _embed(self, body: dict[str, Any]) -> dict[str, Any]:
-        text = requests.text(body, "text", MAX_TEXT_BYTES)
-        vector = self.embedder.embed(text)
-        return {"embedder": self.embedder.id, "dims": len(vector), "vector": vector}
-
-    def _stats(self, body: dict[str, Any]) -> dict[str, Any]:
-        namespace = requests.namespace(body) or "default"
-        stats = Stats.decode(self.host.kv_get(bucket(namespace, "meta"), "stats"))
-        return {
-            "namespace": namespace,
-            "memories": stats.docs,
-            "embedder": stats.embedder or None,
-            "current_embedder": self.embedder.id,
-        }
 
 
 def _where(error: BaseException) -> str:

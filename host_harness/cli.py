@@ -7,72 +7,15 @@ through ``dispatch`` -- the path the exec spool uses -- so both behave the same.
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
 from host_harness import __version__
-from host_harness.base import BaseGuest
-from host_harness.errors import GuestError
-from host_harness.runtime import WASMTIME_VERSION, Runtime
-from host_harness.services import HostServices
-
-DEFAULT_WASM = Path(__file__).resolve().parent.parent / "dist" / "rs_learn.wasm"
-
-
-class Session:
-    """The project, the component and the guest of one CLI invocation, opened on first use."""
-
-    def __init__(self, project: Path, wasm: Path, native: bool) -> None:
-        self.project = project
-        self.wasm = wasm
-        self.native = native
-        self.services: HostServices | None = None
-        self.guest: BaseGuest | None = None
-
-    def open(self) -> BaseGuest:
-        """Return the guest (native or wasm) over the project's services."""
-        if self.guest is None:
-            self.services = HostServices(self.project)
-            if self.native:
-                from host_harness.native import NativeGuest
-
-                self.guest = NativeGuest(self.services)
-            else:
-                if not self.wasm.is_file():
-                    raise click.ClickException(
-                        f"component not found: {self.wasm} "
-                        "(run `make wasm`, or pass --wasm / set RS_LEARN_WASM)"
-                    )
-                from host_harness.component import WasmGuest
-
-                self.guest = WasmGuest(Runtime.load(self.wasm), self.services)
-        return self.guest
-
-    def dispatch(self, verb: str, body: dict[str, Any]) -> Any:
-        """One verb; its ``data``, or a ``ClickException`` with the guest's error."""
-        try:
-            envelope = json.loads(self.open().dispatch(verb, json.dumps(body, ensure_ascii=False)))
-        except GuestError as error:
-            raise click.ClickException(error.message) from None
-        if not envelope.get("ok"):
-            raise click.ClickException(str(envelope.get("error", "unknown error")))
-        return envelope.get("data")
-
-    def close(self) -> None:
-        """Close the guest and every database."""
-        if self.guest is not None:
-            self.guest.close()
-        if self.services is not None:
-            self.services.close()
-
-
-def _echo_json(value: Any) -> None:
-    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+from host_harness.runtime import WASMTIME_VERSION
+from host_harness.session import DEFAULT_WASM, Session, echo_json
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -120,7 +63,7 @@ def memorize(session: Session, text: str, namespace: str, as_json: bool) -> None
         text = sys.stdin.read()
     data = session.dispatch("memorize", {"text": text, "namespace": namespace})
     if as_json:
-        _echo_json(data)
+        echo_json(data)
     else:
         click.echo(f"{data['id']} (already stored)" if data.get("deduped") else data["id"])
 
@@ -140,7 +83,7 @@ def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
     """
     hits = session.dispatch("recall", {"query": query, "limit": limit})
     if as_json:
-        _echo_json(hits)
+        echo_json(hits)
         return
     if not hits:
         click.echo("No memories found.")
@@ -162,7 +105,7 @@ def stats(session: Session, namespace: str, as_json: bool) -> None:
     """
     data = session.dispatch("stats", {"namespace": namespace})
     if as_json:
-        _echo_json(data)
+        echo_json(data)
         return
     for key, value in data.items():
         click.echo(f"{key}: {'-' if value is None else value}")
@@ -182,7 +125,7 @@ def version(session: Session, as_json: bool) -> None:
     data.update({"harness": __version__, "wasmtime": WASMTIME_VERSION,
                  "target": "native" if session.native else str(session.wasm)})
     if as_json:
-        _echo_json(data)
+        echo_json(data)
         return
     for key, value in data.items():
         click.echo(f"{key}: {value}")
@@ -191,3 +134,9 @@ def version(session: Session, as_json: bool) -> None:
 def main() -> None:
     """Entry point of ``rs-learn-host`` and ``python -m host_harness``."""
     cli(prog_name="rs-learn-host")
+
+
+# Command groups of other capabilities register here, one line each.
+COMMAND_GROUPS: list[click.Command] = []
+for _group in COMMAND_GROUPS:
+    cli.add_command(_group)

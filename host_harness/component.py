@@ -33,7 +33,7 @@ from wasmtime import Store, WasmtimeError
 from wasmtime.component import Func, Linker
 
 from guest.host import HostError
-from host_harness import codec
+from host_harness import accel, codec
 from host_harness.base import BaseGuest
 from host_harness.errors import GuestError, GuestTrap, StoreError
 from host_harness.runtime import Runtime, load_component
@@ -58,7 +58,7 @@ class HostImports:
         funcs = (self.kv_get, self.kv_put, self.kv_query, self.vec_search, self.log, self.now_ms)
         with linker.root() as root:
             for name, func in zip(IMPORTS, funcs, strict=True):
-                root.add_func(name, func)
+                root.add_func(name, accel.Typed(func))
 
     def _failed(self, where: str, error: Exception) -> None:
         """Record a failure unless the services already did (they record storage errors)."""

@@ -114,6 +114,7 @@ class StoreRouter:
     def __init__(self, project: Project, scope: Mapping[str, Any] | None = None) -> None:
         self.project = project
         self.scope = dict(scope) if scope is not None else None
+        self._routes: dict[str, Route] = {}  # every import call routes: keep pathlib off the hot path
 
     @staticmethod
     def is_reserved(ns: str) -> bool:
@@ -122,6 +123,12 @@ class StoreRouter:
 
     def route(self, ns: str) -> Route:
         """Return the store of ``ns``; reserved namespaces have none (see :meth:`host_value`)."""
+        route = self._routes.get(ns)
+        if route is None:
+            route = self._routes[ns] = self._route(ns)
+        return route
+
+    def _route(self, ns: str) -> Route:
         check_name(ns, "namespace")
         if self.is_reserved(ns):
             raise StoreError(f"namespace {ns!r} is read-only (served by the host)")

@@ -33,7 +33,7 @@ from pathlib import Path
 from wasmtime import Config, Engine, WasmtimeError
 from wasmtime.component import Component
 
-from host_harness import fastlists
+from host_harness import accel
 
 CACHE_ENV = "RS_LEARN_CACHE_DIR"
 ENGINE_FLAVOUR = "epoch"  # part of the cache key: artifacts depend on the engine configuration
@@ -180,7 +180,7 @@ class Runtime:
     """An engine, the compiled component and the engine's deadline clock; share it between guests."""
 
     def __init__(self, engine: Engine, component: Component) -> None:
-        fastlists.install()  # bulk list<u8>/list<f32> conversion (docs/decisions.md D7)
+        accel.install()  # bulk list<u8>/list<f32> conversion (docs/decisions.md D7)
         self.engine = engine
         self.component = component
         self.ticker = Ticker(engine)

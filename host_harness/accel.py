@@ -1,4 +1,7 @@
-"""Bulk conversion of ``list<u8>`` and ``list<f32>`` values for wasmtime-py.
+"""Two accelerations of wasmtime-py's component calls (docs/decisions.md D7).
+
+1. Bulk conversion of ``list<u8>`` and ``list<f32>`` values.
+2. Host import callbacks that look their parameter and result types up once.
 
 wasmtime-py (50.x) converts every list element through ctypes one at a time:
 a 1,536-byte vector crossing the boundary costs thousands of Python calls, and
@@ -9,8 +12,16 @@ strided slicing instead.
 
 :func:`install` replaces ``ListType.convert_to_c`` / ``convert_from_c`` with
 versions that take this fast path for ``u8`` and ``f32`` elements and defer to
-the original code for everything else. ``tests/test_harness_fastlists.py``
-checks the results against the stock conversion.
+the original code for everything else.
+
+wasmtime-py also rebuilds the parameter and result types of a host import
+through FFI on *every* call (about 50 µs; a memorize makes ~60 import calls).
+:class:`Typed` wraps a host function so that the patched callback caches those
+types on the wrapper: the types of one registered function never change, and
+the cache lives and dies with the function object (no slab-index reuse issue).
+Functions not wrapped in :class:`Typed` take the stock path.
+
+``tests/test_harness_accel.py`` checks both against the stock code.
 """
 
 from __future__ import annotations
@@ -20,7 +31,8 @@ from typing import Any
 
 import numpy as np
 from wasmtime import _ffi as ffi
-from wasmtime.component import _types
+from wasmtime.component import _linker, _types
+from wasmtime.component._enter import catch_exceptions
 
 VAL_SIZE = ctypes.sizeof(ffi.wasmtime_component_val_t)
 PAYLOAD = ffi.wasmtime_component_val_t.of.offset
@@ -30,6 +42,43 @@ LIST = ffi.WASMTIME_COMPONENT_LIST
 
 _original_to_c = _types.ListType.convert_to_c
 _original_from_c = _types.ListType.convert_from_c
+_original_func_impl = _linker.func_impl
+
+
+class Typed:
+    """A host function whose wasm parameter/result types are cached after the first call."""
+
+    __slots__ = ("func", "params", "result")
+
+    def __init__(self, func: Any) -> None:
+        self.func = func
+        self.params: list[Any] | None = None
+        self.result: Any = None
+
+    def __call__(self, *args: Any) -> Any:
+        """Call the wrapped function (the stock callback path)."""
+        return self.func(*args)
+
+
+@ffi.wasmtime_component_func_callback_t  # type: ignore[untyped-decorator]
+def _typed_func_impl(
+    idx: Any, context: Any, ty_raw: Any, args: Any, nargs: Any, results: Any, nresults: Any
+) -> Any:
+    func = _linker.FUNCTIONS.get(idx or 0)
+    if not isinstance(func, Typed):
+        return _original_func_impl(idx, context, ty_raw, args, nargs, results, nresults)
+
+    def run(store: Any) -> None:
+        if func.params is None:
+            with _types.FuncType._from_ptr(ty_raw, owner=store) as fty:
+                func.result = fty.result
+                func.params = [ty for _, ty in fty.params]
+        pyargs = [ty.convert_from_c(args[i]) for i, ty in enumerate(func.params)]
+        value = func.func(store, *pyargs)
+        if func.result is not None:
+            func.result.convert_to_c(store, value, results)
+
+    return catch_exceptions(context, run)
 
 
 def _to_c(self: Any, store: Any, val: Any, ptr: Any) -> None:
@@ -67,12 +116,14 @@ def _from_c(self: Any, c: Any) -> Any:
 
 
 def install() -> None:
-    """Patch wasmtime-py's list conversion (idempotent)."""
+    """Patch wasmtime-py (idempotent); linkers made afterwards use the typed callback."""
     _types.ListType.convert_to_c = _to_c  # type: ignore[method-assign]
     _types.ListType.convert_from_c = _from_c  # type: ignore[method-assign]
+    _linker.func_impl = _typed_func_impl
 
 
 def uninstall() -> None:
-    """Restore the stock conversion (tests compare both)."""
+    """Restore the stock code (tests compare both)."""
     _types.ListType.convert_to_c = _original_to_c  # type: ignore[method-assign]
     _types.ListType.convert_from_c = _original_from_c  # type: ignore[method-assign]
+    _linker.func_impl = _original_func_impl
