@@ -22,6 +22,7 @@ from host_harness.base import BaseGuest
 from host_harness.services import HostServices
 
 MODES = ("vector", "keyword", "hybrid")
+STRATEGIES = ("derived", "full", "both", "auto")  # auto_recall query strategies (the hook)
 REFERENCE = {
     "all-MiniLM-L6-v2 transformer (reference)": {"cranfield": 0.401, "cisi": 0.427},
     "static model2vec (reference)": {"cranfield": 0.288, "cisi": 0.291},
@@ -58,17 +59,25 @@ def evaluate(coll: datasets.Collection, target: str, wasm: Path, k: int = 10) ->
             file=sys.stderr,
         )
         out: dict[str, dict[str, float]] = {}
-        for mode in MODES:
+        runs = [(m, "recall", {"mode": m}) for m in MODES]
+        runs += [
+            (f"hook:{s}", "auto_recall", {"strategy": s, "gate": False, "budget_tokens": 100_000})
+            for s in STRATEGIES
+        ]
+        for mode, verb, extra in runs:
             rows = []
             for qid, query in coll.queries:
                 gains = coll.qrels.get(qid)
                 if not gains:
                     continue
-                body = json.dumps({"query": query, "limit": k, "mode": mode})
-                envelope = json.loads(guest.dispatch("recall", body))
+                field = "query" if verb == "recall" else "prompt"
+                body = json.dumps({field: query, "limit": k, **extra})
+                envelope = json.loads(guest.dispatch(verb, body))
                 if not envelope["ok"]:
-                    raise SystemExit(f"recall failed: {envelope['error']}")
-                ranked = [d for hit in envelope["data"] for d in owners[hit["id"]]]
+                    raise SystemExit(f"{verb} failed: {envelope['error']}")
+                data = envelope["data"]
+                hits = data if verb == "recall" else data["hits"]
+                ranked = [d for hit in hits for d in owners[hit["id"]]]
                 rows.append(
                     (
                         metrics.ndcg(ranked, gains, k),
@@ -118,6 +127,17 @@ def main() -> None:
         print(f"| {names[mode]} | " + " | ".join(cells) + " |")
     for name, ref in REFERENCE.items():
         print(f"| {name} | {ref['cranfield']:.3f} | | | {ref['cisi']:.3f} | | |")
+    print("\nAuto-recall (prompt-submit hook) query strategies, nDCG@10, no relevance gate:\n")
+    print("| strategy | Cranfield | CISI |\n|---|---:|---:|")
+    labels = {
+        "derived": "2-6 word derived query only",
+        "full": "full prompt only",
+        "both": "derived + full prompt when short (merged)",
+        "auto": "full prompt when short (<= 200 words), else derived (default)",
+    }
+    for strategy in STRATEGIES:
+        c, i = (results[x][f"hook:{strategy}"]["ndcg"] for x in ("cranfield", "cisi"))
+        print(f"| {labels[strategy]} | {c:.3f} | {i:.3f} |")
     transformer = REFERENCE["all-MiniLM-L6-v2 transformer (reference)"]
     gaps = {c: results[c]["hybrid"]["ndcg"] - transformer[c] for c in ("cranfield", "cisi")}
     print(f"\nhybrid - transformer nDCG@10: Cranfield {gaps['cranfield']:+.3f}, CISI {gaps['cisi']:+.3f}")

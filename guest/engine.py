@@ -44,8 +44,9 @@ class Engine:
     # Typed entry points (the WIT exports `memorize` and `recall`).
 
     def memorize_text(self, text: str, namespace: str) -> Stored:
-        """Validate and store one memory."""
-        return self._guard(lambda: self.memory.store({"text": text, "namespace": namespace or "default"}))
+        """Validate and store one memory; ``""``/``default`` let a sigil in ``text`` choose the store."""
+        body = {"text": text} if namespace in ("", "default") else {"text": text, "namespace": namespace}
+        return self._guard(lambda: self.memory.store(body))
 
     def recall_text(self, query: str, limit: int) -> list[Hit]:
         """Validate and run one recall."""

@@ -72,6 +72,15 @@ def postings(host: Host, ns: str, term: str) -> list[tuple[int, int, int]]:
     return [p for blob in blobs for p in POSTING.iter_unpack(blob)]
 
 
+def document_frequency(host: Host, ns: str, term: str) -> int:
+    """How many documents contain ``term`` (reads the head only)."""
+    raw = host.kv_get(ns, term)
+    if not raw:
+        return 0
+    full: int = HEAD.unpack_from(raw)[0]
+    return full * CHUNK + (len(raw) - HEAD.size) // POSTING.size
+
+
 def bm25(host: Host, ns: str, query: list[str], docs: int, tokens: int, k: int) -> list[tuple[int, float]]:
     """The ``k`` best ``(doc, score)`` by BM25 (ties: lower doc number first)."""
     if not docs or not query:

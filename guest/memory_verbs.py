@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from guest import requests
+from guest import autorecall, disciplines, keywords, requests
 from guest.embed import StaticEmbedder
 from guest.host import Host
 from guest.memorize import Stored, memorize
@@ -16,6 +17,10 @@ MAX_TEXT_BYTES = 64 * 1024
 MAX_QUERY_BYTES = 8 * 1024
 DEFAULT_LIMIT = 8
 MAX_LIMIT = 100
+MAX_PROMPT_BYTES = 1024 * 1024
+DEFAULT_BUDGET_TOKENS = 1500
+DEFAULT_HIT_TOKENS = 200
+STRATEGIES = ("auto", "derived", "full", "both")
 
 
 class MemoryVerbs:
@@ -32,21 +37,27 @@ class MemoryVerbs:
             "recall": Verb(self.recall, "query"),
             "stats": Verb(self.stats, "namespace"),
             "embed": Verb(self.embed),
+            "auto_recall": Verb(self.auto_recall, "prompt"),
         }
 
-    def store(self, body: dict[str, Any]) -> Stored:
-        """Validate ``{text, namespace?}`` and memorize it."""
+    def store(self, body: dict[str, Any], source: str = "memorize", **extra: Any) -> Stored:
+        """Validate ``{text, namespace?}`` (``@name`` sigil allowed) and memorize it."""
         text = requests.text(body, "text", MAX_TEXT_BYTES)
-        namespace = requests.namespace(body) or "default"
-        return memorize(self.host, self.embedder, text, namespace)
+        target = disciplines.for_write(text, requests.namespace(body, default=None))
+        text = requests.text({"text": target.text}, "text", MAX_TEXT_BYTES)
+        return memorize(self.host, self.embedder, text, target.namespaces[0], source, **extra)
 
     def hits(self, body: dict[str, Any]) -> list[Hit]:
-        """Validate ``{query, limit?, namespace?, mode?}`` and recall."""
+        """Validate ``{query, limit?, namespace?, mode?}`` and recall (sigil or fan-out)."""
         query = requests.text(body, "query", MAX_QUERY_BYTES)
         limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
-        namespace = requests.namespace(body) or "default"
         mode = requests.choice(body, "mode", "hybrid", MODES)
-        return recall(self.host, self.embedder, query, limit, namespace, RecallOptions(mode=mode))
+        target = disciplines.for_read(self.host, query, requests.namespace(body, default=None))
+        query = requests.text({"query": target.text}, "query", MAX_QUERY_BYTES)
+        hits = recall(self.host, self.embedder, query, limit, target.namespaces, RecallOptions(mode=mode))
+        if target.explicit:
+            return hits
+        return [replace(h, text=disciplines.label(h.text, h.namespace, True)) for h in hits]
 
     def memorize(self, body: dict[str, Any]) -> dict[str, Any]:
         """``memorize``: ``{id, namespace, deduped}``."""
@@ -55,9 +66,39 @@ class MemoryVerbs:
 
     def recall(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """``recall``: the hits as objects."""
-        return [
-            {"id": h.id, "text": h.text, "score": h.score, "namespace": h.namespace} for h in self.hits(body)
-        ]
+        return [_hit(h) for h in self.hits(body)]
+
+    def auto_recall(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``auto_recall``: the context the prompt-submit hook injects (``""`` when nothing is relevant)."""
+        prompt = requests.text(body, "prompt", MAX_PROMPT_BYTES)
+        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 50, 100_000)
+        limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+        per_hit = requests.integer(body, "max_hit_tokens", DEFAULT_HIT_TOKENS, 10, 10_000)
+        strategy = requests.choice(body, "strategy", "auto", STRATEGIES)
+        gate = requests.boolean(body, "gate", True)
+        target = disciplines.for_read(self.host, prompt, requests.namespace(body, default=None))
+
+        def df(term: str) -> int:
+            return sum(
+                keywords.document_frequency(self.host, bucket(ns, "terms"), term) for ns in target.namespaces
+            )
+
+        derived = autorecall.derive(target.text, df)
+        options = RecallOptions()
+        short = autorecall.is_short(derived.cleaned)
+        use_full = strategy == "full" or (strategy in ("auto", "both") and short)
+        use_derived = strategy == "derived" or strategy == "both" or (strategy == "auto" and not short)
+        lists = []
+        if use_derived and derived.query:
+            lists.append(recall(self.host, self.embedder, derived.query, limit, target.namespaces, options))
+        if use_full and derived.cleaned:
+            lists.append(recall(self.host, self.embedder, derived.cleaned, limit, target.namespaces, options))
+        hits = autorecall.merge(*lists)[:limit]
+        if gate:
+            hits = [h for h in hits if autorecall.relevant(h)]
+        hits = [replace(h, text=disciplines.label(h.text, h.namespace, not target.explicit)) for h in hits]
+        context, shown = autorecall.render(hits, budget, per_hit)
+        return {"context": context, "query": derived.query, "hits": [_hit(h) for h in shown]}
 
     def embed(self, body: dict[str, Any]) -> dict[str, Any]:
         """``embed``: the vector of ``text``."""
@@ -67,7 +108,7 @@ class MemoryVerbs:
 
     def stats(self, body: dict[str, Any]) -> dict[str, Any]:
         """``stats``: how many memories a store holds and who embedded them."""
-        namespace = requests.namespace(body) or "default"
+        namespace = requests.namespace(body) or disciplines.DEFAULT
         stats = Stats.decode(self.host.kv_get(bucket(namespace, "meta"), "stats"))
         return {
             "namespace": namespace,
@@ -75,3 +116,7 @@ class MemoryVerbs:
             "embedder": stats.embedder or None,
             "current_embedder": self.embedder.id,
         }
+
+
+def _hit(hit: Hit) -> dict[str, Any]:
+    return {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}

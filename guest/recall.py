@@ -21,12 +21,14 @@ MODES = ("hybrid", "vector", "keyword")
 
 @dataclass(frozen=True)
 class Hit:
-    """One recalled memory."""
+    """One recalled memory, with the evidence behind its score."""
 
     id: str
     text: str
     score: float
     namespace: str
+    cosine: float = 0.0  # raw cosine to the query (0 when not a vector candidate)
+    matched: bool = False  # at least one query term matched (keyword channel)
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,9 @@ class RecallOptions:
     recency_half_life_days: float = 30.0
 
 
+Key = tuple[str, str]  # (namespace, memory id)
+
+
 def f32(value: float) -> float:
     """Round to float32, the precision of the WIT ``recall-hit.score``."""
     return float(struct.unpack("<f", struct.pack("<f", value))[0])
@@ -53,59 +58,81 @@ def recall(
     embedder: StaticEmbedder,
     query: str,
     limit: int,
-    namespace: str,
+    namespaces: list[str],
     options: RecallOptions,
 ) -> list[Hit]:
-    """The best ``limit`` memories of the store of ``namespace`` for ``query``."""
-    stats = Stats.decode(host.kv_get(bucket(namespace, "meta"), "stats"))
-    if stats.docs == 0:
-        return []
+    """The best ``limit`` memories for ``query`` over the stores of ``namespaces``, merge-ranked.
+
+    Each channel's candidates from every store are pooled and min-max normalised
+    together, so scores from different stores are comparable.
+    """
     pool = max(options.candidates, limit * 4)
-    scores: dict[str, float] = {}
-    if options.mode != "keyword":
-        for key, score in minmax(vector_channel(host, embedder, query, namespace, stats, pool)):
-            scores[key] = scores.get(key, 0.0) + options.vector_weight * score
-    if options.mode != "vector":
-        for key, score in minmax(keyword_channel(host, query, namespace, stats, pool)):
-            scores[key] = scores.get(key, 0.0) + options.keyword_weight * score
-    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:pool]
+    vectors: list[tuple[Key, float]] = []
+    words: list[tuple[Key, float]] = []
+    vector = embedder.embed(query) if options.mode != "keyword" else []
+    terms = keywords.terms(query) if options.mode != "vector" else []
+    for namespace in namespaces:
+        stats = Stats.decode(host.kv_get(bucket(namespace, "meta"), "stats"))
+        if stats.docs == 0:
+            continue
+        if any(vector):
+            vectors += [
+                ((namespace, k), s) for k, s in vector_channel(host, embedder, vector, namespace, stats, pool)
+            ]
+        if terms:
+            words += [((namespace, k), s) for k, s in keyword_channel(host, terms, namespace, stats, pool)]
+    cosines = dict(vectors)
+    matched = {key for key, _ in words}
+    scores: dict[Key, float] = {}
+    for key, score in minmax(vectors):
+        scores[key] = scores.get(key, 0.0) + options.vector_weight * score
+    for key, score in minmax(words):
+        scores[key] = scores.get(key, 0.0) + options.keyword_weight * score
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0][1], kv[0][0]))[:pool]
     if options.recency_weight:
-        ranked = _recency(host, namespace, ranked, options)
-    hits = collapse(host, embedder, namespace, ranked, limit, options)
-    return [Hit(m.id, m.text, f32(score), namespace) for m, score in hits]
+        ranked = _recency(host, ranked, options)
+    hits = collapse(host, embedder, ranked, limit, options)
+    return [
+        Hit(
+            m.id,
+            m.text,
+            f32(score),
+            m.namespace,
+            cosines.get((m.namespace, m.id), 0.0),
+            (m.namespace, m.id) in matched,
+        )
+        for m, score in hits
+    ]
 
 
-def _recency(
-    host: Host, namespace: str, ranked: list[tuple[str, float]], options: RecallOptions
-) -> list[tuple[str, float]]:
+def _recency(host: Host, ranked: list[tuple[Key, float]], options: RecallOptions) -> list[tuple[Key, float]]:
     """Boost recent memories: ``score * (1 + w * 0.5 ** (age / half_life))``."""
     now = host.now_ms()
     half_life = options.recency_half_life_days * 86_400_000
     out = []
     for key, score in ranked:
-        memory = _memory(host, namespace, key)
+        memory = _memory(host, key)
         if memory is not None:
             boost = 1.0 + options.recency_weight * 0.5 ** (max(now - memory.ts, 0) / half_life)
             out.append((key, score * boost))
-    return sorted(out, key=lambda kv: (-kv[1], kv[0]))
+    return sorted(out, key=lambda kv: (-kv[1], kv[0][1], kv[0][0]))
 
 
 def vector_channel(
-    host: Host, embedder: StaticEmbedder, query: str, namespace: str, stats: Stats, k: int
+    host: Host, embedder: StaticEmbedder, vector: list[float], namespace: str, stats: Stats, k: int
 ) -> list[tuple[str, float]]:
     """Cosine hits from the host's vector index (none when the store's embedder differs)."""
     if stats.embedder and stats.embedder != embedder.id:
         host.log(WARN, f"store {namespace!r} was embedded by {stats.embedder}; run reindex")
         return []
-    vector = embedder.embed(query)
-    if not any(vector):
-        return []
     return host.vec_search(bucket(namespace, f"vectors/{embedder.id}"), vector, k)
 
 
-def keyword_channel(host: Host, query: str, namespace: str, stats: Stats, k: int) -> list[tuple[str, float]]:
+def keyword_channel(
+    host: Host, terms: list[str], namespace: str, stats: Stats, k: int
+) -> list[tuple[str, float]]:
     """BM25 hits as ``(memory id, score)``, best first."""
-    best = keywords.bm25(host, bucket(namespace, "terms"), keywords.terms(query), stats.docs, stats.tokens, k)
+    best = keywords.bm25(host, bucket(namespace, "terms"), terms, stats.docs, stats.tokens, k)
     docs = bucket(namespace, "docs")
     out = []
     for doc, score in best:
@@ -115,7 +142,7 @@ def keyword_channel(host: Host, query: str, namespace: str, stats: Stats, k: int
     return out
 
 
-def minmax(hits: list[tuple[str, float]]) -> list[tuple[str, float]]:
+def minmax(hits: list[tuple[Key, float]]) -> list[tuple[Key, float]]:
     """Scale scores to 0..1 over the pool (all 1 when they are equal)."""
     if not hits:
         return []
@@ -124,16 +151,15 @@ def minmax(hits: list[tuple[str, float]]) -> list[tuple[str, float]]:
     return [(key, (s - low) / span if span > 0 else 1.0) for key, s in hits]
 
 
-def _memory(host: Host, namespace: str, key: str) -> Memory | None:
-    raw = host.kv_get(bucket(namespace, "memories"), key)
+def _memory(host: Host, key: Key) -> Memory | None:
+    raw = host.kv_get(bucket(key[0], "memories"), key[1])
     return Memory.decode(raw) if raw is not None else None
 
 
 def collapse(
     host: Host,
     embedder: StaticEmbedder,
-    namespace: str,
-    ranked: list[tuple[str, float]],
+    ranked: list[tuple[Key, float]],
     limit: int,
     options: RecallOptions,
 ) -> list[tuple[Memory, float]]:
@@ -147,13 +173,12 @@ def collapse(
     Candidates are loaded lazily, best first, and the walk stops once ``limit``
     groups are formed.
     """
-    vectors_ns = bucket(namespace, f"vectors/{embedder.id}")
     groups: list[tuple[list[float], set[str], Memory, float]] = []
     for key, score in ranked:
-        memory = _memory(host, namespace, key)
+        memory = _memory(host, key)
         if memory is None:
             continue
-        raw = host.kv_get(vectors_ns, key)
+        raw = host.kv_get(bucket(key[0], f"vectors/{embedder.id}"), key[1])
         vector = unpack(raw) if raw else []
         words = set(keywords.terms(memory.text))
         for i, (seen, seen_words, kept, best) in enumerate(groups):

@@ -77,6 +77,14 @@ def integer(obj: dict[str, Any], field: str, default: int, low: int, high: int) 
     return value
 
 
+def boolean(obj: dict[str, Any], field: str, default: bool) -> bool:
+    """A boolean field."""
+    value = obj.get(field, default)
+    if not isinstance(value, bool):
+        raise InvalidRequest(f"field {field!r} must be true or false, not {_kind(value)}")
+    return value
+
+
 def choice(obj: dict[str, Any], field: str, default: str, allowed: tuple[str, ...]) -> str:
     """A string field restricted to ``allowed``."""
     value = obj.get(field, default)

@@ -1,6 +1,6 @@
 """Build ``dist/rs_learn.wasm`` from ``guest/``, ``models/`` and ``wit/``.
 
-The guest package and the model assets are staged in ``build/pkg`` so that
+The guest package and the model assets are staged in a fresh ``build/pkg-*/pkg`` so that
 componentize-py sees exactly the guest (no tests, no virtualenv) and reads the
 model at build time, baking it into the heap snapshot. ``--stub-wasi`` replaces
 every WASI import with a trapping stub: the component imports only the six
@@ -13,6 +13,7 @@ import argparse
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,11 +38,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", default="dist/rs_learn.wasm")
     args = parser.parse_args()
-    pkg = ROOT / "build" / "pkg"
+    (ROOT / "build").mkdir(exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix="pkg-", dir=ROOT / "build"))  # concurrent builds don't collide
+    pkg = staging / "pkg"
     stage(pkg)
     out = ROOT / args.out
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".wasm.tmp")
+    tmp = staging / "rs_learn.wasm"
     cmd = [
         str(Path(sys.executable).with_name("componentize-py")),
         "-d",
@@ -56,8 +59,11 @@ def main() -> None:
         str(tmp),
         "guest.app",
     ]
-    subprocess.run(cmd, check=True, cwd=ROOT)
-    tmp.replace(out)
+    try:
+        subprocess.run(cmd, check=True, cwd=ROOT)
+        tmp.replace(out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,103 @@
+"""auto_recall: query derivation, evidence gate, rendering within a budget; both targets."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from guest.autorecall import HEADER, clean, derive, render
+from guest.recall import Hit
+
+FACTS = [
+    "Use pnpm, not npm, to install packages in this repository.",
+    "The terrain palette switches when the biome changes.",
+    "The staging server listens on port 8080 behind nginx.",
+]
+
+
+def auto(guest, body) -> dict:
+    envelope = json.loads(guest.dispatch("auto_recall", json.dumps(body)))
+    assert envelope["ok"], envelope
+    return envelope["data"]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "cleaned"),
+    [
+        ("/review fix the login bug", "fix the login bug"),
+        ("/clear", ""),
+        ("see https://example.com/x and `code()` here", "see and here"),
+        ("before ```python\nprint(1)\n``` after", "before after"),
+        (
+            "<task-notification><task-id>7</task-id><status>completed</status>"
+            "<summary>Agent finished the palette refactor</summary></task-notification>",
+            "Agent finished the palette refactor",
+        ),
+        ("path/to/file is /not a command", "path/to/file is /not a command"),
+    ],
+)
+def test_clean(prompt, cleaned):
+    assert clean(prompt) == cleaned
+
+
+def test_derive_keeps_two_to_six_content_words_rarest_first():
+    derived = derive("Can you please help me fix the flaky login test?", lambda t: 1)
+    assert derived.query == "fix flaky login test"
+    long = "alpha beta gamma delta epsilon zeta eta theta iota"
+    rare = {"iota": 1, "theta": 2, "eta": 3, "alpha": 4, "beta": 5, "gamma": 6}
+    derived = derive(long, lambda t: rare.get(t, 0))
+    assert derived.query == "alpha beta gamma eta theta iota"  # the 6 rarest, in prompt order
+    assert derive("hi, thanks!", lambda t: 1).query == ""
+
+
+def test_render_respects_budget_and_caps_hits():
+    hits = [Hit(f"m{i}", "word " * 400, 1.0 - i / 10, "default") for i in range(5)]
+    context, shown = render(hits, budget_tokens=300, max_hit_tokens=100)
+    assert context.startswith(HEADER + "\n1. ")
+    assert len(shown) == 2  # each hit is capped to ~100 tokens; two fit in 300 with the header
+    assert all(len(line) <= 400 + 4 for line in context.splitlines()[1:])
+    assert render([], 1500, 200) == ("", [])
+
+
+def test_auto_recall_injects_only_relevant_memories(guest):
+    for fact in FACTS:
+        guest.dispatch("memorize", json.dumps({"text": fact}))
+    data = auto(guest, {"prompt": "/review which package manager should we install deps with?"})
+    assert data["context"].startswith("## Recall for this prompt\n1. Use pnpm")
+    assert [h["text"] for h in data["hits"]] == [FACTS[0]]
+    assert auto(guest, {"prompt": "how do I bake a chocolate cake"}) == {
+        "context": "",
+        "query": "bake chocolate cake",
+        "hits": [],
+    }
+
+
+def test_auto_recall_on_empty_store_and_empty_query(guest, project):
+    assert auto(guest, {"prompt": "anything about the build"})["context"] == ""
+    assert auto(guest, {"prompt": "/clear"})["context"] == ""
+    assert not (project / ".gm").exists()
+
+
+def test_auto_recall_budget(guest):
+    for i in range(20):
+        guest.dispatch("memorize", json.dumps({"text": f"deploy note {i}: " + "the deploy pipeline " * 20}))
+    data = auto(guest, {"prompt": "deploy pipeline", "budget_tokens": 200, "limit": 20})
+    tokens = (len(data["context"]) + 3) // 4
+    assert 0 < tokens <= 200 + len(data["hits"])
+    assert len(data["hits"]) < 20
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({}, "missing field 'prompt'"),
+        ({"prompt": 3}, "must be a string"),
+        ({"prompt": "x", "budget_tokens": 0}, "between 50 and 100000"),
+        ({"prompt": "x", "strategy": "magic"}, "must be one of"),
+        ({"prompt": "x", "gate": "yes"}, "must be true or false"),
+    ],
+)
+def test_auto_recall_bad_input(guest, body, message):
+    envelope = json.loads(guest.dispatch("auto_recall", json.dumps(body)))
+    assert envelope["ok"] is False and message in envelope["error"]
