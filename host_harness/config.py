@@ -1,0 +1,148 @@
+"""The ``memory`` block of ``<project>/.gm/config.json``, overridden by ``RS_LEARN_MEMORY_*``.
+
+The effective configuration of structured memory (SPEC section 7, seed 001)::
+
+    {"memory": {"enabled": true, "backend": "sqlite", "defaultLimit": 10, "maxContextTokens": 1500,
+                "enableSemanticNotes": true, "retentionDays": 30, "archiveDeleteDays": 365,
+                "maxChecklistDepth": 5}}
+
+Every field is optional. An environment variable ``RS_LEARN_MEMORY_<FIELD>`` (the field in upper
+snake case, e.g. ``RS_LEARN_MEMORY_RETENTION_DAYS``) overrides the file: the environment wins.
+Anything invalid -- a file that is not JSON, a ``memory`` that is not an object, an unknown field or
+``RS_LEARN_MEMORY_*`` variable, a wrong type, a value out of range -- raises :class:`ConfigError`
+naming the setting and the value: a host checks it at start instead of running on a silent default.
+
+``retentionDays`` and ``archiveDeleteDays`` of ``0`` turn the corresponding cleanup off. The only
+``backend`` is ``sqlite`` (the field is accepted so that the seed's block loads unchanged).
+The host serves :meth:`MemoryConfig.as_json` to the guest under the reserved ``host`` namespace,
+key ``memory-config``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+CONFIG_FILE = Path(".gm") / "config.json"
+ENV_PREFIX = "RS_LEARN_MEMORY_"
+TRUE = frozenset({"1", "true", "yes", "on"})
+FALSE = frozenset({"0", "false", "no", "off"})
+BACKENDS = ("sqlite",)
+# Inclusive integer ranges of the numeric fields.
+RANGES: dict[str, tuple[int, int]] = {
+    "defaultLimit": (1, 100),
+    "maxContextTokens": (1, 1_000_000),
+    "retentionDays": (0, 36_500),
+    "archiveDeleteDays": (0, 36_500),
+    "maxChecklistDepth": (1, 64),
+}
+
+
+class ConfigError(Exception):
+    """The memory configuration is invalid; the message names the setting and the value."""
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    """The effective ``memory`` configuration (the seed's fields and defaults)."""
+
+    enabled: bool = True
+    backend: str = "sqlite"
+    defaultLimit: int = 10  # the seed's JSON names
+    maxContextTokens: int = 1500
+    enableSemanticNotes: bool = True
+    retentionDays: int = 30
+    archiveDeleteDays: int = 365
+    maxChecklistDepth: int = 5
+
+    def as_json(self) -> dict[str, Any]:
+        """The configuration as the JSON object served to the guest."""
+        return asdict(self)
+
+
+FIELDS: dict[str, type] = {f.name: type(getattr(MemoryConfig(), f.name)) for f in fields(MemoryConfig)}
+
+
+def env_name(field: str) -> str:
+    """``retentionDays`` -> ``RS_LEARN_MEMORY_RETENTION_DAYS``."""
+    return ENV_PREFIX + re.sub(r"(?<!^)(?=[A-Z])", "_", field).upper()
+
+
+ENV_FIELDS = {env_name(name): name for name in FIELDS}
+
+
+def load_memory_config(project: Path, environ: Mapping[str, str] | None = None) -> MemoryConfig:
+    """Read ``<project>/.gm/config.json`` and the environment; raise :class:`ConfigError` if invalid."""
+    environ = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    path = project / CONFIG_FILE
+    for name, value in _file_block(path).items():
+        if name not in FIELDS:
+            raise ConfigError(f"{path}: unknown field memory.{name} (known: {', '.join(FIELDS)})")
+        values[name] = _check(name, value, f"{path}: memory.{name}")
+    for var in sorted(environ):
+        if not var.startswith(ENV_PREFIX):
+            continue
+        field = ENV_FIELDS.get(var)
+        if field is None:
+            raise ConfigError(f"unknown environment variable {var} (known: {', '.join(ENV_FIELDS)})")
+        values[field] = _check(field, _parse_env(field, var, environ[var]), var)
+    return MemoryConfig(**values)
+
+
+def _file_block(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+    try:
+        document = json.loads(text)
+    except ValueError as error:
+        raise ConfigError(f"{path}: not valid JSON: {error}") from None
+    if not isinstance(document, dict):
+        raise ConfigError(f"{path}: must hold a JSON object, got {type(document).__name__}")
+    block = document.get("memory", {})
+    if not isinstance(block, dict):
+        raise ConfigError(f"{path}: memory must be an object, got {json.dumps(block)}")
+    return block
+
+
+def _parse_env(name: str, var: str, raw: str) -> Any:
+    text = raw.strip()
+    kind = FIELDS[name]
+    if kind is bool:
+        if text.lower() in TRUE:
+            return True
+        if text.lower() in FALSE:
+            return False
+        raise ConfigError(f"{var} must be a boolean (true/false, 1/0, yes/no, on/off), got {raw!r}")
+    if kind is int:
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            raise ConfigError(f"{var} must be an integer, got {raw!r}")
+        return int(text)
+    return text
+
+
+def _check(name: str, value: Any, where: str) -> Any:
+    kind = FIELDS[name]
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where} must be true or false, got {json.dumps(value)}")
+        return value
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{where} must be an integer, got {json.dumps(value)}")
+        low, high = RANGES[name]
+        if not low <= value <= high:
+            raise ConfigError(f"{where} must be between {low} and {high}, got {value}")
+        return value
+    if value not in BACKENDS:
+        raise ConfigError(f"{where} must be one of {', '.join(BACKENDS)}, got {json.dumps(value)}")
+    return value
