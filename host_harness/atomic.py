@@ -1,0 +1,50 @@
+"""Durable atomic file replacement: temp file beside the target, fsync, rename, fsync the directory.
+
+A reader sees the old content or the new content, never a mix, and after a
+crash the file holds one of the two. The temp file is named
+``.<name>.tmp.<pid>`` (a dotfile that spool scanners and git tooling ignore);
+it is removed if anything fails before the rename.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+
+def temp_name(path: Path) -> Path:
+    """The temp file used while ``path`` is being written by this process."""
+    return path.with_name(f".{path.name}.tmp.{os.getpid()}")
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make a rename or unlink in ``directory`` durable (a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):  # some file systems refuse fsync on a directory
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``data`` atomically and durably."""
+    tmp = temp_name(path)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), mode)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)

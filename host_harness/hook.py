@@ -1,0 +1,314 @@
+"""Claude Code's ``UserPromptSubmit`` hook: auto-recall before the model sees a prompt.
+
+Protocol (Claude Code hooks): the hook reads one JSON object on stdin --
+``{"session_id", "transcript_path", "cwd", "permission_mode", "hook_event_name":
+"UserPromptSubmit", "prompt"}`` -- and, to add context, prints
+``{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "..."}}``
+and exits 0. Printing nothing adds nothing. Exit status 2 would *block* the
+prompt, so this hook never exits with anything but 0.
+
+The guest does the work (``dispatch("auto_recall", {"prompt", "budget_tokens"})``
+returns ``{"context", "query", "hits"}``, ``context == ""`` when nothing is
+relevant); the host only moves JSON. It must never block or fail a prompt:
+
+* every failure (malformed input, empty prompt, missing project or component,
+  a guest error, the time budget) means *nothing injected, exit 0*, and one line
+  with the reason appended to ``<project>/.gm/logs/hook.log`` -- or to
+  ``<cache dir>/hook.log`` when there is no usable project;
+* a project without any memory store is answered at once, without loading the
+  component, and is not an error;
+* a hard time budget (:data:`DEFAULT_TIMEOUT_S`, ``--timeout`` or
+  ``$RS_LEARN_HOOK_TIMEOUT``) bounds everything: the work runs in a worker
+  thread, the SQLite busy timeout and the guest's epoch deadline are set to what
+  is left, and if the worker is still busy at the deadline the hook logs it and
+  the CLI leaves with ``os._exit(0)``;
+* the component is loaded only from the precompiled cache (milliseconds). On a
+  cache miss (first prompt after an upgrade) a detached ``rs-learn-host version``
+  compiles it in the background and this prompt gets nothing.
+
+The project is the nearest directory holding ``.gm/``, starting from the hook
+input's ``cwd`` (Claude Code's working directory may be a subdirectory), else
+from ``-p``/``$RS_LEARN_PROJECT``/the process's working directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from host_harness.atomic import write_atomic
+from host_harness.base import BaseGuest
+from host_harness.errors import GuestError
+from host_harness.runtime import Runtime, artifact_is_intact, cache_file_name, default_cache_dir, make_engine
+from host_harness.services import HostServices
+
+HOOK_EVENT = "UserPromptSubmit"
+DEFAULT_BUDGET_TOKENS = 1500
+DEFAULT_TIMEOUT_S = 2.0
+MAX_INPUT_BYTES = 8 * 1024 * 1024
+MAX_CONTEXT_CHARS = 9_500  # Claude Code replaces an additionalContext over 10,000 characters by a preview
+LOG_NAME = "hook.log"
+MAX_LOG_BYTES = 1024 * 1024
+STAMP_NAME = ".hook-verified.json"
+WARMING_S = 300.0  # a background compile younger than this is not started again
+
+
+class Skip(Exception):
+    """Nothing is injected; the message says why and is logged."""
+
+
+@dataclass(frozen=True)
+class HookConfig:
+    """Where things are and how much time and context the hook may use."""
+
+    wasm: Path
+    fallback_project: Path
+    native: bool = False
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    cache_dir: Path | None = None
+
+
+def parse_input(raw: bytes) -> tuple[str, str | None]:
+    """Return ``(prompt, cwd)`` from the hook's stdin; raise :class:`Skip` on anything malformed."""
+    if len(raw) > MAX_INPUT_BYTES:
+        raise Skip(f"hook input is larger than {MAX_INPUT_BYTES} bytes")
+    try:
+        value = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise Skip(f"hook input is not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise Skip(f"hook input must be a JSON object, got {type(value).__name__}")
+    event = value.get("hook_event_name", HOOK_EVENT)
+    if event != HOOK_EVENT:
+        raise Skip(f"unexpected hook event {event!r} (this hook serves {HOOK_EVENT})")
+    prompt, cwd = value.get("prompt"), value.get("cwd")
+    if not isinstance(prompt, str):
+        raise Skip("hook input has no 'prompt' string")
+    if not prompt.strip():
+        raise Skip("empty prompt: nothing to recall")
+    return prompt, cwd if isinstance(cwd, str) and cwd else None
+
+
+def find_project(start: Path) -> Path:
+    """The nearest directory at or above ``start`` that holds ``.gm/`` (else ``start`` itself)."""
+    start = start.resolve()
+    for directory in (start, *start.parents):
+        if (directory / ".gm").is_dir():
+            return directory
+    return start
+
+
+def has_memory(project: Path) -> bool:
+    """Whether the project has any store to recall from."""
+    gm = project / ".gm"
+    return (gm / "rs-learn.db").is_file() or any(gm.glob("disciplines/*/rs-learn.db"))
+
+
+def hook_output(context: str) -> str:
+    """The JSON Claude Code reads from a ``UserPromptSubmit`` hook that adds ``context``."""
+    return json.dumps({"hookSpecificOutput": {"hookEventName": HOOK_EVENT, "additionalContext": context}})
+
+
+def clip(context: str, limit: int = MAX_CONTEXT_CHARS) -> str:
+    """``context`` cut at the last line break within ``limit`` characters."""
+    if len(context) <= limit:
+        return context
+    cut = context.rfind("\n", 0, limit)
+    return context[: cut if cut > 0 else limit].rstrip()
+
+
+def log_reason(project: Path | None, reason: str, cache_dir: Path | None = None) -> None:
+    """Append one line to the project's hook log (or the fallback log); never raises."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    line = f"{stamp} pid={os.getpid()} {' '.join(reason.split())}\n".encode("utf-8", "backslashreplace")
+    targets = [project / ".gm" / "logs"] if project is not None and (project / ".gm").is_dir() else []
+    targets.append(cache_dir if cache_dir is not None else default_cache_dir())
+    for directory in targets:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            path = directory / LOG_NAME
+            if path.exists() and path.stat().st_size > MAX_LOG_BYTES:
+                os.replace(path, directory / (LOG_NAME + ".1"))
+            with open(path, "ab") as log:
+                log.write(line)
+            return
+        except OSError:
+            continue
+
+
+def cached_runtime(wasm: Path, cache_dir: Path | None) -> Runtime:
+    """The component from the precompiled cache; on a miss start a background compile and :class:`Skip`."""
+    from wasmtime import WasmtimeError
+    from wasmtime.component import Component
+
+    cache = cache_dir if cache_dir is not None else default_cache_dir()
+    artifact = verified_artifact(wasm, cache)
+    if artifact is not None:
+        engine = make_engine()
+        try:
+            return Runtime(engine, Component.deserialize_file(engine, str(artifact)))
+        except WasmtimeError as error:
+            raise Skip(f"cannot load the precompiled component {artifact}: {error}") from None
+    started = warm_cache(wasm, cache, cache_file_name(wasm.read_bytes()))
+    raise Skip("the component is not precompiled yet; "
+               + ("compiling it in the background" if started else "a background compile is running"))
+
+
+def verified_artifact(wasm: Path, cache: Path) -> Path | None:
+    """The intact precompiled artifact of ``wasm`` in ``cache``, or ``None``.
+
+    Hashing the 35 MB component and the 50 MB artifact costs ~80 ms, a third of the
+    hook's budget, so the hook remembers a verification in ``.hook-verified.json``,
+    keyed by the component's (path, device, inode, size, mtime) and the artifact's
+    (device, inode, size): artifacts are only ever replaced by a rename (new inode).
+    The CLI and the spool still verify the full digests on every load.
+    """
+    try:
+        st = wasm.stat()
+        key = [str(wasm.resolve()), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns]
+        stamp = json.loads((cache / STAMP_NAME).read_text(encoding="utf-8"))
+        artifact = cache / str(stamp["name"])
+        at = artifact.stat()
+        if stamp["wasm"] == key and stamp["artifact"] == [at.st_dev, at.st_ino, at.st_size]:
+            return artifact
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    artifact = cache / cache_file_name(wasm.read_bytes())
+    if not artifact_is_intact(artifact):
+        return None
+    try:
+        st, at = wasm.stat(), artifact.stat()
+        key = [str(wasm.resolve()), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns]
+        stamp = {"name": artifact.name, "wasm": key, "artifact": [at.st_dev, at.st_ino, at.st_size]}
+        write_atomic(cache / STAMP_NAME, json.dumps(stamp).encode("utf-8"))
+    except OSError:
+        pass  # a read-only cache: verify every time
+    return artifact
+
+
+def warm_cache(wasm: Path, cache: Path, name: str) -> bool:
+    """Start a detached ``rs-learn-host version`` that compiles the component into ``cache`` (once)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    marker = cache / f".warming-{name}"
+    try:
+        if time.time() - marker.stat().st_mtime < WARMING_S:
+            return False
+        marker.unlink(missing_ok=True)
+    except FileNotFoundError:
+        pass
+    try:
+        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        return False  # another hook won the race
+    command = [sys.executable, "-m", "host_harness", "-p", str(cache), "--wasm", str(wasm), "version"]
+    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(cache)}
+    try:
+        quiet = subprocess.DEVNULL
+        child = subprocess.Popen(command, cwd=cache, env=env, start_new_session=True,
+                                 stdin=quiet, stdout=quiet, stderr=quiet)
+        os.write(fd, f"{child.pid}\n".encode("ascii"))
+    finally:
+        os.close(fd)
+    return True
+
+
+class PromptSubmitHook:
+    """One run of the hook: read the input, recall, return what to print (``""`` for nothing)."""
+
+    def __init__(self, config: HookConfig) -> None:
+        self.config = config
+        self.deadline = time.monotonic() + config.timeout_s
+        self.project: Path | None = None
+        self.timed_out = False
+
+    def remaining(self) -> float:
+        """Seconds left in the budget (at least a millisecond, so that timeouts stay positive)."""
+        return max(self.deadline - time.monotonic(), 0.001)
+
+    def run(self, read_input: Callable[[], bytes]) -> str:
+        """Do the work in a worker thread bounded by the deadline; never raises."""
+        result: list[str] = []
+        worker = threading.Thread(target=lambda: result.append(self.guarded(read_input)), daemon=True,
+                                  name="rs-learn-hook")
+        worker.start()
+        worker.join(self.remaining())
+        if worker.is_alive():
+            self.timed_out = True
+            self.log(f"gave up after the {self.config.timeout_s:g} s time budget; nothing injected")
+            return ""
+        return result[0] if result else ""
+
+    def guarded(self, read_input: Callable[[], bytes]) -> str:
+        """:meth:`work`, with every failure logged and turned into ``""``."""
+        try:
+            return self.work(read_input)
+        except Skip as skip:
+            self.log(str(skip))
+        except Exception as error:  # the prompt must go through whatever happened here
+            self.log(f"unexpected {type(error).__name__}: {error}")
+        return ""
+
+    def log(self, reason: str) -> None:
+        """One line in the hook log."""
+        log_reason(self.project, reason, self.config.cache_dir)
+
+    def work(self, read_input: Callable[[], bytes]) -> str:
+        """Parse, locate the project, ask the guest; the output to print."""
+        fallback = self.config.fallback_project
+        self.project = find_project(fallback) if fallback.is_dir() else None  # where to log a bad input
+        prompt, cwd = parse_input(read_input())
+        start = Path(cwd) if cwd is not None else fallback
+        self.project = None
+        if not start.is_dir():
+            raise Skip(f"project directory {str(start)!r} does not exist")
+        self.project = find_project(start)
+        if not has_memory(self.project):
+            return ""  # nothing memorised here: not an error
+        data = self.recall(self.project, prompt)
+        context = data.get("context") if isinstance(data, dict) else None
+        if not isinstance(context, str):
+            raise Skip(f"auto_recall returned no 'context' string: {str(data)[:200]}")
+        return hook_output(clip(context)) if context.strip() else ""
+
+    def recall(self, project: Path, prompt: str) -> Any:
+        """``auto_recall`` through a guest built within the remaining budget; its ``data``."""
+        services = HostServices(project, busy_timeout_ms=int(self.remaining() * 1000))
+        runtime: Runtime | None = None
+        guest: BaseGuest
+        try:
+            if self.config.native:
+                from host_harness.native import NativeGuest  # loads the model: development only
+
+                guest = NativeGuest(services)
+            else:
+                from host_harness.component import WasmGuest
+
+                if not self.config.wasm.is_file():
+                    raise Skip(f"component not found: {self.config.wasm} (run `make wasm`; RS_LEARN_WASM)")
+                runtime = cached_runtime(self.config.wasm, self.config.cache_dir)
+                guest = WasmGuest(runtime, services, timeout_s=self.remaining())
+            request = {"prompt": prompt, "budget_tokens": self.config.budget_tokens}
+            body = json.dumps(request, ensure_ascii=False)
+            try:
+                envelope = json.loads(guest.dispatch("auto_recall", body))
+            except GuestError as error:
+                raise Skip(f"auto_recall failed: {error.message}") from None
+            finally:
+                guest.close()
+        finally:
+            services.close()
+            if runtime is not None:
+                runtime.close()
+        if not isinstance(envelope, dict) or envelope.get("ok") is not True:
+            reason = envelope.get("error") if isinstance(envelope, dict) else envelope
+            raise Skip(f"auto_recall failed: {reason}")
+        return envelope.get("data")

@@ -1,0 +1,106 @@
+"""Real ``rs-learn-host`` processes for the spool, hook and concurrency tests (no mocks)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import ROOT, WASM
+
+HOST = [sys.executable, "-m", "host_harness"]
+
+
+def host_env(project: Path, **extra: str) -> dict[str, str]:
+    """The environment of a harness process on ``project`` with the built component."""
+    env = {**os.environ, "RS_LEARN_PROJECT": str(project), "RS_LEARN_WASM": str(WASM),
+           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env.update(extra)
+    return env
+
+
+def host(*args: str, env: dict[str, str], input: bytes | None = None,
+         timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+    """Run ``rs-learn-host ARGS`` to completion."""
+    return subprocess.run([*HOST, *args], env=env, input=input, capture_output=True, timeout=timeout,
+                          cwd=env["RS_LEARN_PROJECT"] if Path(env["RS_LEARN_PROJECT"]).is_dir() else None)
+
+
+def leftovers(project: Path) -> list[str]:
+    """SQLite side files anywhere under ``project`` (a committed store must have none)."""
+    return sorted(str(p.relative_to(project)) for p in project.rglob("*")
+                  if p.name.endswith(("-wal", "-shm", "-journal")))
+
+
+def fingerprint(path: Path) -> tuple[str, int]:
+    """Content digest and mtime of ``path``."""
+    return hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll ``predicate`` until it holds; fail with ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.02)
+
+
+def write_request(project: Path, verb: str, name: str, body: bytes) -> Path:
+    """Write a request the way a careful client does: a dotfile, then a rename into place."""
+    folder = project / ".gm" / "exec-spool" / "in" / verb
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{name}.part"
+    tmp.write_bytes(body)
+    os.replace(tmp, folder / name)
+    return folder / name
+
+
+class Watcher:
+    """A ``spool --watch`` process; its stderr is drained into :attr:`lines`."""
+
+    def __init__(self, env: dict[str, str], *args: str) -> None:
+        self.proc = subprocess.Popen([*HOST, "-v", "spool", "--watch", "--interval", "0.02", *args],
+                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.lines: list[str] = []
+        self.ready = threading.Event()
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+
+    def _drain(self) -> None:
+        assert self.proc.stderr is not None
+        for raw in self.proc.stderr:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            self.lines.append(line)
+            if "spool: watching" in line:
+                self.ready.set()
+        self.ready.set()  # exited: wake the waiter
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        """Wait until the watcher holds the lock and the component is loaded."""
+        assert self.ready.wait(timeout), "the watcher did not start"
+        log = "\n".join(self.lines)
+        assert self.proc.poll() is None, f"the watcher exited: {self.proc.returncode}\n{log}"
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30) -> int:
+        """Signal the watcher and wait for it; return its exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        code = self.proc.wait(timeout)
+        self._reader.join(5)
+        return code
+
+    def answered(self) -> list[str]:
+        """The ``verb/name`` of every request this watcher logged as answered."""
+        return answered_in(self.lines)
+
+
+def answered_in(lines: list[str]) -> list[str]:
+    """The ``verb/name`` of every request logged as answered in ``lines``."""
+    return [line.split("answered ", 1)[1].split(" -> ")[0] for line in lines if ": answered " in line]

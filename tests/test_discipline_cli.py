@@ -1,0 +1,123 @@
+"""``rs-learn-host discipline``: enabled.txt edited atomically, hostile names refused, list with counts."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hostprocs import host, host_env
+
+from host_harness.cli import cli
+from host_harness.enabled_list import EnabledList
+from host_harness.router import Project
+
+
+def enabled_file(project: Path) -> Path:
+    return project / ".gm" / "disciplines" / "enabled.txt"
+
+
+@pytest.fixture
+def run(project: Path):
+    runner = CliRunner()
+
+    def invoke(*args: str, native: bool = False):
+        base = ["-p", str(project)] + (["--native"] if native else [])
+        return runner.invoke(cli, [*base, *args], catch_exceptions=False)
+
+    return invoke
+
+
+def test_enable_appends_once_and_creates_the_file(run, project: Path):
+    result = run("discipline", "enable", "frontend")
+    assert result.exit_code == 0 and result.output == "enabled frontend\n"
+    assert enabled_file(project).read_text() == "frontend\n"
+    stat = enabled_file(project).stat()
+    again = run("discipline", "enable", "frontend")
+    assert again.exit_code == 0 and again.output == "frontend is already enabled\n"
+    after = enabled_file(project).stat()
+    assert (after.st_ino, after.st_mtime_ns) == (stat.st_ino, stat.st_mtime_ns), "no write: nothing changed"
+    assert run("discipline", "enable", "ops-2").exit_code == 0
+    assert enabled_file(project).read_text() == "frontend\nops-2\n"
+
+
+def test_edits_preserve_comments_blank_lines_and_encoding(run, project: Path):
+    path = enabled_file(project)
+    path.parent.mkdir(parents=True)
+    original = (codecs.BOM_UTF8 + b"# team disciplines\r\n\r\nfrontend\r\n  ops  \r\n# ops is noisy\r\n"
+                b"frontend\r\nlegacy \xff")
+    path.write_bytes(original)
+    assert run("discipline", "enable", "data").exit_code == 0
+    assert path.read_bytes() == original + b"\r\ndata\r\n"
+    assert run("discipline", "disable", "frontend").output == "disabled frontend\n"
+    assert path.read_bytes() == (codecs.BOM_UTF8 + b"# team disciplines\r\n\r\n  ops  \r\n# ops is noisy\r\n"
+                                 b"legacy \xff\r\ndata\r\n")
+    assert run("discipline", "disable", "ops").exit_code == 0
+    assert b"ops  " not in path.read_bytes() and b"# ops is noisy" in path.read_bytes()
+    before = path.stat()
+    assert run("discipline", "disable", "frontend").output == "frontend was not enabled\n"
+    assert path.stat().st_mtime_ns == before.st_mtime_ns
+    assert Project(project).enabled_disciplines() == ["data"]
+    assert not list(path.parent.glob(".*tmp*")), "no temp file is left"
+
+
+@pytest.mark.parametrize("name", [
+    "..", "../escape", "a/b", "/etc", "/abs/path", "x\x00y", "a" * 65, "-lead", "_lead", ".hidden", "",
+    "a b", "café", "default", "ok\n",
+])
+@pytest.mark.parametrize("verb", ["enable", "disable"])
+def test_hostile_names_are_refused(run, project: Path, verb: str, name: str):
+    result = CliRunner().invoke(cli, ["-p", str(project), "discipline", verb, "--", name])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for 'NAME'" in result.output
+    assert ("not a valid discipline name" in result.output) or ("project store" in result.output)
+    assert not (project / ".gm").exists()
+
+
+def test_the_longest_valid_name_is_accepted(run, project: Path):
+    name = "a" + "b-_9" * 15 + "xyz"
+    assert len(name) == 64
+    assert run("discipline", "enable", name).exit_code == 0
+
+
+def test_concurrent_enables_all_land(project: Path):
+    names = [f"team{i}" for i in range(12)]
+    threads = [threading.Thread(target=EnabledList(Project(project)).enable, args=(n,)) for n in names]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(Project(project).enabled_disciplines()) == sorted(names)
+
+
+def test_list_shows_directories_enabled_names_and_counts(target: str, run, project: Path):
+    native = target == "native"
+    assert run("discipline", "list", native=native).output.startswith("No disciplines.")
+    assert run("memorize", "-n", "frontend", "The app is built with vite.", native=native).exit_code == 0
+    assert run("memorize", "-n", "frontend", "Components live in src/ui.", native=native).exit_code == 0
+    assert run("memorize", "-n", "ops", "Alerts page the on-call engineer.", native=native).exit_code == 0
+    (project / ".gm" / "disciplines" / "not valid!").mkdir()
+    assert run("discipline", "enable", "frontend").exit_code == 0
+    assert run("discipline", "enable", "planned").exit_code == 0
+    rows = json.loads(run("discipline", "list", "--json", native=native).output)
+    assert rows == [
+        {"name": "frontend", "enabled": True, "store": True, "memories": 2},
+        {"name": "ops", "enabled": False, "store": True, "memories": 1},
+        {"name": "planned", "enabled": True, "store": False, "memories": 0},
+    ]
+    text = run("discipline", "list", native=native).output.splitlines()
+    assert text == ["frontend  enabled   2 memories", "ops       disabled  1 memories",
+                    "planned   enabled   0 memories"]
+    quick = json.loads(run("discipline", "list", "--no-counts", "--json", native=native).output)
+    assert [row["memories"] for row in quick] == [None, None, None]
+
+
+def test_a_real_process_refuses_a_traversal(project: Path):
+    done = host("discipline", "enable", "../../etc", env=host_env(project))
+    assert done.returncode == 2 and b"not a valid discipline name" in done.stderr
+    assert not (project / ".gm").exists()
+    listed = host("discipline", "list", env=host_env(project, RS_LEARN_WASM=str(project / "missing.wasm")))
+    assert listed.returncode == 0 and listed.stdout.startswith(b"No disciplines.")

@@ -1,0 +1,199 @@
+"""The prompt-submit hook: Claude Code's protocol, real processes, and never failing a prompt."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from hostprocs import fingerprint, host, host_env, leftovers, wait_for
+
+from host_harness.component import WasmGuest
+from host_harness.hook import Skip, clip, find_project, hook_output, parse_input
+from host_harness.runtime import Runtime
+from host_harness.services import HostServices
+
+FACTS = [
+    "The staging server runs on port 8080 behind nginx.",
+    "Use pnpm, not npm, to install packages in this repository.",
+    "Database migrations live in db/migrations and run with alembic upgrade head.",
+]
+
+
+def event(prompt: object = "which port does the staging server use?", cwd: object = None,
+          **extra: object) -> bytes:
+    value = {"session_id": "abc123", "transcript_path": "/tmp/transcript.jsonl", "cwd": cwd,
+             "permission_mode": "default", "hook_event_name": "UserPromptSubmit", "prompt": prompt, **extra}
+    return json.dumps(value).encode("utf-8")
+
+
+@pytest.fixture
+def remembered(project: Path, wasm_runtime: Runtime) -> Path:
+    """A project whose store holds :data:`FACTS` (memorized through the component)."""
+    services = HostServices(project)
+    guest = WasmGuest(wasm_runtime, services)
+    for fact in FACTS:
+        guest.memorize(fact, "default")
+    guest.close()
+    services.close()
+    return project
+
+
+def hook_env(project: Path, **extra: str) -> dict[str, str]:
+    """The hook's environment, with a time budget a loaded CI box cannot exceed by accident."""
+    return host_env(project, **{"RS_LEARN_HOOK_TIMEOUT": "20", **extra})
+
+
+def log_lines(project: Path) -> list[str]:
+    path = project / ".gm" / "logs" / "hook.log"
+    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+
+def run_hook(stdin: bytes, env: dict[str, str], *args: str):
+    done = host("hook", "prompt-submit", *args, env=env, input=stdin, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+# the protocol, in process
+
+
+@pytest.mark.parametrize(("raw", "reason"), [
+    (b"", "not JSON"),
+    (b"{not json", "not JSON"),
+    (b"\xff\xfe", "not JSON"),
+    (b"[1, 2]", "must be a JSON object"),
+    (json.dumps({"hook_event_name": "PreToolUse", "prompt": "x"}).encode(), "unexpected hook event"),
+    (json.dumps({"hook_event_name": "UserPromptSubmit"}).encode(), "no 'prompt' string"),
+    (json.dumps({"prompt": 42}).encode(), "no 'prompt' string"),
+    (json.dumps({"prompt": "  \n "}).encode(), "empty prompt"),
+])
+def test_malformed_input_is_skipped_with_a_reason(raw: bytes, reason: str):
+    with pytest.raises(Skip, match=reason):
+        parse_input(raw)
+
+
+def test_input_fields():
+    assert parse_input(event(cwd="/x")) == ("which port does the staging server use?", "/x")
+    assert parse_input(b'\xef\xbb\xbf{"prompt": "bom"}') == ("bom", None)
+
+
+def test_the_output_shape_and_the_context_cap():
+    assert json.loads(hook_output("## Recall for this prompt\n1. x")) == {
+        "hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+                               "additionalContext": "## Recall for this prompt\n1. x"}}
+    assert hook_output("é").isascii()
+    long = "\n".join(f"{i}. " + "word " * 30 for i in range(200))
+    assert len(clip(long)) <= 9_500 and clip(long).endswith("word") and clip("short") == "short"
+
+
+def test_the_project_is_the_nearest_directory_with_gm(tmp_path: Path):
+    (tmp_path / "app" / ".gm").mkdir(parents=True)
+    (tmp_path / "app" / "src" / "deep").mkdir(parents=True)
+    assert find_project(tmp_path / "app" / "src" / "deep") == (tmp_path / "app").resolve()
+    assert find_project(tmp_path / "elsewhere") == (tmp_path / "elsewhere").resolve()
+
+
+# real hook processes
+
+
+def test_relevant_memories_are_injected_and_the_store_is_untouched(remembered: Path):
+    db = remembered / ".gm" / "rs-learn.db"
+    before = fingerprint(db)
+    (remembered / "src").mkdir()
+    done = run_hook(event(cwd=str(remembered / "src")), hook_env(remembered))  # Claude Code's cwd: a subdir
+    output = json.loads(done.stdout)
+    context = output["hookSpecificOutput"]["additionalContext"]
+    assert output["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    assert context.startswith("## Recall for this prompt")
+    assert "8080" in context
+    assert fingerprint(db) == before and leftovers(remembered) == []
+    assert log_lines(remembered) == []
+
+
+def test_the_budget_bounds_the_context(remembered: Path):
+    done = run_hook(event("staging server port, pnpm packages and database migrations"), hook_env(remembered),
+                    "--budget", "20")
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
+    assert len(context) <= 20 * 4 + 80, context
+
+
+def test_nothing_relevant_prints_nothing(remembered: Path):
+    done = run_hook(event("zebra quantum violin"), hook_env(remembered))
+    assert done.stdout == b"" and log_lines(remembered) == []
+
+
+def test_a_project_without_memory_is_quiet_and_left_alone(project: Path):
+    done = run_hook(event(cwd=str(project)), hook_env(project))
+    assert done.stdout == b"" and not (project / ".gm").exists()
+
+
+@pytest.mark.parametrize(("stdin", "reason"), [
+    (b"{oops", "hook input is not JSON"),
+    (event(""), "empty prompt"),
+    (event(["not", "text"]), "no 'prompt' string"),
+])
+def test_bad_input_injects_nothing_and_logs_why(remembered: Path, stdin: bytes, reason: str):
+    done = run_hook(stdin, hook_env(remembered))
+    assert done.stdout == b""
+    lines = log_lines(remembered)
+    assert len(lines) == 1 and reason in lines[0]
+
+
+def test_a_missing_project_directory_logs_to_the_cache_dir(tmp_path: Path, project: Path):
+    cache = tmp_path / "cache"
+    done = run_hook(event(cwd=str(tmp_path / "gone")), hook_env(project, RS_LEARN_CACHE_DIR=str(cache)))
+    assert done.stdout == b""
+    lines = (cache / "hook.log").read_text().splitlines()
+    assert len(lines) == 1 and "does not exist" in lines[0] and "gone" in lines[0]
+
+
+def test_a_missing_component_injects_nothing(remembered: Path, tmp_path: Path):
+    done = run_hook(event(), hook_env(remembered, RS_LEARN_WASM=str(tmp_path / "nope.wasm")))
+    assert done.stdout == b""
+    assert "component not found" in log_lines(remembered)[0]
+
+
+def test_the_time_budget_gives_up_silently(remembered: Path):
+    done = run_hook(event(), hook_env(remembered, RS_LEARN_HOOK_TIMEOUT="0.01"))
+    assert done.stdout == b""
+    assert "gave up after the 0.01 s time budget" in log_lines(remembered)[0]
+    assert leftovers(remembered) == []
+
+
+def test_a_bad_command_line_never_blocks_the_prompt(remembered: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    done = run_hook(event(), hook_env(remembered, RS_LEARN_HOOK_BUDGET="lots"))  # click would exit 2
+    assert done.stdout == b"" and "rejected" in log_lines(remembered)[0]
+    done = run_hook(event(), hook_env(tmp_path / "missing", RS_LEARN_CACHE_DIR=str(cache)))  # -p must exist
+    assert done.stdout == b"" and "rejected" in (cache / "hook.log").read_text()
+
+
+def test_a_cold_cache_compiles_in_the_background(remembered: Path, tmp_path: Path):
+    cache = tmp_path / "cache"
+    start = time.monotonic()
+    done = run_hook(event(), hook_env(remembered, RS_LEARN_CACHE_DIR=str(cache)))
+    assert time.monotonic() - start < 5, "the hook does not wait for the compile"
+    assert done.stdout == b"" and "compiling it in the background" in log_lines(remembered)[0]
+    marker = next(cache.glob(".warming-*"))
+    wait_for(lambda: marker.read_text().strip().isdigit(), 5, "the compiler's pid")
+    pid = int(marker.read_text())
+    again = run_hook(event(), hook_env(remembered, RS_LEARN_CACHE_DIR=str(cache)))
+    assert again.stdout == b"" and "a background compile is running" in log_lines(remembered)[1]
+    try:
+        os.kill(pid, signal.SIGTERM)  # the compile we started: do not let it run on
+    except ProcessLookupError:
+        pass
+
+
+
+def test_the_readme_install_snippet_is_the_documented_shape():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    snippets = [line for line in readme.splitlines() if line.startswith('{"hooks"')]
+    assert len(snippets) == 1
+    settings = json.loads(snippets[0])
+    (group,) = settings["hooks"]["UserPromptSubmit"]
+    assert group["hooks"] == [{"type": "command", "command": "rs-learn-host hook prompt-submit"}]
