@@ -13,12 +13,15 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from guest import requests
+from guest.archive_verbs import ArchiveVerbs
 from guest.embed import EMBEDDER, StaticEmbedder
 from guest.errors import EngineError, Internal, InvalidRequest
 from guest.host import ERROR, Host, HostError
+from guest.learn_verbs import LearnVerbs
 from guest.memorize import Stored
 from guest.memory_verbs import DEFAULT_LIMIT, MemoryVerbs
 from guest.recall import Hit
+from guest.sm_verbs import StructuredVerbs
 from guest.verbs import Verb
 
 VERSION = "0.1.0"
@@ -35,7 +38,12 @@ class Engine:
         self.verbs: dict[str, Verb] = {
             "version": Verb(lambda _: {"version": VERSION, "embedder": embedder.id}),
             **self.memory.table(),
+            **StructuredVerbs(host, embedder).table(),
+            **ArchiveVerbs(host).table(),
+            **LearnVerbs(self.memory).table(),
         }
+        # `recall {"id": "r7"}` brings back an archived block (seed 002); any other body recalls memories.
+        self.verbs["recall"] = ArchiveVerbs(host).with_recall_by_id(self.verbs["recall"])
 
     def version(self) -> str:
         """The engine version."""

@@ -32,7 +32,8 @@ def parse_body(body: str, text_field: str) -> dict[str, Any]:
         if isinstance(value, str):
             return {text_field: value}
         if not isinstance(value, dict):
-            raise InvalidRequest(f"body must be a JSON object, a JSON string or raw text, not {_kind(value)}")
+            expected = "a JSON object, a JSON string or raw text"
+            raise InvalidRequest(f"body must be {expected}, not {kind_of(value)}")
         return value
     return {text_field: body}
 
@@ -53,7 +54,7 @@ def text(obj: dict[str, Any], field: str, max_bytes: int, required: bool = True)
     if value is None:
         raise InvalidRequest(f"missing field {field!r}")
     if not isinstance(value, str):
-        raise InvalidRequest(f"field {field!r} must be a string, not {_kind(value)}")
+        raise InvalidRequest(f"field {field!r} must be a string, not {kind_of(value)}")
     check_unicode(value, field)
     if not value.strip():
         raise InvalidRequest(f"field {field!r} is empty")
@@ -71,7 +72,7 @@ def integer(obj: dict[str, Any], field: str, default: int, low: int, high: int) 
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidRequest(f"field {field!r} must be an integer, not {_kind(value)}")
+        raise InvalidRequest(f"field {field!r} must be an integer, not {kind_of(value)}")
     if not low <= value <= high:
         raise InvalidRequest(f"field {field!r} must be between {low} and {high}, got {value}")
     return value
@@ -81,7 +82,7 @@ def boolean(obj: dict[str, Any], field: str, default: bool) -> bool:
     """A boolean field."""
     value = obj.get(field, default)
     if not isinstance(value, bool):
-        raise InvalidRequest(f"field {field!r} must be true or false, not {_kind(value)}")
+        raise InvalidRequest(f"field {field!r} must be true or false, not {kind_of(value)}")
     return value
 
 
@@ -101,7 +102,7 @@ def namespace(
     if value is None:
         return None
     if not isinstance(value, str):
-        raise InvalidRequest(f"field {field!r} must be a string, not {_kind(value)}")
+        raise InvalidRequest(f"field {field!r} must be a string, not {kind_of(value)}")
     check_name(value, field)
     return value
 
@@ -115,7 +116,8 @@ def check_name(value: str, field: str) -> None:
         )
 
 
-def _kind(value: Any) -> str:
+def kind_of(value: Any) -> str:
+    """A JSON type name for messages (``a number``, ``an array``, ``null`` ...)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -126,4 +128,4 @@ def _kind(value: Any) -> str:
         return "an array"
     if isinstance(value, dict):
         return "an object"
-    return type(value).__name__
+    return "a string" if isinstance(value, str) else type(value).__name__

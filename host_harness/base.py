@@ -21,6 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from host_harness import effects
 from host_harness.errors import GuestError, GuestTrap, HostFailure
 from host_harness.services import HostServices
 
@@ -57,9 +58,10 @@ class BaseGuest(ABC):
     def dispatch(self, verb: str, body: str) -> str:
         """Serve one spool verb; returns the JSON envelope (a host failure becomes an error envelope)."""
         try:
-            return self._transact(lambda: self._dispatch(verb, body), envelope_ok)
+            envelope = self._transact(lambda: self._dispatch(verb, body), envelope_ok)
         except HostFailure as failure:
             return json.dumps({"ok": False, "verb": verb, "error": failure.message}, ensure_ascii=False)
+        return effects.apply(self.services.project.gm, envelope)  # after the commit: files to write
 
     @abstractmethod
     def close(self) -> None:

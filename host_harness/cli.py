@@ -14,6 +14,12 @@ from pathlib import Path
 import click
 
 from host_harness import __version__
+from host_harness.cli_archive import archive
+from host_harness.cli_discipline import discipline
+from host_harness.cli_hook import hook, is_prompt_submit, run_prompt_submit
+from host_harness.cli_learn import learn, skills
+from host_harness.cli_records import records
+from host_harness.cli_spool import spool
 from host_harness.runtime import WASMTIME_VERSION
 from host_harness.session import DEFAULT_WASM, Session, echo_json
 
@@ -31,7 +37,7 @@ from host_harness.session import DEFAULT_WASM, Session, echo_json
 @click.option("-v", "--verbose", is_flag=True, help="Log the guest's info messages to stderr.")
 @click.pass_context
 def cli(ctx: click.Context, project: Path, wasm: Path, native: bool, verbose: bool) -> None:
-    r"""Remember facts for coding agents and recall them later (rs-learn).
+    """Remember facts for coding agents and recall them later (rs-learn).
 
     \b
     Examples:
@@ -51,7 +57,7 @@ def cli(ctx: click.Context, project: Path, wasm: Path, native: bool, verbose: bo
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_obj
 def memorize(session: Session, text: str, namespace: str, as_json: bool) -> None:
-    r"""Store TEXT (use - to read it from stdin) and print its id.
+    """Store TEXT (use - to read it from stdin) and print its id.
 
     \b
     Examples:
@@ -74,7 +80,7 @@ def memorize(session: Session, text: str, namespace: str, as_json: bool) -> None
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @click.pass_obj
 def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
-    r"""Print the memories that best match QUERY, best first.
+    """Print the memories that best match QUERY, best first.
 
     \b
     Examples:
@@ -97,7 +103,7 @@ def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.pass_obj
 def stats(session: Session, namespace: str, as_json: bool) -> None:
-    r"""Show how many memories a store holds and which embedder wrote them.
+    """Show how many memories a store holds and which embedder wrote them.
 
     \b
     Example:
@@ -115,7 +121,7 @@ def stats(session: Session, namespace: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON.")
 @click.pass_obj
 def version(session: Session, as_json: bool) -> None:
-    r"""Show the engine, embedder, harness and wasmtime versions.
+    """Show the engine, embedder, harness and wasmtime versions.
 
     \b
     Example:
@@ -133,10 +139,12 @@ def version(session: Session, as_json: bool) -> None:
 
 def main() -> None:
     """Entry point of ``rs-learn-host`` and ``python -m host_harness``."""
+    if is_prompt_submit(sys.argv[1:]):  # a hook must never exit 2 (that blocks the prompt): see cli_hook
+        sys.exit(run_prompt_submit(cli, sys.argv[1:]))
     cli(prog_name="rs-learn-host")
 
 
 # Command groups of other capabilities register here, one line each.
-COMMAND_GROUPS: list[click.Command] = []
+COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)

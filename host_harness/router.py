@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from host_harness.config import MemoryConfig, load_memory_config
 from host_harness.errors import StoreError
 from host_harness.kv import check_name
 
@@ -29,7 +30,7 @@ NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 HOST_NS = "host"
 DISCIPLINES = "disciplines"
 DB_NAME = "rs-learn.db"
-HOST_KEYS = ("authored-skills", "enabled-disciplines", "scope")
+HOST_KEYS = ("authored-skills", "enabled-disciplines", "managed-skills", "memory-config", "scope")
 
 log = logging.getLogger("rs_learn.host")
 
@@ -91,6 +92,13 @@ class Project:
             names.append(name)
         return names
 
+    def managed_skills(self) -> list[str]:
+        """List the managed skills written so far (``.gm/managed-skills/<name>/SKILL.md``)."""
+        base = self.gm / "managed-skills"
+        if not base.is_dir():
+            return []
+        return sorted(d.name for d in base.iterdir() if valid_name(d.name) and (d / "SKILL.md").is_file())
+
     def authored_skills(self) -> list[str]:
         """List the skill directories with a ``SKILL.md`` in ``.gm/skills`` and ``.claude/skills``."""
         names: set[str] = set()
@@ -114,6 +122,7 @@ class StoreRouter:
     def __init__(self, project: Project, scope: Mapping[str, Any] | None = None) -> None:
         self.project = project
         self.scope = dict(scope) if scope is not None else None
+        self.memory_config: MemoryConfig = load_memory_config(project.root)  # ConfigError at start
         self._routes: dict[str, Route] = {}  # every import call routes: keep pathlib off the hot path
 
     @staticmethod
@@ -148,8 +157,12 @@ class StoreRouter:
             value = self.project.enabled_disciplines()
         elif key == "authored-skills":
             value = self.project.authored_skills()
+        elif key == "managed-skills":
+            value = self.project.managed_skills()
         elif key == "scope" and self.scope is not None:
             value = self.scope
+        elif key == "memory-config":
+            value = self.memory_config.as_json()
         else:
             return None
         return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from host_harness.base import BaseGuest
+from host_harness.config import ConfigError
 from host_harness.errors import GuestError
 from host_harness.runtime import Runtime
 from host_harness.services import HostServices
@@ -25,11 +26,15 @@ class Session:
         self.native = native
         self.services: HostServices | None = None
         self.guest: BaseGuest | None = None
+        self.scope: dict[str, Any] | None = None  # trusted scope, set by a command group before open()
 
     def open(self) -> BaseGuest:
         """Return the guest (native or wasm) over the project's services."""
         if self.guest is None:
-            self.services = HostServices(self.project)
+            try:
+                self.services = HostServices(self.project, scope=self.scope)
+            except ConfigError as error:
+                raise click.ClickException(f"invalid configuration: {error}") from None
             if self.native:
                 from host_harness.native import NativeGuest
 

@@ -135,6 +135,7 @@ def test_host_namespace_is_read_only(project: Path, services: HostServices):
     assert services.kv_get("host", "unknown") is None
     assert services.kv_get("host/sub", "enabled-disciplines") is None
     assert services.vec_search("host", [1.0], 3) == []
-    assert [k for k, _ in services.kv_query("host", "", 0)] == ["authored-skills", "enabled-disciplines"]
-    assert services.kv_query("host", "ENABLED", 0) == [("enabled-disciplines", b"[]")]
+    keys = [k for k, _ in services.kv_query("host", "", 0)]
+    assert keys == ["authored-skills", "enabled-disciplines", "managed-skills", "memory-config"]
+    assert services.kv_query("host", "ENABLED-DISC", 0) == [("enabled-disciplines", b"[]")]
     assert tree(project) == []
