@@ -37,6 +37,15 @@ def envelope_ok(envelope: str) -> bool:
     return isinstance(value, dict) and value.get("ok") is True
 
 
+def _require_unicode(**strings: str) -> None:
+    """Strings with lone surrogates (e.g. undecodable bytes from argv) cannot cross into the guest."""
+    for name, value in strings.items():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise GuestError(f"validation: {name} is not valid Unicode (lone surrogate)") from None
+
+
 class BaseGuest(ABC):
     """The export calls of the ``rs-learn`` world over :class:`HostServices`."""
 
@@ -49,14 +58,22 @@ class BaseGuest(ABC):
 
     def memorize(self, text: str, namespace: str = "default") -> str:
         """Store ``text``; return the memory id. Raises :class:`GuestError`."""
+        _require_unicode(text=text, namespace=namespace)
         return self._transact(lambda: self._memorize(text, namespace), lambda _: True)
 
     def recall(self, query: str, limit: int = 0) -> list[dict[str, Any]]:
         """Recall hits ``{id, text, score, namespace}``, best first. Raises :class:`GuestError`."""
+        _require_unicode(query=query)
         return self._transact(lambda: self._recall(query, limit), lambda _: True)
 
     def dispatch(self, verb: str, body: str) -> str:
         """Serve one spool verb; returns the JSON envelope (a host failure becomes an error envelope)."""
+        try:
+            _require_unicode(verb=verb, body=body)
+        except GuestError as error:
+            return json.dumps(
+                {"ok": False, "verb": verb.encode("utf-8", "replace").decode(), "error": error.message}
+            )
         try:
             envelope = self._transact(lambda: self._dispatch(verb, body), envelope_ok)
         except HostFailure as failure:

@@ -211,3 +211,33 @@ def test_embed_verb_is_normalised(guest):
     assert data["dims"] == 384 and len(data["vector"]) == 384
     assert abs(sum(v * v for v in data["vector"]) - 1.0) < 1e-9
     assert ok(guest, "embed", "\u2603\u2603")["vector"] == [0.0] * 384  # no known token
+
+
+def test_lone_surrogates_never_reach_the_guest(guest, project):
+    from host_harness.errors import GuestError
+
+    bad = "bad \udcff bytes"  # what undecodable argv bytes become under surrogateescape
+    envelope = json.loads(guest.dispatch("memorize", bad))
+    assert envelope == {
+        "ok": False,
+        "verb": "memorize",
+        "error": "validation: body is not valid Unicode (lone surrogate)",
+    }
+    assert json.loads(guest.dispatch(bad, "{}"))["ok"] is False
+    with pytest.raises(GuestError, match="text is not valid Unicode"):
+        guest.memorize(bad, "default")
+    with pytest.raises(GuestError, match="query is not valid Unicode"):
+        guest.recall(bad, 3)
+    assert db_digest(project) is None
+
+
+def test_cli_rejects_invalid_utf8_argument(project, wasm_path):
+    import os
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "host_harness", "-p", str(project), "--wasm", str(wasm_path), "memorize"]
+    done = subprocess.run([*cmd, os.fsdecode(b"\xff\xfe bad")], capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "not valid Unicode" in done.stderr and "Traceback" not in done.stderr
+    assert not (project / ".gm").exists()
