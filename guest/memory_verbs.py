@@ -48,13 +48,17 @@ class MemoryVerbs:
         return memorize(self.host, self.embedder, text, target.namespaces[0], source, **extra)
 
     def hits(self, body: dict[str, Any]) -> list[Hit]:
-        """Validate ``{query, limit?, namespace?, mode?}`` and recall (sigil or fan-out)."""
+        """Validate ``{query, limit?, namespace?, mode?, recency_weight?, ...}`` and recall."""
         query = requests.text(body, "query", MAX_QUERY_BYTES)
         limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
-        mode = requests.choice(body, "mode", "hybrid", MODES)
+        options = RecallOptions(
+            mode=requests.choice(body, "mode", "hybrid", MODES),
+            recency_weight=requests.number(body, "recency_weight", 0.0, 0.0, 10.0),
+            recency_half_life_days=requests.number(body, "recency_half_life_days", 30.0, 0.01, 36_500.0),
+        )
         target = disciplines.for_read(self.host, query, requests.namespace(body, default=None))
         query = requests.text({"query": target.text}, "query", MAX_QUERY_BYTES)
-        hits = recall(self.host, self.embedder, query, limit, target.namespaces, RecallOptions(mode=mode))
+        hits = recall(self.host, self.embedder, query, limit, target.namespaces, options)
         if target.explicit:
             return hits
         return [replace(h, text=disciplines.label(h.text, h.namespace, True)) for h in hits]

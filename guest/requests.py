@@ -78,6 +78,16 @@ def integer(obj: dict[str, Any], field: str, default: int, low: int, high: int) 
     return value
 
 
+def number(obj: dict[str, Any], field: str, default: float, low: float, high: float) -> float:
+    """A finite number field within ``[low, high]`` (booleans are not numbers)."""
+    value = obj.get(field, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidRequest(f"field {field!r} must be a number, not {kind_of(value)}")
+    if not low <= value <= high:  # also refuses NaN
+        raise InvalidRequest(f"field {field!r} must be between {low:g} and {high:g}, got {value!r}")
+    return float(value)
+
+
 def boolean(obj: dict[str, Any], field: str, default: bool) -> bool:
     """A boolean field."""
     value = obj.get(field, default)

@@ -2,6 +2,7 @@
 
 1. Bulk conversion of ``list<u8>`` and ``list<f32>`` values.
 2. Host import callbacks that look their parameter and result types up once.
+3. Variant, option and result types that compute their cases once.
 
 wasmtime-py (50.x) converts every list element through ctypes one at a time:
 a 1,536-byte vector crossing the boundary costs thousands of Python calls, and
@@ -19,7 +20,10 @@ through FFI on *every* call (about 50 µs; a memorize makes ~60 import calls).
 :class:`Typed` wraps a host function so that the patched callback caches those
 types on the wrapper: the types of one registered function never change, and
 the cache lives and dies with the function object (no slab-index reuse issue).
-Functions not wrapped in :class:`Typed` take the stock path.
+Functions not wrapped in :class:`Typed` take the stock path. Lowering an
+``option``/``result`` then asked FFI for the type's cases twice per value
+(``_cases`` and ``_tagged``, ~35 µs); a type's cases never change, so they are
+memoised on the type object.
 
 ``tests/test_harness_accel.py`` checks both against the stock code.
 """
@@ -43,6 +47,28 @@ LIST = ffi.WASMTIME_COMPONENT_LIST
 _original_to_c = _types.ListType.convert_to_c
 _original_from_c = _types.ListType.convert_from_c
 _original_func_impl = _linker.func_impl
+_VARIANT_LIKE = (_types.VariantType, _types.OptionType, _types.ResultType)
+_original_cases: dict[type, Any] = {cls: cls._cases for cls in _VARIANT_LIKE}
+_original_tagged = _types.VariantLikeType._tagged
+
+
+def _memo_cases(cls: type) -> Any:
+    original = _original_cases[cls]
+
+    def cases(self: Any) -> Any:
+        cached = self.__dict__.get("_rs_cases")
+        if cached is None:
+            cached = self.__dict__["_rs_cases"] = original(self)
+        return cached
+
+    return cases
+
+
+def _memo_tagged(self: Any) -> bool:
+    cached = self.__dict__.get("_rs_tagged")
+    if cached is None:
+        cached = self.__dict__["_rs_tagged"] = _original_tagged(self)
+    return bool(cached)
 
 
 class Typed:
@@ -120,6 +146,9 @@ def install() -> None:
     _types.ListType.convert_to_c = _to_c  # type: ignore[method-assign]
     _types.ListType.convert_from_c = _from_c  # type: ignore[method-assign]
     _linker.func_impl = _typed_func_impl
+    for cls in _VARIANT_LIKE:
+        cls._cases = _memo_cases(cls)  # type: ignore[method-assign]
+    _types.VariantLikeType._tagged = _memo_tagged  # type: ignore[method-assign]
 
 
 def uninstall() -> None:
@@ -127,3 +156,6 @@ def uninstall() -> None:
     _types.ListType.convert_to_c = _original_to_c  # type: ignore[method-assign]
     _types.ListType.convert_from_c = _original_from_c  # type: ignore[method-assign]
     _linker.func_impl = _original_func_impl
+    for cls, cases in _original_cases.items():
+        cls._cases = cases  # type: ignore[attr-defined]
+    _types.VariantLikeType._tagged = _original_tagged  # type: ignore[method-assign]

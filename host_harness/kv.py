@@ -187,14 +187,17 @@ class SqliteKV:
         conn = self._connection(create=bool(value))
         if conn is None:
             return False  # deleting from a store that does not exist
-        row = conn.execute("SELECT value FROM kv WHERE ns = ? AND key = ?", (ns, key)).fetchone()
-        old = None if row is None else bytes(row[0])
-        if old == (value or None):
-            return False
-        if value:
-            conn.execute("INSERT OR REPLACE INTO kv (ns, key, value) VALUES (?, ?, ?)", (ns, key, value))
+        before = conn.total_changes
+        if value:  # one statement; an identical value matches no row, so nothing is written
+            conn.execute(
+                "INSERT INTO kv (ns, key, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value",
+                (ns, key, value),
+            )
         else:
             conn.execute("DELETE FROM kv WHERE ns = ? AND key = ?", (ns, key))
+        if conn.total_changes == before:
+            return False
         self._dirty.add(ns)
         for listener in self.listeners:
             listener.changed(ns, key, value)

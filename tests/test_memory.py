@@ -241,3 +241,30 @@ def test_cli_rejects_invalid_utf8_argument(project, wasm_path):
     assert done.returncode == 1
     assert "not valid Unicode" in done.stderr and "Traceback" not in done.stderr
     assert not (project / ".gm").exists()
+
+
+def test_recency_weight_is_configurable_per_request(guest, clock):
+    old = ok(guest, "memorize", "the release checklist lives in docs alpha")
+    clock.advance(90 * 86_400_000)
+    new = ok(guest, "memorize", "the release checklist lives in docs omega")
+    plain = ok(guest, "recall", {"query": "release checklist docs", "mode": "keyword"})
+    assert plain[0]["score"] == plain[1]["score"]  # a tie, broken by id
+    boosted = ok(
+        guest, "recall", {"query": "release checklist docs", "mode": "keyword", "recency_weight": 1.0}
+    )
+    assert [h["id"] for h in boosted] == [new["id"], old["id"]]
+    assert boosted[0]["score"] > boosted[1]["score"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"query": "q", "recency_weight": -1}, "between 0 and 10"),
+        ({"query": "q", "recency_weight": "high"}, "must be a number"),
+        ({"query": "q", "recency_weight": True}, "must be a number"),
+        ({"query": "q", "recency_half_life_days": 0}, "between 0.01 and 36500"),
+    ],
+)
+def test_bad_recency(guest, body, message):
+    envelope = call(guest, "recall", body)
+    assert envelope["ok"] is False and message in envelope["error"]
