@@ -190,8 +190,8 @@ class SqliteKV:
         before = conn.total_changes
         if value:  # one statement; an identical value matches no row, so nothing is written
             conn.execute(
-                "INSERT INTO kv (ns, key, value) VALUES (?, ?, ?) "
-                "ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value",
+                "INSERT INTO kv (ns, key, value) VALUES (?, ?, ?) ON CONFLICT (ns, key) "
+                "DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value",
                 (ns, key, value),
             )
         else:
