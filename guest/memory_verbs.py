@@ -11,6 +11,7 @@ from guest.host import Host
 from guest.memorize import Stored, memorize
 from guest.recall import MODES, Hit, RecallOptions, recall
 from guest.records import Stats, bucket
+from guest.reindex import reindex
 from guest.verbs import Verb
 
 MAX_TEXT_BYTES = 64 * 1024
@@ -38,6 +39,7 @@ class MemoryVerbs:
             "stats": Verb(self.stats, "namespace"),
             "embed": Verb(self.embed),
             "auto_recall": Verb(self.auto_recall, "prompt"),
+            "reindex": Verb(self.reindex, "namespace"),
         }
 
     def store(self, body: dict[str, Any], source: str = "memorize", **extra: Any) -> Stored:
@@ -103,6 +105,10 @@ class MemoryVerbs:
         hits = [replace(h, text=disciplines.label(h.text, h.namespace, not target.explicit)) for h in hits]
         context, shown = autorecall.render(hits, budget, per_hit)
         return {"context": context, "query": derived.query, "hits": [_hit(h) for h in shown]}
+
+    def reindex(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``reindex``: re-embed a store written by another embedder."""
+        return reindex(self.host, self.embedder, requests.namespace(body) or disciplines.DEFAULT)
 
     def embed(self, body: dict[str, Any]) -> dict[str, Any]:
         """``embed``: the vector of ``text``."""

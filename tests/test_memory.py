@@ -268,3 +268,40 @@ def test_recency_weight_is_configurable_per_request(guest, clock):
 def test_bad_recency(guest, body, message):
     envelope = call(guest, "recall", body)
     assert envelope["ok"] is False and message in envelope["error"]
+
+
+def test_embedder_mismatch_is_detected_and_reindex_fixes_it(guest, services, project):
+    for fact in FACTS:
+        ok(guest, "memorize", fact)
+    current = ok(guest, "version", "")["embedder"]
+    # Make the store look as if an older embedder had written it.
+    services.begin()
+    for key, vector in services.kv_query(f"vectors/{current}", "", 0):
+        services.kv_put("vectors/old-embedder", key, vector)
+        services.kv_put(f"vectors/{current}", key, b"")
+    for key, raw in services.kv_query("memories", "", 0):
+        services.kv_put("memories", key, json.dumps({**json.loads(raw), "embedder": "old-embedder"}).encode())
+    stats = json.loads(services.kv_get("meta", "stats"))
+    services.kv_put("meta", "stats", json.dumps({**stats, "embedder": "old-embedder"}).encode())
+    services.commit()
+
+    assert ok(guest, "recall", {"query": "package manager", "mode": "vector"}) == []
+    assert any("run reindex" in r.msg for r in services.logs)
+    assert (
+        ok(guest, "recall", {"query": "pnpm", "mode": "keyword"})[0]["text"] == FACTS[1]
+    )  # keywords still work
+
+    report = ok(guest, "reindex", "")
+    assert report == {
+        "namespace": "default",
+        "memories": len(FACTS),
+        "reembedded": len(FACTS),
+        "previous_embedder": "old-embedder",
+        "embedder": current,
+    }
+    assert services.kv_query("vectors/old-embedder", "", 0) == []
+    assert ok(guest, "recall", {"query": "which package manager", "mode": "vector"})[0]["text"] == FACTS[1]
+    assert ok(guest, "stats", "")["embedder"] == current
+    before = db_digest(project)
+    assert ok(guest, "reindex", "")["reembedded"] == 0
+    assert db_digest(project) == before, "a second reindex changes nothing"
