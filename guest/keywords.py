@@ -14,6 +14,7 @@ import math
 import re
 import struct
 from collections import Counter
+from collections.abc import Callable
 
 from guest.host import Host
 from guest.stem import stem
@@ -81,18 +82,25 @@ def document_frequency(host: Host, ns: str, term: str) -> int:
     return full * CHUNK + (len(raw) - HEAD.size) // POSTING.size
 
 
-def bm25(host: Host, ns: str, query: list[str], docs: int, tokens: int, k: int) -> list[tuple[int, float]]:
-    """The ``k`` best ``(doc, score)`` by BM25 (ties: lower doc number first)."""
-    if not docs or not query:
-        return []
+def scores(
+    query: list[str], postings_of: Callable[[str], list[tuple[int, int, int]]], docs: int, tokens: int
+) -> dict[int, float]:
+    """BM25 score of every document matching ``query`` (terms in sorted order: same sums everywhere)."""
+    if docs <= 0 or not query:
+        return {}
     avg = max(tokens / docs, 1.0)
-    scores: dict[int, float] = {}
-    for term, qtf in Counter(query).items():
-        plist = postings(host, ns, term)
+    out: dict[int, float] = {}
+    for term, qtf in sorted(Counter(query).items()):
+        plist = postings_of(term)
         if not plist:
             continue
         idf = math.log(1.0 + (docs - len(plist) + 0.5) / (len(plist) + 0.5)) * qtf
         for doc, tf, length in plist:
-            s = idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / avg))
-            scores[doc] = scores.get(doc, 0.0) + s
-    return heapq.nsmallest(k, ((d, s) for d, s in scores.items()), key=lambda p: (-p[1], p[0]))
+            out[doc] = out.get(doc, 0.0) + idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / avg))
+    return out
+
+
+def bm25(host: Host, ns: str, query: list[str], docs: int, tokens: int, k: int) -> list[tuple[int, float]]:
+    """The ``k`` best ``(doc, score)`` by BM25 (ties: lower doc number first)."""
+    found = scores(query, lambda term: postings(host, ns, term), docs, tokens)
+    return heapq.nsmallest(k, found.items(), key=lambda p: (-p[1], p[0]))

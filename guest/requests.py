@@ -65,10 +65,13 @@ def text(obj: dict[str, Any], field: str, max_bytes: int, required: bool = True)
 
 
 def integer(obj: dict[str, Any], field: str, default: int, low: int, high: int) -> int:
-    """An integer field within ``[low, high]`` (booleans are not integers)."""
+    """An integer field within ``[low, high]``; absent or null gives ``default``."""
     value = obj.get(field, default)
-    if value is None:
-        return default
+    return default if value is None else as_integer(value, field, low, high)
+
+
+def as_integer(value: Any, field: str, low: int, high: int) -> int:
+    """``value`` as an integer within ``[low, high]`` (booleans and fractions are not integers)."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):

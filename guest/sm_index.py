@@ -16,7 +16,6 @@ verb): they may go stale when another process writes records directly, never the
 
 from __future__ import annotations
 
-import math
 import struct
 from collections import Counter
 from typing import Any
@@ -27,9 +26,7 @@ from guest.host import Host
 from guest.sm_store import DELETED, TERMS, doc_number, read_meta, vectors_ns, write_meta
 
 POSTING = struct.Struct("<IHH")
-K1 = 1.2
 DIGEST_MOD = (1 << 61) - 1  # a Mersenne prime
-B = 0.75
 Entry = tuple[Counter[str], int]
 
 
@@ -108,20 +105,10 @@ def _postings(host: Host, term: str) -> list[tuple[int, int, int]]:
 def search(host: Host, query: list[str]) -> list[tuple[int, float]]:
     """Every ``(doc, BM25 score)`` matching a query term, best first (ties: lower doc first)."""
     stats = read_meta(host, "index")
-    docs, tokens = int(stats.get("docs", 0)), int(stats.get("tokens", 0))
-    if docs <= 0 or not query:
-        return []
-    avg = max(tokens / docs, 1.0)
-    scores: dict[int, float] = {}
-    for term, qtf in sorted(Counter(query).items()):
-        rows = _postings(host, term)
-        if not rows:
-            continue
-        idf = math.log(1.0 + (docs - len(rows) + 0.5) / (len(rows) + 0.5)) * qtf
-        for doc, tf, length in rows:
-            score = idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / avg))
-            scores[doc] = scores.get(doc, 0.0) + score
-    return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
+    found = keywords.scores(
+        query, lambda term: _postings(host, term), int(stats.get("docs", 0)), int(stats.get("tokens", 0))
+    )
+    return sorted(found.items(), key=lambda pair: (-pair[1], pair[0]))
 
 
 def rebuild(host: Host, embedder: StaticEmbedder, records: list[dict[str, Any]]) -> dict[str, int]:
