@@ -7,18 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-
-def call(guest, verb: str, body: Any) -> dict:
-    """Dispatch one verb; ``body`` may be a dict (sent as JSON) or a raw string."""
-    raw = body if isinstance(body, str) else json.dumps(body)
-    return json.loads(guest.dispatch(verb, raw))
-
-
-def ok(guest, verb: str, body: Any = None) -> Any:
-    envelope = call(guest, verb, {} if body is None else body)
-    assert envelope["ok"], envelope
-    assert envelope["verb"] == verb
-    return envelope["data"]
+from envelopes import call
 
 
 def fails(guest, verb: str, body: Any, kind: str) -> str:

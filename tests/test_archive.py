@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from envelopes import call, ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,17 +33,6 @@ from host_harness.services import HostServices
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "archive_calls.json"
 KEYWORD_RUNES = frozenset("abcdefghijklmnopqrstuvwxyz0123456789" + "".join(map(chr, range(0xE0, 0x100))))
-
-
-def call(guest, verb: str, body) -> dict:
-    raw = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
-    return json.loads(guest.dispatch(verb, raw))
-
-
-def ok(guest, verb: str, body):
-    envelope = call(guest, verb, body)
-    assert envelope["ok"], envelope
-    return envelope["data"]
 
 
 def digest(project: Path) -> dict[str, str]:

@@ -6,20 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from envelopes import call, ok
 
 from guest.disciplines import split_sigil
 from guest.errors import InvalidRequest
-
-
-def call(guest, verb: str, body) -> dict:
-    raw = body if isinstance(body, str) else json.dumps(body)
-    return json.loads(guest.dispatch(verb, raw))
-
-
-def ok(guest, verb: str, body):
-    envelope = call(guest, verb, body)
-    assert envelope["ok"], envelope
-    return envelope["data"]
 
 
 def enable(project: Path, *lines: str) -> None:

@@ -7,21 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from envelopes import call, ok
 
 from guest.records import fnv1a64, memory_id
-
-
-def call(guest, verb: str, body) -> dict:
-    """Dispatch one verb; ``body`` may be a dict (sent as JSON) or a raw string."""
-    raw = body if isinstance(body, str) else json.dumps(body)
-    return json.loads(guest.dispatch(verb, raw))
-
-
-def ok(guest, verb: str, body):
-    envelope = call(guest, verb, body)
-    assert envelope["ok"], envelope
-    assert envelope["verb"] == verb
-    return envelope["data"]
 
 
 def db_digest(project: Path) -> str | None:

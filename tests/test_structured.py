@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from structured_helpers import call, db_digest, fails, ids, nested, ok, write_config
+from envelopes import call, ok
+from structured_helpers import db_digest, fails, ids, nested, write_config
 
 from host_harness.services import HostServices
 from tests.conftest import EPOCH_MS

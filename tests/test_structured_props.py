@@ -10,9 +10,10 @@ import json
 import tempfile
 from pathlib import Path
 
+from envelopes import call, ok
 from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
-from structured_helpers import call, ids, ok, write_config
+from structured_helpers import ids, write_config
 
 from host_harness.native import NativeGuest
 from host_harness.services import HostServices, ManualClock

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from structured_helpers import fails, ids, ok, write_config
+from envelopes import ok
+from structured_helpers import fails, ids, write_config
 
 from guest.sm_context import Scope
 from host_harness.services import HostServices
