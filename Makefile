@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 WASM := dist/rs_learn.wasm
-GUEST_SRC := $(wildcard guest/*.py) $(wildcard wit/*.wit) models/embeddings.bin models/vocab.txt models/manifest.json $(wildcard models/*.json)
+GUEST_SRC := $(shell find guest -name '*.py') $(wildcard wit/*.wit) models/embeddings.bin models/vocab.txt models/manifest.json $(wildcard models/*.json)
 
 .PHONY: demo test lint bench eval model wasm clean
 

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import wasmtime
 
-from host_harness.base import BaseGuest
-from host_harness.component import WasmGuest
-from host_harness.native import NativeGuest
-from host_harness.runtime import Runtime
+from host_harness.guests.base import BaseGuest
+from host_harness.guests.component import WasmGuest
+from host_harness.guests.native import NativeGuest
+from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -236,10 +236,10 @@ def bench_spool_and_hook() -> None:
 
         injected = hook()  # also writes the hook's verification stamp
         samples = timed(hook, 5)
-        baseline = [sys.executable, "-c", "import host_harness.cli"]
+        baseline = [sys.executable, "-c", "import host_harness.cli.main"]
         imports = timed(lambda: subprocess.run(baseline, check=True), 5)
         row("hook cold latency, median", f"{statistics.median(samples):.0f} ms", "<= 300 ms")
-        row("  of which: python + import host_harness.cli", f"{statistics.median(imports):.0f} ms")
+        row("  of which: python + import host_harness.cli.main", f"{statistics.median(imports):.0f} ms")
         row("  hook injected context", "yes" if injected else "no")
 
 

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from bench import datasets, metrics
-from host_harness.base import BaseGuest
+from host_harness.guests.base import BaseGuest
 from host_harness.services import HostServices
 
 MODES = ("vector", "keyword", "hybrid")
@@ -34,11 +34,11 @@ REFERENCE = {
 def make_guest(target: str, services: HostServices, wasm: Path) -> BaseGuest:
     """A native or wasm guest over ``services``."""
     if target == "native":
-        from host_harness.native import NativeGuest
+        from host_harness.guests.native import NativeGuest
 
         return NativeGuest(services)
-    from host_harness.component import WasmGuest
-    from host_harness.runtime import Runtime
+    from host_harness.guests.component import WasmGuest
+    from host_harness.guests.runtime import Runtime
 
     return WasmGuest(Runtime.load(wasm), services)
 

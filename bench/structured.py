@@ -21,10 +21,10 @@ import time
 from pathlib import Path
 
 from bench.__main__ import WASM, dispatch, pct, sentences, timed
-from host_harness.base import BaseGuest
-from host_harness.component import WasmGuest
-from host_harness.native import NativeGuest
-from host_harness.runtime import Runtime
+from host_harness.guests.base import BaseGuest
+from host_harness.guests.component import WasmGuest
+from host_harness.guests.native import NativeGuest
+from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
 
 SCOPE = {"projectId": "bench", "actorId": "bench-agent"}

@@ -13,15 +13,15 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from guest import requests
-from guest.archive_verbs import ArchiveVerbs
-from guest.embed import EMBEDDER, StaticEmbedder
+from guest.archive.verbs import ArchiveVerbs
 from guest.errors import EngineError, Internal, InvalidRequest
 from guest.host import ERROR, Host, HostError
-from guest.learn_verbs import LearnVerbs
-from guest.memorize import Stored
-from guest.memory_verbs import DEFAULT_LIMIT, MemoryVerbs
-from guest.recall import Hit
-from guest.sm_verbs import StructuredVerbs
+from guest.learn.verbs import LearnVerbs
+from guest.memory.memorize import Stored
+from guest.memory.recall import Hit
+from guest.memory.verbs import DEFAULT_LIMIT, MemoryVerbs
+from guest.structured.verbs import StructuredVerbs
+from guest.text.embed import EMBEDDER, StaticEmbedder
 from guest.verbs import Verb
 
 VERSION = "0.1.0"

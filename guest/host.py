@@ -17,6 +17,17 @@ ERROR = 3
 HOST_NS = "host"
 
 
+def bucket(namespace: str, name: str) -> str:
+    """The host namespace of bucket ``name`` in the store of ``namespace``.
+
+    ``default`` is the project store (plain bucket names); a discipline ``name`` lives under
+    ``disciplines/<name>/``, which the host routes to that discipline's own database.
+    """
+    if namespace == "default":
+        return name
+    return f"disciplines/{namespace}/{name}"
+
+
 class HostError(Exception):
     """A host import reported an error (``host-kv-put`` returned ``err``)."""
 

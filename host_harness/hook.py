@@ -44,11 +44,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from host_harness.atomic import write_atomic
-from host_harness.base import BaseGuest
 from host_harness.errors import GuestError
-from host_harness.runtime import Runtime, artifact_is_intact, cache_file_name, default_cache_dir, make_engine
+from host_harness.guests.base import BaseGuest
+from host_harness.guests.runtime import (
+    Runtime,
+    artifact_is_intact,
+    cache_file_name,
+    default_cache_dir,
+    make_engine,
+)
 from host_harness.services import HostServices
+from host_harness.store.atomic import write_atomic
 
 HOOK_EVENT = "UserPromptSubmit"
 DEFAULT_BUDGET_TOKENS = 1500
@@ -286,11 +292,11 @@ class PromptSubmitHook:
         guest: BaseGuest
         try:
             if self.config.native:
-                from host_harness.native import NativeGuest  # loads the model: development only
+                from host_harness.guests.native import NativeGuest  # loads the model: development only
 
                 guest = NativeGuest(services)
             else:
-                from host_harness.component import WasmGuest
+                from host_harness.guests.component import WasmGuest
 
                 if not self.config.wasm.is_file():
                     raise Skip(f"component not found: {self.config.wasm} (run `make wasm`; RS_LEARN_WASM)")

@@ -34,9 +34,9 @@ from typing import Any, TypeVar
 
 from guest.host import HostError
 from host_harness.errors import HostFailure, StoreError
-from host_harness.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
-from host_harness.router import Project, StoreRouter
-from host_harness.vectors import VectorIndex
+from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
+from host_harness.store.router import Project, StoreRouter
+from host_harness.store.vectors import VectorIndex
 
 T = TypeVar("T")
 LEVELS = {1: logging.INFO, 2: logging.WARNING, 3: logging.ERROR}

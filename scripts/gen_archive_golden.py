@@ -5,7 +5,7 @@ entities, an empty block, long first lines, twenty-five similar blocks), then re
 each call of the log answers. ``tests/test_archive.py`` replays the log on both targets.
 
 The log pins behaviour: after regenerating, READ the diff and check every changed text by
-hand against the rules in ``guest/archive_search.py`` and ``guest/archive_verbs.py``::
+hand against the rules in ``guest/archive/search.py`` and ``guest/archive/verbs.py``::
 
     .venv/bin/python scripts/gen_archive_golden.py
 """
@@ -21,7 +21,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from host_harness.native import NativeGuest  # noqa: E402
+from host_harness.guests.native import NativeGuest  # noqa: E402
 from host_harness.services import HostServices, ManualClock  # noqa: E402
 
 OUT = ROOT / "tests" / "golden" / "archive_calls.json"

@@ -1,4 +1,4 @@
-"""Regenerate ``guest/unicode15.py``: Go's ``strconv.IsPrint`` as a Unicode 15.0 range table.
+"""Regenerate ``guest/text/unicode15.py``: Go's ``strconv.IsPrint`` as a Unicode 15.0 range table.
 
 Go (1.21 and later) ships Unicode 15.0.0 tables; its ``IsPrint`` is "categories L, M, N, P, S
 and the ASCII space". The guest runs on CPython 3.11 (Unicode 14) natively and on CPython 3.14
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "guest" / "unicode15.py"
+OUT = Path(__file__).resolve().parent.parent / "guest" / "text" / "unicode15.py"
 WANTED = "15.0.0"
 PER_LINE = 8
 

@@ -1,6 +1,6 @@
 """Generate ``models/normalizer.json``: per-code-point tables for the guest tokenizer.
 
-Dev-only (needs the ``tokenizers`` package). The guest (``guest/tokenizer.py``) must
+Dev-only (needs the ``tokenizers`` package). The guest (``guest/text/tokenizer.py``) must
 reproduce ``Tokenizer.from_file("models/tokenizer.json").encode(text,
 add_special_tokens=False).ids`` exactly, on CPython 3.11 and on the CPython 3.14 inside
 the component, whose ``unicodedata`` tables differ from each other and from the Rust

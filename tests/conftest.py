@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from host_harness.base import BaseGuest
-from host_harness.runtime import Runtime
+from host_harness.guests.base import BaseGuest
+from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices, ManualClock
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,10 +78,10 @@ def services(project: Path, clock: ManualClock) -> Iterator[HostServices]:
 def make_guest(target: str, services: HostServices, request: pytest.FixtureRequest) -> BaseGuest:
     """A fresh guest of ``target`` over ``services``."""
     if target == "native":
-        from host_harness.native import NativeGuest
+        from host_harness.guests.native import NativeGuest
 
         return NativeGuest(services)
-    from host_harness.component import WasmGuest
+    from host_harness.guests.component import WasmGuest
 
     return WasmGuest(request.getfixturevalue("wasm_runtime"), services)
 

@@ -14,8 +14,7 @@ from envelopes import call, ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guest.archive import MAX_SEQ, Chunk, Entry, parse_id
-from guest.archive_search import (
+from guest.archive.search import (
     derived_label,
     excerpt,
     fold,
@@ -26,9 +25,10 @@ from guest.archive_search import (
     search,
     term_text,
 )
-from guest.archive_verbs import MAX_CONTENT_BYTES
-from guest.gostrings import UNICODE16_CAPITALS, fields, go_lower, is_print, quote, trim_space
-from host_harness.cli import cli
+from guest.archive.store import MAX_SEQ, Chunk, Entry, parse_id
+from guest.archive.verbs import MAX_CONTENT_BYTES
+from guest.text.gostrings import UNICODE16_CAPITALS, fields, go_lower, is_print, quote, trim_space
+from host_harness.cli.main import cli
 from host_harness.services import HostServices
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "archive_calls.json"

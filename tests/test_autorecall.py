@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from guest.autorecall import HEADER, clean, derive, render
-from guest.recall import Hit
+from guest.memory.autorecall import HEADER, clean, derive, render
+from guest.memory.recall import Hit
 
 FACTS = [
     "Use pnpm, not npm, to install packages in this repository.",

@@ -11,15 +11,15 @@ from pathlib import Path
 
 from hostprocs import Watcher, fingerprint, host, host_env, leftovers, wait_for, write_request
 
-from host_harness.component import WasmGuest
-from host_harness.runtime import Runtime
+from host_harness.guests.component import WasmGuest
+from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
 
 WRITER = """
 import json, sys
 from pathlib import Path
-from host_harness.component import WasmGuest
-from host_harness.runtime import Runtime
+from host_harness.guests.component import WasmGuest
+from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
 project, wasm, tag, count = sys.argv[1:5]
 services = HostServices(Path(project))

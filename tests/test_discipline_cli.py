@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 from hostprocs import host, host_env
 
-from host_harness.cli import cli
-from host_harness.enabled_list import EnabledList
-from host_harness.router import Project
+from host_harness.cli.main import cli
+from host_harness.store.enabled_list import EnabledList
+from host_harness.store.router import Project
 
 
 def enabled_file(project: Path) -> Path:

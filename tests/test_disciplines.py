@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from envelopes import call, ok
 
-from guest.disciplines import split_sigil
 from guest.errors import InvalidRequest
+from guest.memory.disciplines import split_sigil
 
 
 def enable(project: Path, *lines: str) -> None:

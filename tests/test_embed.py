@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guest.embed import EMBEDDER, MODELS_DIR, cosine, pack, unpack
+from guest.text.embed import EMBEDDER, MODELS_DIR, cosine, pack, unpack
 
 TEXTS = [
     "hello world",
@@ -94,8 +94,8 @@ def test_similar_texts_are_closer_than_unrelated():
 
 @pytest.fixture
 def guest_pair(services, wasm_runtime):
-    from host_harness.component import WasmGuest
-    from host_harness.native import NativeGuest
+    from host_harness.guests.component import WasmGuest
+    from host_harness.guests.native import NativeGuest
 
     pair = (NativeGuest(services), WasmGuest(wasm_runtime, services))
     yield pair

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 GUEST = Path(__file__).resolve().parent.parent / "guest"
-FILES = sorted(GUEST.glob("*.py"))
+FILES = sorted(GUEST.rglob("*.py"))
+IDS = [str(p.relative_to(GUEST)) for p in FILES]
 ALLOWED = {
     "__future__",
     "array",
@@ -47,17 +48,17 @@ def imports(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+@pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_imports_are_allowlisted(path):
     found = imports(path)
-    allowed = ALLOWED | (ONLY_IN_APP if path.name == "app.py" else set())
+    allowed = ALLOWED | (ONLY_IN_APP if path == GUEST / "app.py" else set())
     assert found <= allowed, f"{path.name} imports {sorted(found - allowed)}"
     assert not found & FORBIDDEN_MODULES
     for name in found - {"guest", "wit_world", "componentize_py_types"}:
         assert name in sys.stdlib_module_names, name
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+@pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_no_forbidden_calls(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
@@ -66,5 +67,51 @@ def test_no_forbidden_calls(path):
 
 
 def test_only_app_imports_wit_world():
-    users = [p.name for p in FILES if imports(p) & ONLY_IN_APP]
+    users = [str(p.relative_to(GUEST)) for p in FILES if imports(p) & ONLY_IN_APP]
     assert users == ["app.py"]
+
+
+# Layering: imports only go down -- engine -> capabilities -> text -> kernel. A capability reaches
+# a sibling only where it truly needs it (learn stores its lesson through memory).
+KERNEL = {"host", "errors", "requests", "verbs"}
+CAPABILITIES = {"memory", "structured", "archive", "learn"}
+SIBLINGS = {"learn": {"memory"}}
+
+
+def guest_targets(path: Path) -> set[str]:
+    """The top-level guest names ``path`` imports: kernel modules and packages (``host``, ``text``)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            parts = node.module.split(".")
+            if parts[0] == "guest":
+                found.update(parts[1:2] or [a.name for a in node.names])
+    return found
+
+
+def allowed_targets(rel: Path) -> set[str] | None:
+    """The top-level guest names (kernel modules, packages) a module may import; ``None``: any."""
+    top = rel.parts[0].removesuffix(".py")
+    if top in ("engine", "app"):
+        return None
+    if top in KERNEL or top == "__init__":
+        return KERNEL
+    if top == "text":
+        return KERNEL | {"text"}
+    return KERNEL | {"text", top} | SIBLINGS.get(top, set())
+
+
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_imports_only_go_down(path):
+    allowed = allowed_targets(path.relative_to(GUEST))
+    if allowed is None:
+        return
+    upward = guest_targets(path) - allowed
+    assert not upward, f"{path.relative_to(GUEST)} imports guest.{sorted(upward)}"
+
+
+def test_no_prefix_named_modules_at_the_top():
+    tops = sorted(p.stem for p in GUEST.glob("*.py"))
+    assert tops == ["__init__", "app", "engine", "errors", "host", "requests", "verbs"]
+    packages = {p.name for p in GUEST.iterdir() if (p / "__init__.py").exists()}
+    assert packages == CAPABILITIES | {"text"}

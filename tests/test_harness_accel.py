@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from host_harness import accel
-from host_harness.component import WasmGuest
+from host_harness.guests import accel
+from host_harness.guests.component import WasmGuest
 
 
 def exercise(runtime, services) -> list:

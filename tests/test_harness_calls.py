@@ -16,8 +16,8 @@ from typing import ClassVar
 import pytest
 
 from host_harness.errors import GuestError, HostFailure
-from host_harness.kv import SqliteKV
 from host_harness.services import HostServices, ManualClock
+from host_harness.store.kv import SqliteKV
 
 
 def digest(path: Path) -> str | None:

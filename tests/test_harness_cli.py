@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from host_harness.cli import cli
+from host_harness.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,9 +13,9 @@ import pytest
 from wasmtime import Store, WasmtimeError
 from wasmtime.component import Linker
 
-from host_harness.component import IMPORTS, HostImports, WasmGuest
 from host_harness.errors import GuestError, GuestTrap
-from host_harness.runtime import (
+from host_harness.guests.component import IMPORTS, HostImports, WasmGuest
+from host_harness.guests.runtime import (
     ENGINE_FLAVOUR,
     WASMTIME_VERSION,
     Runtime,

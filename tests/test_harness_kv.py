@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host_harness.errors import StoreError
-from host_harness.kv import MIGRATIONS, SqliteKV, migrate
+from host_harness.store.kv import MIGRATIONS, SqliteKV, migrate
 
 
 def digest(path: Path) -> str:

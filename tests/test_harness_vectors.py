@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from host_harness.kv import SqliteKV
-from host_harness.vectors import VectorIndex
+from host_harness.store.kv import SqliteKV
+from host_harness.store.vectors import VectorIndex
 
 
 def vec(*values: float) -> bytes:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from hostprocs import fingerprint, host, host_env, leftovers, wait_for
 
-from host_harness.component import WasmGuest
+from host_harness.guests.component import WasmGuest
+from host_harness.guests.runtime import Runtime
 from host_harness.hook import Skip, clip, find_project, hook_output, parse_input
-from host_harness.runtime import Runtime
 from host_harness.services import HostServices
 
 FACTS = [

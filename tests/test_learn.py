@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from guest.skills import MAX_FILE_BYTES, SkillRequest, sanitize_name
+from guest.learn.skills import MAX_FILE_BYTES, SkillRequest, sanitize_name
 
 
 def learn(guest, body) -> dict:
@@ -153,7 +153,7 @@ def test_size_cap_at_the_boundary(guest, project):
 def test_cli_learn_and_skills_list(project, wasm_path, tmp_path):
     from click.testing import CliRunner
 
-    from host_harness.cli import cli
+    from host_harness.cli.main import cli
 
     body = tmp_path / "body.md"
     body.write_text("1. Build\n2. Ship\n")

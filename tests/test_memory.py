@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from envelopes import call, ok
 
-from guest.records import fnv1a64, memory_id
+from guest.memory.records import fnv1a64, memory_id
 
 
 def db_digest(project: Path) -> str | None:

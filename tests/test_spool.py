@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 from hostprocs import HOST, Watcher, answered_in, host, host_env, leftovers, wait_for, write_request
 
-from host_harness.base import BaseGuest
-from host_harness.component import WasmGuest
-from host_harness.runtime import Runtime
+from host_harness.guests.base import BaseGuest
+from host_harness.guests.component import WasmGuest
+from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
-from host_harness.spool import (
+from host_harness.spool.lock import LockHeld, SpoolLock, pid_alive
+from host_harness.spool.watcher import (
     ANSWERED,
     DEFERRED,
     BodyError,
@@ -29,7 +30,6 @@ from host_harness.spool import (
     ignored,
     scan,
 )
-from host_harness.spool_lock import LockHeld, SpoolLock, pid_alive
 
 
 def spool_dir(project: Path) -> Path:

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 from structured_helpers import write_config
 
-from host_harness.cli import cli
-from host_harness.config import ConfigError, MemoryConfig, env_name, load_memory_config
+from host_harness.cli.main import cli
 from host_harness.services import HostServices
+from host_harness.store.config import ConfigError, MemoryConfig, env_name, load_memory_config
 
 DEFAULTS = {
     "enabled": True,

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 from structured_helpers import ids, write_config
 
-from host_harness.native import NativeGuest
+from host_harness.guests.native import NativeGuest
 from host_harness.services import HostServices, ManualClock
 
 MAX_DEPTH = 3

@@ -8,7 +8,7 @@ import pytest
 from envelopes import ok
 from structured_helpers import fails, ids, write_config
 
-from guest.sm_context import Scope
+from guest.structured.context import Scope
 from host_harness.services import HostServices
 from tests.conftest import EPOCH_MS
 

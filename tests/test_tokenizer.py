@@ -1,4 +1,4 @@
-"""Parity of ``guest/tokenizer.py`` with the reference HuggingFace tokenizer.
+"""Parity of ``guest/text/tokenizer.py`` with the reference HuggingFace tokenizer.
 
 The golden file ``tests/golden/tokenizer.jsonl`` (``scripts/gen_tokenizer_golden.py``) is the
 contract: ``tokenizers`` is a dev dependency and is not imported here.
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guest import tokenizer
+from guest.text import tokenizer
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "models"
@@ -110,7 +110,7 @@ def test_load_is_fast():
 
 def test_guest_uses_no_unicode_database():
     """Python 3.11 and 3.14 have different tables: behaviour must come from the data file."""
-    source = (ROOT / "guest" / "tokenizer.py").read_text(encoding="utf-8")
+    source = (ROOT / "guest" / "text" / "tokenizer.py").read_text(encoding="utf-8")
     assert "unicodedata" not in source
     assert ".casefold(" not in source
 

@@ -1,0 +1,241 @@
+"""The verbatim archive's storage: blocks under short ids ``r<seq>`` (seed 002).
+
+A block is archived once and never changes: its id points at that block forever.
+Everything goes through the host's key-value imports, one store per namespace
+(``default`` uses plain buckets, a discipline ``name`` uses ``disciplines/<name>/…``;
+see :func:`guest.host.bucket`). Buckets of a store:
+
+* ``archive``        ``%020d`` seq -> JSON block ``{id, seq, label, content, ts[, locked]}``
+* ``archive-index``  ``%020d`` chunk number -> JSON search entries, column by column:
+  ``{seq: [...], label: [...], excerpt: [...], label_terms: [...], content_terms: [...][,
+  locked: [seq, ...]]}``: what ``archive_search`` needs, so that a search never loads the
+  (possibly megabyte-sized) blocks themselves. Entries are packed 32 to a chunk (fewer
+  when a chunk passes 128 KB): a search of 1,000 blocks reads 32 values, not 1,000 --
+  each value crossing the component boundary has a fixed cost.
+* ``archive-meta``   ``seq`` -> the last sequence number handed out; ``chunk`` -> the index
+  chunk being filled; both ASCII decimal
+
+The sequence lives in the store: monotonic, starting at 1, never reused, one per store,
+and it survives restarts (each export call is one host transaction, so the counter and
+the block commit together or not at all).
+
+``locked`` is reserved for a future locked store (blocks encrypted under a locked
+memory): a block record marked ``"locked": true`` is unreadable and behaves as absent
+for recall; a sequence number in its chunk's ``locked`` list hides an entry from search.
+Undecodable records behave the same way (and are logged); a damaged chunk is never
+rewritten (the next entry starts a new chunk).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+from guest.errors import Conflict, Internal
+from guest.host import WARN, Host, bucket
+from guest.text.gostrings import trim_space
+
+MAX_SEQ = 2**64 - 1
+CHUNK_ENTRIES = 32
+CHUNK_BYTES = 128 * 1024
+_MAX_DIGITS = len(str(MAX_SEQ))
+
+
+def parse_id(raw: str) -> int | None:
+    """The sequence number of a tolerant id, or ``None`` when the id is malformed.
+
+    Go's ``recallIDToSeq``: trim white space, drop one ``r`` prefix, then one ``R``
+    prefix (so ``rR7`` is 7 but ``Rr7`` is malformed), trim again, then
+    ``strconv.ParseUint(s, 10, 64)``: ASCII digits only, leading zeros allowed, no
+    sign, no underscore, nothing above 2^64 - 1.
+    """
+    s = trim_space(trim_space(raw).removeprefix("r").removeprefix("R"))
+    if not s or not (s.isascii() and s.isdigit()):
+        return None
+    digits = s.lstrip("0") or "0"
+    if len(digits) > _MAX_DIGITS:  # before int(): CPython caps int() at 4,300 digits
+        return None
+    seq = int(digits)
+    return seq if seq <= MAX_SEQ else None
+
+
+def format_id(seq: int) -> str:
+    """The id of sequence number ``seq``."""
+    return f"r{seq}"
+
+
+def _key(seq: int) -> str:
+    return f"{seq:020d}"
+
+
+@dataclass(frozen=True)
+class Block:
+    """One archived block, content verbatim."""
+
+    seq: int
+    label: str
+    content: str
+    ts: int
+
+    @property
+    def id(self) -> str:
+        """``r<seq>``."""
+        return format_id(self.seq)
+
+    def encode(self) -> bytes:
+        """Stable JSON bytes."""
+        data = {"id": self.id, "seq": self.seq, "label": self.label, "content": self.content, "ts": self.ts}
+        return _dump(data)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A block's search entry: its label, its excerpt and its keyword texts (see ``archive_search``)."""
+
+    seq: int
+    label: str
+    excerpt: str
+    label_terms: str
+    content_terms: str
+
+    @property
+    def id(self) -> str:
+        """``r<seq>``."""
+        return format_id(self.seq)
+
+
+class Chunk:
+    """An index chunk, stored column by column (one JSON list per :class:`Entry` field).
+
+    Columns keep a search cheap inside the component: no per-entry objects, keys stored
+    once, and the keyword columns scanned by C-level ``map``. ``locked`` lists the
+    sequence numbers of entries that are unreadable.
+    """
+
+    def __init__(self, columns: dict[str, list[Any]] | None = None, locked: list[int] | None = None) -> None:
+        self.columns: dict[str, list[Any]] = columns or {name: [] for name in COLUMNS}
+        self.locked = locked or []
+
+    def __len__(self) -> int:
+        return len(self.columns["seq"])
+
+    def append(self, entry: Entry) -> None:
+        """Add ``entry`` at the end."""
+        for name in COLUMNS:
+            self.columns[name].append(getattr(entry, name))
+
+    def entry(self, i: int) -> Entry:
+        """The ``i``-th entry."""
+        return Entry(*(self.columns[name][i] for name in COLUMNS))
+
+    def encode(self) -> bytes:
+        """Stable JSON bytes."""
+        return _dump({**self.columns, **({"locked": self.locked} if self.locked else {})})
+
+    @classmethod
+    def decode(cls, raw: bytes) -> Chunk | None:
+        """The chunk, or ``None`` when it is not a well-formed chunk."""
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return None
+        if not isinstance(data, dict):
+            return None
+        locked = data.get("locked", [])
+        if not all(isinstance(data.get(name), list) for name in COLUMNS) or not isinstance(locked, list):
+            return None
+        columns: dict[str, list[Any]] = {name: data[name] for name in COLUMNS}
+        if len({len(column) for column in columns.values()}) != 1:
+            return None
+        if not all(set(map(type, columns[name])) <= {kind} for name, kind in COLUMN_TYPES.items()):
+            return None
+        if not set(map(type, locked)) <= {int}:
+            return None
+        return cls(columns, locked)
+
+
+class Archive:
+    """The archive of one store."""
+
+    def __init__(self, host: Host, namespace: str) -> None:
+        self.host = host
+        self.namespace = namespace
+        self.blocks_ns = bucket(namespace, "archive")
+        self.index_ns = bucket(namespace, "archive-index")
+        self.meta_ns = bucket(namespace, "archive-meta")
+
+    def add(self, block: Block, entry: Entry) -> None:
+        """Store a block (numbered by :meth:`next_seq`) and append its search entry to the index."""
+        self.host.kv_put(self.blocks_ns, _key(block.seq), block.encode())
+        number = self._counter("chunk")
+        raw = self.host.kv_get(self.index_ns, _key(number))
+        chunk = self._chunk(raw) if raw else Chunk()
+        if chunk is None or len(chunk) >= CHUNK_ENTRIES or len(raw or b"") >= CHUNK_BYTES:
+            number, chunk = number + 1, Chunk()  # a damaged chunk is left as it is
+            self.host.kv_put(self.meta_ns, "chunk", str(number).encode("ascii"))
+        chunk.append(entry)
+        self.host.kv_put(self.index_ns, _key(number), chunk.encode())
+        self.host.kv_put(self.meta_ns, "seq", str(block.seq).encode("ascii"))
+
+    def next_seq(self) -> int:
+        """The next sequence number (not yet reserved: :meth:`add` records it)."""
+        last = self._counter("seq")
+        if last >= MAX_SEQ:
+            raise Conflict(f"the archive of {self.namespace!r} has used every sequence number")
+        return last + 1
+
+    def _counter(self, key: str) -> int:
+        raw = self.host.kv_get(self.meta_ns, key) or b"0"
+        if not (raw.isascii() and raw.isdigit()):
+            raise Internal(f"the archive {key} counter of {self.namespace!r} is corrupt: {raw[:40]!r}")
+        return int(raw)
+
+    def get(self, seq: int) -> Block | None:
+        """The readable block ``seq``, or ``None`` (absent, locked or undecodable)."""
+        raw = self.host.kv_get(self.blocks_ns, _key(seq))
+        data = self._decode(raw) if raw else None
+        if data is None:
+            return None
+        return Block(seq, data["label"], data["content"], data["ts"])
+
+    def chunks(self) -> list[Chunk]:
+        """Every well-formed index chunk, by increasing sequence."""
+        chunks = (self._chunk(raw) for _, raw in self.host.kv_query(self.index_ns, "", 0))
+        return [chunk for chunk in chunks if chunk is not None]
+
+    def _chunk(self, raw: bytes) -> Chunk | None:
+        chunk = Chunk.decode(raw)
+        if chunk is None:
+            self.host.log(WARN, f"archive: skipping an undecodable index chunk in {self.index_ns}")
+        return chunk
+
+    def _decode(self, raw: bytes) -> dict[str, Any] | None:
+        """The block record as a dict when it is well formed and not locked."""
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            data = None
+        if not _valid(data, _BLOCK_FIELDS):
+            self.host.log(WARN, f"archive: skipping an undecodable record in {self.blocks_ns}")
+            return None
+        return None if data.get("locked") is True else data
+
+
+def _valid(data: object, fields: dict[str, type]) -> TypeGuard[dict[str, Any]]:
+    """Whether ``data`` is an object with ``fields`` of these types (booleans are not integers)."""
+    return isinstance(data, dict) and all(
+        isinstance(data.get(name), kind) and not isinstance(data.get(name), bool)
+        for name, kind in fields.items()
+    )
+
+
+_BLOCK_FIELDS: dict[str, type] = {"seq": int, "label": str, "content": str, "ts": int}
+COLUMN_TYPES: dict[str, type] = {
+    "seq": int, "label": str, "excerpt": str, "label_terms": str, "content_terms": str,
+}
+COLUMNS = tuple(COLUMN_TYPES)
+
+
+def _dump(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

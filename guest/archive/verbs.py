@@ -1,0 +1,142 @@
+"""The archive verbs: ``archive``, ``archive_recall``, ``archive_search`` (seed 002).
+
+Each answers with the seed's tool text in ``data.text`` and structured fields next to it.
+Bad input (a missing, non-string or blank id or query, a malformed id, a wrong type, an
+oversized field, an invalid namespace) is an ``ok: false`` envelope with a
+``validation:`` error; an id that parses but names no readable block is ``not_found:``;
+a search without a match is a success with no results and its own text. Ids in error
+texts are quoted like Go's ``%q``. A malformed id never reads the archive.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from guest import requests
+from guest.archive.search import (
+    derived_label,
+    excerpt,
+    limit_of,
+    query_terms,
+    results_text,
+    search,
+    term_text,
+)
+from guest.archive.store import Archive, Block, Entry, parse_id
+from guest.errors import InvalidRequest, NotFound
+from guest.host import Host
+from guest.text.gostrings import go_lower, quote, trim_space
+from guest.verbs import Verb
+
+MAX_CONTENT_BYTES = requests.MAX_BODY_BYTES - 64 * 1024
+MAX_LABEL_BYTES = 1024
+MAX_ID_BYTES = 1024
+MAX_QUERY_BYTES = 8 * 1024
+LINE_BREAKS = frozenset("\n\r\v\f\x85\u2028\u2029")
+
+
+class ArchiveVerbs:
+    """Validated archive, recall by id and keyword search over one host."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+
+    def table(self) -> dict[str, Verb]:
+        """The verbs this module serves."""
+        return {
+            "archive": Verb(self.archive, "content"),
+            "archive_recall": Verb(self.recall, "id"),
+            "archive_search": Verb(self.search, "query"),
+        }
+
+    def archive(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``archive {label?, content, namespace?}``: store the block, return its new id."""
+        content = _string(body, "content", MAX_CONTENT_BYTES, "the block to archive", allow_blank=True)
+        label = _label(body)
+        namespace = requests.namespace(body) or requests.DEFAULT_NAMESPACE
+        if label is None:
+            label = derived_label(content)
+        store = Archive(self.host, namespace)
+        seq = store.next_seq()
+        block = Block(seq, label, content, self.host.now_ms())
+        entry = Entry(seq, label, excerpt(content), term_text(go_lower(label)), term_text(content))
+        store.add(block, entry)
+        size = len(content.encode("utf-8"))
+        return {
+            "text": f"Archived as {block.id}: {label} ({size} bytes).",
+            "id": block.id,
+            "seq": seq,
+            "label": label,
+            "namespace": namespace,
+            "bytes": size,
+        }
+
+    def recall(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``archive_recall {id, namespace?}``: the block verbatim."""
+        raw = _string(body, "id", MAX_ID_BYTES, "the block id, e.g. r7")
+        namespace = requests.namespace(body) or requests.DEFAULT_NAMESPACE
+        seq = parse_id(raw)
+        if seq is None:  # checked before anything is read
+            raise InvalidRequest(f"block id {quote(raw)} is not valid: expected r and digits, e.g. r7")
+        block = Archive(self.host, namespace).get(seq)
+        if block is None:
+            raise NotFound(
+                f"archived block {quote(raw)} not found: check the id, "
+                "or find the block by keywords with archive_search"
+            )
+        return {
+            "text": f"[{block.id} — {block.label}, recalled verbatim]\n{block.content}",
+            "id": block.id,
+            "label": block.label,
+            "namespace": namespace,
+            "ts": block.ts,
+            "content": block.content,
+        }
+
+    def search(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``archive_search {query, limit?, namespace?}``: matching blocks, best first."""
+        query = _string(body, "query", MAX_QUERY_BYTES, "keywords to look for")
+        namespace = requests.namespace(body) or requests.DEFAULT_NAMESPACE
+        limit = limit_of(body.get("limit"))
+        terms = query_terms(query)
+        results = search(terms, Archive(self.host, namespace).chunks(), limit) if terms else []
+        return {
+            "text": results_text(results),
+            "terms": terms,
+            "namespace": namespace,
+            "results": [r.as_dict() for r in results],
+        }
+
+    def with_recall_by_id(self, memory_recall: Verb) -> Verb:
+        """``memory_recall``, except that a body with an ``id`` field recalls an archived block."""
+
+        def handler(body: dict[str, Any]) -> Any:
+            return self.recall(body) if "id" in body else memory_recall.handler(body)
+
+        return Verb(handler, memory_recall.text_field)
+
+
+def _string(body: dict[str, Any], field: str, max_bytes: int, what: str, allow_blank: bool = False) -> str:
+    """A string field; blank means Go's ``strings.TrimSpace(s) == ""``."""
+    value = body.get(field)
+    if value is None:
+        raise InvalidRequest(f"missing field {field!r} ({what})")
+    if not isinstance(value, str):
+        raise InvalidRequest(f"field {field!r} must be a string, not {requests.kind_of(value)}")
+    requests.check_unicode(value, field)
+    if not allow_blank and not trim_space(value):
+        raise InvalidRequest(f"field {field!r} is blank ({what})")
+    size = len(value.encode("utf-8"))
+    if size > max_bytes:
+        raise InvalidRequest(f"field {field!r} is {size} bytes; the limit is {max_bytes}")
+    return value
+
+
+def _label(body: dict[str, Any]) -> str | None:
+    """The label, one line; ``None`` when absent (it is then derived from the content)."""
+    if body.get("label") is None:
+        return None
+    label = _string(body, "label", MAX_LABEL_BYTES, "a short title; omit it to use the first line")
+    if any(c in LINE_BREAKS for c in label):
+        raise InvalidRequest(f"field 'label' must be one line, got {quote(label)}")
+    return label

@@ -1,0 +1,1 @@
+"""learn (seed 003): lessons and managed skills."""

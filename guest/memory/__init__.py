@@ -1,0 +1,1 @@
+"""recall and memorize (seed 000): memories, disciplines, auto-recall, reindex."""

@@ -1,0 +1,140 @@
+"""auto_recall: what the prompt-submit hook injects before the model sees a prompt.
+
+The guest derives a short query from the user's prompt, retrieves, keeps only
+hits with real evidence, and renders them under ``## Recall for this prompt``
+within a token budget. The host only moves JSON: it never decides what is
+relevant.
+
+Query derivation: XML blocks (task notifications, system reminders) lose their
+tags and their machine fields, a leading slash command loses its command word,
+code fences, inline code and URLs are dropped; the remaining words minus stop
+words give the derived query, 2-6 terms, the rarest in the store kept when
+there are more. Measured on Cranfield and CISI (``docs/quality.md``), recalling
+with the whole cleaned prompt beats the derived query (nDCG@10 0.372 vs 0.320,
+0.404 vs 0.272) and beats merging both; so the default strategy ``auto``
+recalls with the cleaned prompt when it has at most 200 words and falls back to
+the derived query for longer prompts (pasted logs, files), which bounds the cost.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from guest.memory.recall import Hit
+from guest.text import keywords
+from guest.text.stem import stem
+
+MAX_TERMS = 6
+SHORT_PROMPT_WORDS = 200
+MIN_COSINE = 0.9  # static embeddings are anisotropic: unrelated texts sit at 0.6-0.8
+CHARS_PER_TOKEN = 4
+HEADER = "## Recall for this prompt"
+
+MACHINE_TAGS = re.compile(
+    r"<(task-id|tool-use-id|output-file|status|session-id|agent-id)>.*?</\1>", re.S | re.I
+)
+TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+FENCE = re.compile(r"```.*?(?:```|$)", re.S)
+INLINE_CODE = re.compile(r"`[^`\n]*`")
+URL = re.compile(r"\bhttps?://\S+")
+SLASH_COMMAND = re.compile(r"^\s*/[A-Za-z][\w:-]*")
+WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_'-]*|[^\W\d_]{2,}")
+CHAT_WORDS = frozenset(
+    """please pls thanks thank hi hello hey ok okay can could would you your i me my we us let lets
+    need want like help make sure just also now then still really actually maybe something thing
+    things way get got go going do does did done use using used try tell show give know think see""".split()
+)
+
+
+@dataclass(frozen=True)
+class Derived:
+    """The cleaned prompt and the short query derived from it."""
+
+    cleaned: str
+    query: str
+
+
+def clean(prompt: str) -> str:
+    """The prompt without markup, slash command word, code and URLs."""
+    text = MACHINE_TAGS.sub(" ", prompt)
+    text = TAG.sub(" ", text)
+    text = SLASH_COMMAND.sub(" ", text, count=1)
+    text = FENCE.sub(" ", text)
+    text = INLINE_CODE.sub(" ", text)
+    text = URL.sub(" ", text)
+    return " ".join(text.split())
+
+
+def derive(prompt: str, document_frequency: Callable[[str], int]) -> Derived:
+    """The 2-6 word query of ``prompt``; ``document_frequency(term)`` ranks candidates (rarer first)."""
+    cleaned = clean(prompt)
+    words: list[str] = []
+    seen: set[str] = set()
+    for word in WORD.findall(cleaned):
+        lower = word.lower().strip("'-")
+        if not lower or lower in keywords.STOP_WORDS or lower in CHAT_WORDS or len(lower) < 2:
+            continue
+        term = stem(lower)
+        if term not in seen:
+            seen.add(term)
+            words.append(lower)
+    if len(words) > MAX_TERMS:
+        order = {w: i for i, w in enumerate(words)}
+        rarest = sorted(words, key=lambda w: (_rank(document_frequency(stem(w))), order[w]))
+        keep = set(rarest[:MAX_TERMS])
+        words = [w for w in words if w in keep]
+    return Derived(cleaned, " ".join(words))
+
+
+def _rank(df: int) -> float:
+    """Rare terms first; a term no memory contains cannot help the keyword channel: last."""
+    return math.inf if df == 0 else df
+
+
+def is_short(cleaned: str) -> bool:
+    """Whether the full prompt is short enough to be recalled as well."""
+    return 0 < len(cleaned.split()) <= SHORT_PROMPT_WORDS
+
+
+def merge(*lists: list[Hit]) -> list[Hit]:
+    """Best score per memory over several result lists, best first (ties by id)."""
+    best: dict[tuple[str, str], Hit] = {}
+    for hits in lists:
+        for hit in hits:
+            key = (hit.namespace, hit.id)
+            if key not in best or hit.score > best[key].score:
+                best[key] = hit
+    return sorted(best.values(), key=lambda h: (-h.score, h.id))
+
+
+def relevant(hit: Hit) -> bool:
+    """Evidence that a hit is about the prompt: a shared term, or a very close embedding."""
+    return hit.matched or hit.cosine >= MIN_COSINE
+
+
+def render(hits: list[Hit], budget_tokens: int, max_hit_tokens: int) -> tuple[str, list[Hit]]:
+    """``## Recall for this prompt`` and numbered hits, within the budget; ``""`` when none fit."""
+    lines = [HEADER]
+    used = _tokens(HEADER)
+    shown: list[Hit] = []
+    for hit in hits:
+        text = " ".join(hit.text.split())
+        cap = max_hit_tokens * CHARS_PER_TOKEN
+        if len(text) > cap:
+            text = text[: cap - 1].rstrip() + "…"
+        line = f"{len(shown) + 1}. {text}"
+        cost = _tokens(line)
+        if used + cost > budget_tokens:
+            break
+        lines.append(line)
+        used += cost
+        shown.append(hit)
+    return ("\n".join(lines) + "\n" if shown else ""), shown
+
+
+def _tokens(text: str) -> int:
+    """A token estimate: one per four characters, rounded up (plus the newline)."""
+    return (len(text) + 1 + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN

@@ -1,0 +1,83 @@
+"""Memory records and where they live in the key-value store.
+
+One *store* per namespace: ``default`` uses plain buckets (``memories`` ...), a
+discipline ``name`` uses ``disciplines/<name>/<bucket>``; the host routes the
+latter to ``.gm/disciplines/<name>/rs-learn.db``.
+
+Buckets of a store:
+
+* ``memories``            ``mem-…`` -> JSON record (text, namespace, ts, embedder, source, doc, …)
+* ``vectors/<embedder>``  ``mem-…`` -> little-endian f32 vector (the embedder id is in the name)
+* ``docs``                ``%010d`` doc number -> ``mem-…`` (the keyword index speaks doc numbers)
+* ``terms``               keyword postings (see ``guest/text/keywords.py``)
+* ``meta``                ``stats`` -> JSON {docs, tokens, embedder}
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+FNV_OFFSET = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+MASK64 = (1 << 64) - 1
+
+
+def fnv1a64(data: bytes) -> int:
+    """64-bit FNV-1a."""
+    h = FNV_OFFSET
+    for byte in data:
+        h = ((h ^ byte) * FNV_PRIME) & MASK64
+    return h
+
+
+def memory_id(namespace: str, text: str) -> str:
+    """``mem-<fnv1a64(namespace|text) as 16 hex>-<utf8 length of text>``."""
+    raw = text.encode("utf-8")
+    return f"mem-{fnv1a64(namespace.encode('utf-8') + b'|' + raw):016x}-{len(raw)}"
+
+
+@dataclass
+class Memory:
+    """One stored memory."""
+
+    id: str
+    text: str
+    namespace: str
+    ts: int
+    embedder: str
+    source: str
+    doc: int
+    importance: float | None = None
+    context: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def encode(self) -> bytes:
+        """Stable JSON bytes (sorted keys, no optional nulls)."""
+        data = {k: v for k, v in asdict(self).items() if v is not None and v != {}}
+        return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    @classmethod
+    def decode(cls, raw: bytes) -> Memory:
+        """Inverse of :meth:`encode`."""
+        data = json.loads(raw)
+        return cls(**data)
+
+
+@dataclass
+class Stats:
+    """Per-store counters for the keyword index."""
+
+    docs: int = 0
+    tokens: int = 0
+    embedder: str = ""
+
+    def encode(self) -> bytes:
+        """Stable JSON bytes."""
+        return json.dumps(asdict(self), sort_keys=True).encode("utf-8")
+
+    @classmethod
+    def decode(cls, raw: bytes | None) -> Stats:
+        """Decode, or a fresh ``Stats`` for an empty store."""
+        return cls(**json.loads(raw)) if raw else cls()

@@ -1,0 +1,134 @@
+"""The memory verbs: ``memorize``, ``recall``, ``stats``, ``embed``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from guest import requests
+from guest.host import Host, bucket
+from guest.memory import autorecall, disciplines
+from guest.memory.memorize import Stored, memorize
+from guest.memory.recall import MODES, Hit, RecallOptions, recall
+from guest.memory.records import Stats
+from guest.memory.reindex import reindex
+from guest.text import keywords
+from guest.text.embed import StaticEmbedder
+from guest.verbs import Verb
+
+MAX_TEXT_BYTES = 64 * 1024
+MAX_QUERY_BYTES = 8 * 1024
+DEFAULT_LIMIT = 8
+MAX_LIMIT = 100
+MAX_PROMPT_BYTES = 1024 * 1024
+DEFAULT_BUDGET_TOKENS = 1500
+DEFAULT_HIT_TOKENS = 200
+STRATEGIES = ("auto", "derived", "full", "both")
+
+
+class MemoryVerbs:
+    """Validated memorize/recall over one host."""
+
+    def __init__(self, host: Host, embedder: StaticEmbedder) -> None:
+        self.host = host
+        self.embedder = embedder
+
+    def table(self) -> dict[str, Verb]:
+        """The verbs this module serves."""
+        return {
+            "memorize": Verb(self.memorize),
+            "recall": Verb(self.recall, "query"),
+            "stats": Verb(self.stats, "namespace"),
+            "embed": Verb(self.embed),
+            "auto_recall": Verb(self.auto_recall, "prompt"),
+            "reindex": Verb(self.reindex, "namespace"),
+        }
+
+    def store(self, body: dict[str, Any], source: str = "memorize", **extra: Any) -> Stored:
+        """Validate ``{text, namespace?}`` (``@name`` sigil allowed) and memorize it."""
+        text = requests.text(body, "text", MAX_TEXT_BYTES)
+        target = disciplines.for_write(text, requests.namespace(body, default=None))
+        text = requests.text({"text": target.text}, "text", MAX_TEXT_BYTES)
+        return memorize(self.host, self.embedder, text, target.namespaces[0], source, **extra)
+
+    def hits(self, body: dict[str, Any]) -> list[Hit]:
+        """Validate ``{query, limit?, namespace?, mode?, recency_weight?, ...}`` and recall."""
+        query = requests.text(body, "query", MAX_QUERY_BYTES)
+        limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+        options = RecallOptions(
+            mode=requests.choice(body, "mode", "hybrid", MODES),
+            recency_weight=requests.number(body, "recency_weight", 0.0, 0.0, 10.0),
+            recency_half_life_days=requests.number(body, "recency_half_life_days", 30.0, 0.01, 36_500.0),
+        )
+        target = disciplines.for_read(self.host, query, requests.namespace(body, default=None))
+        query = requests.text({"query": target.text}, "query", MAX_QUERY_BYTES)
+        hits = recall(self.host, self.embedder, query, limit, target.namespaces, options)
+        if target.explicit:
+            return hits
+        return [replace(h, text=disciplines.label(h.text, h.namespace, True)) for h in hits]
+
+    def memorize(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``memorize``: ``{id, namespace, deduped}``."""
+        stored = self.store(body)
+        return {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
+
+    def recall(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """``recall``: the hits as objects."""
+        return [_hit(h) for h in self.hits(body)]
+
+    def auto_recall(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``auto_recall``: the context the prompt-submit hook injects (``""`` when nothing is relevant)."""
+        prompt = requests.text(body, "prompt", MAX_PROMPT_BYTES)
+        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 50, 100_000)
+        limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+        per_hit = requests.integer(body, "max_hit_tokens", DEFAULT_HIT_TOKENS, 10, 10_000)
+        strategy = requests.choice(body, "strategy", "auto", STRATEGIES)
+        gate = requests.boolean(body, "gate", True)
+        target = disciplines.for_read(self.host, prompt, requests.namespace(body, default=None))
+
+        def df(term: str) -> int:
+            return sum(
+                keywords.document_frequency(self.host, bucket(ns, "terms"), term) for ns in target.namespaces
+            )
+
+        derived = autorecall.derive(target.text, df)
+        options = RecallOptions()
+        short = autorecall.is_short(derived.cleaned)
+        use_full = strategy == "full" or (strategy in ("auto", "both") and short)
+        use_derived = strategy == "derived" or strategy == "both" or (strategy == "auto" and not short)
+        lists = []
+        if use_derived and derived.query:
+            lists.append(recall(self.host, self.embedder, derived.query, limit, target.namespaces, options))
+        if use_full and derived.cleaned:
+            lists.append(recall(self.host, self.embedder, derived.cleaned, limit, target.namespaces, options))
+        hits = autorecall.merge(*lists)[:limit]
+        if gate:
+            hits = [h for h in hits if autorecall.relevant(h)]
+        hits = [replace(h, text=disciplines.label(h.text, h.namespace, not target.explicit)) for h in hits]
+        context, shown = autorecall.render(hits, budget, per_hit)
+        return {"context": context, "query": derived.query, "hits": [_hit(h) for h in shown]}
+
+    def reindex(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``reindex``: re-embed a store written by another embedder."""
+        return reindex(self.host, self.embedder, requests.namespace(body) or disciplines.DEFAULT)
+
+    def embed(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``embed``: the vector of ``text``."""
+        text = requests.text(body, "text", MAX_TEXT_BYTES)
+        vector = self.embedder.embed(text)
+        return {"embedder": self.embedder.id, "dims": len(vector), "vector": vector}
+
+    def stats(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``stats``: how many memories a store holds and who embedded them."""
+        namespace = requests.namespace(body) or disciplines.DEFAULT
+        stats = Stats.decode(self.host.kv_get(bucket(namespace, "meta"), "stats"))
+        return {
+            "namespace": namespace,
+            "memories": stats.docs,
+            "embedder": stats.embedder or None,
+            "current_embedder": self.embedder.id,
+        }
+
+
+def _hit(hit: Hit) -> dict[str, Any]:
+    return {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}

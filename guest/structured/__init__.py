@@ -1,0 +1,1 @@
+"""Structured memory (seed 001): checklists, todos and session notes."""

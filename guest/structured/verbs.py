@@ -1,0 +1,122 @@
+"""The structured-memory verbs (seed 001, SIM-ONE Memory Helper) for ``dispatch``.
+
+Every verb first reads the trusted context from the host (``guest/structured/context.py``); when
+``memory.enabled`` is false it answers ``validation: structured memory is disabled ...``
+(``memory_helper_version`` still answers, with ``"enabled": false``). A body carrying a scope
+field anywhere is refused before anything else is looked at. Then, except for
+``memory_helper_version``, ``memory_retention`` and ``reconcile_index``, the daily retention pass
+runs lazily (``guest/structured/maintenance.py``) in the same transaction as the verb.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from guest.errors import InvalidRequest
+from guest.host import Host
+from guest.structured import fields, maintenance, query, retrieve, store
+from guest.structured.context import Context, load_context
+from guest.structured.records import RecordWriter
+from guest.text.embed import StaticEmbedder
+from guest.verbs import Verb
+
+HELPER_VERSION = "1.0.0"
+SCHEMA = 1
+Handler = Callable[[Context, dict[str, Any]], Any]
+
+
+class StructuredVerbs:
+    """Checklists, todos and session notes over one host."""
+
+    def __init__(self, host: Host, embedder: StaticEmbedder) -> None:
+        self.host = host
+        self.embedder = embedder
+        self.writer = RecordWriter(host, embedder)
+
+    def table(self) -> dict[str, Verb]:
+        """The verbs this module serves."""
+        w = self.writer
+        verbs: dict[str, tuple[Handler, str, bool]] = {
+            "create_checklist": (lambda c, b: w.create(c, "checklist", b), "title", True),
+            "update_checklist": (lambda c, b: w.update(c, "checklist", b), "id", True),
+            "add_checklist_item": (w.add_item, "title", True),
+            "update_checklist_item": (w.update_item, "itemId", True),
+            "create_todo": (lambda c, b: w.create(c, "todo", b), "title", True),
+            "update_todo": (lambda c, b: w.update(c, "todo", b), "id", True),
+            "create_session_note": (lambda c, b: w.create(c, "session_note", b), "content", True),
+            "update_session_note": (lambda c, b: w.update(c, "session_note", b), "id", True),
+            "get_record": (self.get, "id", True),
+            "query_records": (self.query, "query", True),
+            "retrieve_memory": (self.retrieve, "query", True),
+            "delete_record": (self.delete, "id", True),
+            "memory_retention": (self.retention, "force", False),
+            "reconcile_index": (self.reconcile, "text", False),
+        }
+        table = {
+            name: Verb(self._serve(handler, lazy), field) for name, (handler, field, lazy) in verbs.items()
+        }
+        table["memory_helper_version"] = Verb(self.version)
+        return table
+
+    def _serve(self, handler: Handler, lazy_retention: bool) -> Callable[[dict[str, Any]], Any]:
+        def run(body: dict[str, Any]) -> Any:
+            ctx = load_context(self.host)
+            if not ctx.config.enabled:
+                raise InvalidRequest(
+                    "structured memory is disabled (memory.enabled is false in .gm/config.json "
+                    "or RS_LEARN_MEMORY_ENABLED)"
+                )
+            fields.reject_scope(body)
+            if lazy_retention:
+                maintenance.retention(self.host, self.embedder, ctx)
+            return handler(ctx, body)
+
+        return run
+
+    def version(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``memory_helper_version``: the helper's version, schema and whether it is enabled."""
+        ctx = load_context(self.host)
+        return {
+            "version": HELPER_VERSION,
+            "schema": SCHEMA,
+            "enabled": ctx.config.enabled,
+            "embedder": self.embedder.id,
+            "semanticNotes": ctx.config.enableSemanticNotes,
+            "config": {k: v for k, v in vars(ctx.config).items()},
+            "scope": ctx.scope.as_json(),
+        }
+
+    def get(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
+        """``get_record {id}``: one record of the caller's scope (archived ones too)."""
+        fields.only(body, ("id",))
+        if body.get("id") is None:
+            raise InvalidRequest("missing field 'id'")
+        return store.find(self.host, ctx, fields.record_id(body["id"], "id", ("cl", "td", "nt")))
+
+    def query(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
+        """``query_records``: ``{hits: [{score, channels, record}], semantic}``."""
+        fields.only(body, query.QUERY_FIELDS)
+        request = query.Query.parse(body, ctx.config.defaultLimit)
+        hits = query.run(self.host, self.embedder, ctx, request)
+        return {"hits": [hit.as_json() for hit in hits], "semantic": ctx.config.enableSemanticNotes}
+
+    def retrieve(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
+        """``retrieve_memory``: the ranked records rendered within the token budget."""
+        fields.only(body, (*query.QUERY_FIELDS, "maxTokens"))
+        return retrieve.retrieve(self.host, self.embedder, ctx, body)
+
+    def delete(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
+        """``delete_record``."""
+        return maintenance.delete(self.host, self.embedder, ctx, body)
+
+    def retention(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
+        """``memory_retention {force?}``: run the retention pass now (``force`` defaults to true)."""
+        fields.only(body, ("force",))
+        force = fields.boolean(body.get("force", True), "force")
+        return maintenance.retention(self.host, self.embedder, ctx, force)
+
+    def reconcile(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
+        """``reconcile_index``: rebuild the derived index from the durable records."""
+        fields.only(body, ())
+        return maintenance.reconcile(self.host, self.embedder)

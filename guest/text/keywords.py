@@ -1,0 +1,106 @@
+"""The keyword channel: terms, a persisted inverted index and BM25 scoring.
+
+Postings live in the store's ``terms`` bucket. Key ``<term>`` holds the *head*:
+``u32 full_chunks`` then up to ``CHUNK`` postings; when the head is full it moves
+to ``<term>#<n>`` unchanged and a new head starts. A posting is ``u32 doc, u16 tf,
+u16 doc_length`` (little-endian). A write touches one small head per distinct
+term; a read fetches one head plus the full chunks of each query term.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+import struct
+from collections import Counter
+from collections.abc import Callable
+
+from guest.host import Host
+from guest.text.stem import stem
+
+CHUNK = 1024
+HEAD = struct.Struct("<I")
+POSTING = struct.Struct("<IHH")
+MAX_TERM_CHARS = 40
+K1 = 1.5
+B = 0.75
+
+WORD_RE = re.compile(r"[^\W_]+")
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had
+    has have having he her here hers herself him himself his how i if in into is it its itself just
+    me more most my myself no nor not now of off on once only or other our ours ourselves out over
+    own same she should so some such than that the their theirs them themselves then there these
+    they this those through to too under until up very was we were what when where which while who
+    whom why will with would you your yours yourself yourselves""".split()
+)
+
+
+def terms(text: str) -> list[str]:
+    """Lower-cased, stop-word-free, stemmed word terms of ``text``, in order."""
+    out = []
+    for word in WORD_RE.findall(text.lower()):
+        if word in STOP_WORDS or len(word) > MAX_TERM_CHARS:
+            continue
+        out.append(stem(word))
+    return out
+
+
+def index_document(host: Host, ns: str, doc: int, words: list[str]) -> None:
+    """Append ``doc``'s postings to the index in bucket ``ns``."""
+    length = min(len(words), 0xFFFF)
+    for term, tf in sorted(Counter(words).items()):
+        raw = host.kv_get(ns, term)
+        full = HEAD.unpack_from(raw)[0] if raw else 0
+        body = raw[HEAD.size :] if raw else b""
+        body += POSTING.pack(doc, min(tf, 0xFFFF), length)
+        if len(body) == CHUNK * POSTING.size:
+            host.kv_put(ns, f"{term}#{full}", body)
+            full, body = full + 1, b""
+        host.kv_put(ns, term, HEAD.pack(full) + body)
+
+
+def postings(host: Host, ns: str, term: str) -> list[tuple[int, int, int]]:
+    """Every ``(doc, tf, doc_length)`` posting of ``term``."""
+    raw = host.kv_get(ns, term)
+    if not raw:
+        return []
+    full = HEAD.unpack_from(raw)[0]
+    blobs = [host.kv_get(ns, f"{term}#{n}") or b"" for n in range(full)]
+    blobs.append(raw[HEAD.size :])
+    return [p for blob in blobs for p in POSTING.iter_unpack(blob)]
+
+
+def document_frequency(host: Host, ns: str, term: str) -> int:
+    """How many documents contain ``term`` (reads the head only)."""
+    raw = host.kv_get(ns, term)
+    if not raw:
+        return 0
+    full: int = HEAD.unpack_from(raw)[0]
+    return full * CHUNK + (len(raw) - HEAD.size) // POSTING.size
+
+
+def scores(
+    query: list[str], postings_of: Callable[[str], list[tuple[int, int, int]]], docs: int, tokens: int
+) -> dict[int, float]:
+    """BM25 score of every document matching ``query`` (terms in sorted order: same sums everywhere)."""
+    if docs <= 0 or not query:
+        return {}
+    avg = max(tokens / docs, 1.0)
+    out: dict[int, float] = {}
+    for term, qtf in sorted(Counter(query).items()):
+        plist = postings_of(term)
+        if not plist:
+            continue
+        idf = math.log(1.0 + (docs - len(plist) + 0.5) / (len(plist) + 0.5)) * qtf
+        for doc, tf, length in plist:
+            out[doc] = out.get(doc, 0.0) + idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / avg))
+    return out
+
+
+def bm25(host: Host, ns: str, query: list[str], docs: int, tokens: int, k: int) -> list[tuple[int, float]]:
+    """The ``k`` best ``(doc, score)`` by BM25 (ties: lower doc number first)."""
+    found = scores(query, lambda term: postings(host, ns, term), docs, tokens)
+    return heapq.nsmallest(k, found.items(), key=lambda p: (-p[1], p[0]))

@@ -1,0 +1,111 @@
+"""``rs-learn-host archive``: the verbatim archive from the command line (issue #5).
+
+Each subcommand is one ``dispatch`` call (``archive``, ``archive_recall``,
+``archive_search``) -- the path the exec spool uses.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import IO
+
+import click
+
+from host_harness.guests.session import Session, echo_json
+
+NAMESPACE_HELP = "default or a discipline (each store has its own ids)."
+
+
+@click.group("archive")
+def archive() -> None:
+    """Archive text blocks verbatim under short ids (r1, r2, ...) and bring them back.
+
+    \b
+    Examples:
+      rs-learn-host archive put --label "build log" build.log
+      git diff | rs-learn-host archive put --label "diff before the refactor" -
+      rs-learn-host archive get r7 > block.txt
+      rs-learn-host archive search "refactor diff" --limit 3
+    """
+
+
+@archive.command("put")
+@click.argument("source", type=click.File("rb"))
+@click.option("-l", "--label", help="A one-line title (default: the first non-blank line).")
+@click.option("-n", "--namespace", default="default", show_default=True, help=NAMESPACE_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_obj
+def put(session: Session, source: IO[bytes], label: str | None, namespace: str, as_json: bool) -> None:
+    """Archive the content of SOURCE (a file, or - for stdin) verbatim and print its id.
+
+    The content must be UTF-8; it is stored byte for byte (line endings included).
+
+    \b
+    Examples:
+      rs-learn-host archive put --label "nginx config" /etc/nginx/nginx.conf
+      pytest -q 2>&1 | rs-learn-host archive put --label "failing tests" -
+    """
+    raw = source.read()
+    try:
+        content = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise click.ClickException(f"{source.name} is not UTF-8 text: {error}") from None
+    body: dict[str, str] = {"content": content, "namespace": namespace}
+    if label is not None:
+        body["label"] = label
+    data = session.dispatch("archive", body)
+    if as_json:
+        echo_json(data)
+    else:
+        click.echo(data["id"])
+
+
+@archive.command("get")
+@click.argument("block_id", metavar="ID")
+@click.option("-n", "--namespace", default="default", show_default=True, help=NAMESPACE_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the block and its label as JSON.")
+@click.pass_obj
+def get(session: Session, block_id: str, namespace: str, as_json: bool) -> None:
+    """Print archived block ID exactly as it was archived (r7, R7 and 7 all work).
+
+    \b
+    Examples:
+      rs-learn-host archive get r7
+      rs-learn-host archive get r7 > restored.txt
+      rs-learn-host archive get r2 --namespace frontend --json
+    """
+    data = session.dispatch("archive_recall", {"id": block_id, "namespace": namespace})
+    if as_json:
+        echo_json(data)
+        return
+    sys.stdout.buffer.write(data["content"].encode("utf-8"))
+    sys.stdout.buffer.flush()
+
+
+@archive.command("search")
+@click.argument("query")
+@click.option("-l", "--limit", type=int, default=None, help="Results (default 5, at most 20).")
+@click.option("-n", "--namespace", default="default", show_default=True, help=NAMESPACE_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.pass_obj
+def search(session: Session, query: str, limit: int | None, namespace: str, as_json: bool) -> None:
+    """Find archived blocks by the keywords of QUERY; best first, newest first on ties.
+
+    A block scores two points per keyword found in its label and one per keyword found
+    in its content (as a substring, case-insensitive); keywords shorter than two
+    characters are ignored.
+
+    \b
+    Examples:
+      rs-learn-host archive search "nginx upstream"
+      rs-learn-host archive search "failing tests" --limit 1 --json
+    """
+    body: dict[str, object] = {"query": query, "namespace": namespace}
+    if limit is not None:
+        body["limit"] = limit
+    data = session.dispatch("archive_search", body)
+    if as_json:
+        echo_json(data)
+    else:
+        click.echo(data["text"])
+

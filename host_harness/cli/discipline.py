@@ -1,0 +1,107 @@
+"""``rs-learn-host discipline``: list, enable and disable disciplines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from host_harness.guests.session import Session, echo_json
+from host_harness.store.enabled_list import BadName, EnabledList, check_name, discipline_dirs
+from host_harness.store.router import Project
+
+
+def _name(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    try:
+        return check_name(value)
+    except BadName as error:
+        raise click.BadParameter(str(error)) from None
+
+
+@click.group("discipline")
+def discipline() -> None:
+    """Disciplines: separate memory stores under .gm/disciplines/<name>/.
+
+    Recall without an @name sigil searches the project store plus every
+    discipline listed in .gm/disciplines/enabled.txt.
+
+    \b
+    Examples:
+      rs-learn-host discipline list
+      rs-learn-host discipline enable frontend
+      rs-learn-host discipline disable frontend
+    """
+
+
+@discipline.command("list")
+@click.option("--counts/--no-counts", default=True, show_default=True,
+              help="Count each store's memories (loads the component).")
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+@click.pass_obj
+def list_(session: Session, counts: bool, as_json: bool) -> None:
+    """Show every discipline, whether it is enabled, and how many memories it holds.
+
+    \b
+    Example:
+      rs-learn-host discipline list --json
+    """
+    project = Project(session.project)
+    enabled = EnabledList(project).names()
+    rows: list[dict[str, Any]] = []
+    for name in sorted(set(discipline_dirs(project)) | set(enabled)):
+        store = project.discipline_db(name)
+        rows.append({"name": name, "enabled": name in enabled, "store": store.is_file(), "memories": None})
+    if counts:
+        _count(session, rows)
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo("No disciplines. Create one with `rs-learn-host memorize -n NAME TEXT`.")
+        return
+    width = max(len(row["name"]) for row in rows)
+    for row in rows:
+        state = "enabled " if row["enabled"] else "disabled"
+        memories = "" if row["memories"] is None else f"  {row['memories']} memories"
+        click.echo(f"{row['name']:<{width}}  {state}{memories}")
+
+
+def _count(session: Session, rows: list[dict[str, Any]]) -> None:
+    """Fill ``memories`` from the guest's ``stats`` (0 for a store that does not exist yet)."""
+    for row in rows:
+        if not row["store"]:
+            row["memories"] = 0
+            continue
+        try:
+            row["memories"] = session.dispatch("stats", {"namespace": row["name"]})["memories"]
+        except click.ClickException as error:
+            click.echo(f"warning: cannot count memories: {error.format_message()}", err=True)
+            return
+
+
+@discipline.command("enable")
+@click.argument("name", callback=_name)
+@click.pass_obj
+def enable(session: Session, name: str) -> None:
+    """Add NAME to .gm/disciplines/enabled.txt (recall then searches it by default).
+
+    \b
+    Example:
+      rs-learn-host discipline enable frontend
+    """
+    changed = EnabledList(Project(session.project)).enable(name)
+    click.echo(f"enabled {name}" if changed else f"{name} is already enabled")
+
+
+@discipline.command("disable")
+@click.argument("name", callback=_name)
+@click.pass_obj
+def disable(session: Session, name: str) -> None:
+    """Remove NAME from .gm/disciplines/enabled.txt; its memories stay in its store.
+
+    \b
+    Example:
+      rs-learn-host discipline disable frontend
+    """
+    changed = EnabledList(Project(session.project)).disable(name)
+    click.echo(f"disabled {name}" if changed else f"{name} was not enabled")

@@ -1,0 +1,101 @@
+"""``rs-learn-host hook``: Claude Code hooks (``prompt-submit`` injects recalled memories).
+
+``prompt-submit`` must never block a prompt: Claude Code blocks it on exit
+status 2, which is also click's status for a usage error. So the entry point
+routes a ``hook prompt-submit`` command line through :func:`run_prompt_submit`,
+which runs the CLI in non-standalone mode and turns *every* outcome -- a bad
+option, a missing ``-p`` directory, an exception -- into exit status 0 and a
+line in the hook log.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from host_harness.guests.session import Session
+from host_harness.hook import (
+    DEFAULT_BUDGET_TOKENS,
+    DEFAULT_TIMEOUT_S,
+    MAX_INPUT_BYTES,
+    HookConfig,
+    PromptSubmitHook,
+    log_reason,
+)
+
+
+@click.group("hook")
+def hook() -> None:
+    """Claude Code hooks.
+
+    \b
+    Install in .claude/settings.json:
+      {"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": "rs-learn-host hook prompt-submit"}]}]}}
+    """
+
+
+@hook.command("prompt-submit")
+@click.option(
+    "--budget", type=click.IntRange(1, 100_000), default=DEFAULT_BUDGET_TOKENS, show_default=True,
+    envvar="RS_LEARN_HOOK_BUDGET", show_envvar=True, help="Tokens of recalled context at most.",
+)
+@click.option(
+    "--timeout", type=click.FloatRange(0.01, 60.0), default=DEFAULT_TIMEOUT_S, show_default=True,
+    envvar="RS_LEARN_HOOK_TIMEOUT", show_envvar=True, help="Seconds before the hook gives up silently.",
+)
+@click.pass_obj
+def prompt_submit(session: Session, budget: int, timeout: float) -> None:
+    """Read a UserPromptSubmit event on stdin; print the memories relevant to its prompt.
+
+    Prints {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+    "additionalContext": "## Recall for this prompt ..."}} or nothing. Always
+    exits 0; reasons for injecting nothing go to <project>/.gm/logs/hook.log.
+
+    \b
+    Example:
+      echo '{"cwd": ".", "prompt": "how do we deploy?"}' | rs-learn-host hook prompt-submit
+    """
+    config = HookConfig(wasm=session.wasm, fallback_project=session.project, native=session.native,
+                        budget_tokens=budget, timeout_s=timeout)
+    runner = PromptSubmitHook(config)
+    output = runner.run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
+    if output:
+        sys.stdout.write(output + "\n")
+    sys.stdout.flush()
+    if runner.timed_out:
+        os._exit(0)  # the worker thread may sit in the guest or in SQLite: leave without waiting
+
+
+def is_prompt_submit(args: Sequence[str]) -> bool:
+    """Whether a command line invokes ``hook prompt-submit``."""
+    return any(a == "hook" and b == "prompt-submit" for a, b in itertools.pairwise(args))
+
+
+def run_prompt_submit(command: click.Command, args: Sequence[str]) -> int:
+    """Run the CLI for ``hook prompt-submit``; always return 0, logging whatever went wrong."""
+    try:
+        command.main(args=list(args), prog_name="rs-learn-host", standalone_mode=False)
+    except SystemExit as done:
+        if done.code not in (0, None):
+            log_reason(_project_hint(args), f"hook exited with status {done.code}; nothing injected")
+    except click.ClickException as error:
+        log_reason(_project_hint(args), f"hook command line rejected: {error.format_message()}")
+    except BaseException as error:  # the prompt must go through, whatever happened
+        log_reason(_project_hint(args), f"hook failed: {type(error).__name__}: {error}")
+    return 0
+
+
+def _project_hint(args: Sequence[str]) -> Path | None:
+    """``-p``/``--project`` or ``$RS_LEARN_PROJECT``, if it names a directory (for the log)."""
+    value = os.environ.get("RS_LEARN_PROJECT")
+    for flag, nxt in itertools.pairwise(args):
+        if flag in ("-p", "--project"):
+            value = nxt
+    path = Path(value) if value else None
+    return path if path is not None and path.is_dir() else None

@@ -1,0 +1,103 @@
+"""``rs-learn-host learn`` and ``rs-learn-host skills list``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from guest.learn.skills import sanitize_name
+from host_harness.guests.session import Session, echo_json
+from host_harness.store.router import Project
+
+
+@click.command()
+@click.argument("memory")
+@click.option("--context", help="Where the lesson comes from.")
+@click.option("--skill", "skill_name", metavar="NAME", help="Also create or update the managed skill NAME.")
+@click.option("--update", is_flag=True, help="Update an existing managed skill instead of creating it.")
+@click.option("--description", help="The skill's one-line description (with --skill).")
+@click.option("--body", type=click.File("r", encoding="utf-8"), help="Skill body file (- for stdin).")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole result as JSON.")
+@click.pass_obj
+def learn(
+    session: Session,
+    memory: str,
+    context: str | None,
+    skill_name: str | None,
+    update: bool,
+    description: str | None,
+    body: Any,
+    as_json: bool,
+) -> None:
+    """Store a reusable lesson MEMORY; optionally create or update a managed skill.
+
+    \b
+    Examples:
+      rs-learn-host learn "Run migrations before the tests: the fixtures need the schema."
+      rs-learn-host learn "Deploys need a checklist." --skill deploy --description "How" --body deploy.md
+    """
+    request: dict[str, Any] = {"memory": sys.stdin.read() if memory == "-" else memory}
+    if context:
+        request["context"] = context
+    if skill_name:
+        if not description or body is None:
+            raise click.UsageError("--skill needs --description and --body")
+        request["skill"] = {
+            "action": "update" if update else "create",
+            "name": skill_name,
+            "description": description,
+            "body": body.read(),
+        }
+    data = session.dispatch("learn", request)
+    if as_json:
+        echo_json(data)
+    elif data.get("isError"):
+        raise click.ClickException(data["text"])
+    else:
+        click.echo(data["text"])
+
+
+@click.group()
+def skills() -> None:
+    """Managed and authored skills."""
+
+
+@skills.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+@click.pass_obj
+def list_skills(session: Session, as_json: bool) -> None:
+    """List managed and authored skills, and which one wins.
+
+    Authored skills (.gm/skills/, .claude/skills/) always win over a managed skill
+    (.gm/managed-skills/) of the same name.
+
+    \b
+    Example:
+      rs-learn-host skills list --json
+    """
+    rows = skill_table(Project(session.project))
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        click.echo("No skills.")
+    for row in rows:
+        state = "" if row["wins"] else "  (shadowed by an authored skill)"
+        click.echo(f"{row['name']:<40} {row['kind']:<8} {row['path']}{state}")
+
+
+def skill_table(project: Project) -> list[dict[str, Any]]:
+    """Every skill with its kind, path and whether it is the one discovered."""
+    authored: list[tuple[str, Path]] = []
+    for base in project.skill_dirs:
+        found = sorted(base.iterdir()) if base.is_dir() else []
+        authored += [(d.name, d / "SKILL.md") for d in found if (d / "SKILL.md").is_file()]
+    claimed = {sanitize_name(name) for name, _ in authored}
+    rows = [{"name": name, "kind": "authored", "path": str(path), "wins": True} for name, path in authored]
+    for name in project.managed_skills():
+        path = project.gm / "managed-skills" / name / "SKILL.md"
+        rows.append({"name": name, "kind": "managed", "path": str(path), "wins": name not in claimed})
+    return sorted(rows, key=lambda r: (r["name"], r["kind"]))

@@ -1,0 +1,150 @@
+"""``rs-learn-host``: the command line over the rs-learn component.
+
+Each command is one process and one export call: open the project's stores,
+call the component, commit (or roll back), close. Memorize and recall go
+through ``dispatch`` -- the path the exec spool uses -- so both behave the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+from host_harness import __version__
+from host_harness.cli.archive import archive
+from host_harness.cli.discipline import discipline
+from host_harness.cli.hook import hook, is_prompt_submit, run_prompt_submit
+from host_harness.cli.learn import learn, skills
+from host_harness.cli.records import records
+from host_harness.cli.spool import spool
+from host_harness.guests.runtime import WASMTIME_VERSION
+from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "-p", "--project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=".",
+    envvar="RS_LEARN_PROJECT", show_envvar=True, help="Project directory (its memory lives in .gm/).",
+)
+@click.option(
+    "--wasm", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_WASM, envvar="RS_LEARN_WASM",
+    show_envvar=True, help="The rs-learn component.", show_default=True,
+)
+@click.option("--native", is_flag=True, hidden=True, help="Run the guest in-process (development).")
+@click.option("-v", "--verbose", is_flag=True, help="Log the guest's info messages to stderr.")
+@click.pass_context
+def cli(ctx: click.Context, project: Path, wasm: Path, native: bool, verbose: bool) -> None:
+    """Remember facts for coding agents and recall them later (rs-learn).
+
+    \b
+    Examples:
+      rs-learn-host memorize "Use pnpm, not npm, in this repository."
+      rs-learn-host recall "which package manager?" --limit 3
+      rs-learn-host -p ~/code/app stats --json
+    """
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(name)s: %(message)s")
+    session = Session(project.resolve(), wasm, native)
+    ctx.obj = session
+    ctx.call_on_close(session.close)
+
+
+@cli.command()
+@click.argument("text")
+@click.option("-n", "--namespace", default="default", show_default=True, help="default or a discipline.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_obj
+def memorize(session: Session, text: str, namespace: str, as_json: bool) -> None:
+    """Store TEXT (use - to read it from stdin) and print its id.
+
+    \b
+    Examples:
+      rs-learn-host memorize "The staging server runs on port 8080."
+      rs-learn-host memorize --namespace frontend "The app is built with vite."
+      git log -1 --format=%B | rs-learn-host memorize -
+    """
+    if text == "-":
+        text = sys.stdin.read()
+    data = session.dispatch("memorize", {"text": text, "namespace": namespace})
+    if as_json:
+        echo_json(data)
+    else:
+        click.echo(f"{data['id']} (already stored)" if data.get("deduped") else data["id"])
+
+
+@cli.command()
+@click.argument("query")
+@click.option("-l", "--limit", type=click.IntRange(1, 100), default=8, show_default=True, help="Hits.")
+@click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
+@click.pass_obj
+def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
+    """Print the memories that best match QUERY, best first.
+
+    \b
+    Examples:
+      rs-learn-host recall "staging server port"
+      rs-learn-host recall "@frontend build tool" --limit 3 --json
+    """
+    hits = session.dispatch("recall", {"query": query, "limit": limit})
+    if as_json:
+        echo_json(hits)
+        return
+    if not hits:
+        click.echo("No memories found.")
+    for number, hit in enumerate(hits, start=1):
+        where = "" if hit["namespace"] == "default" else f" [{hit['namespace']}]"
+        click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}  {hit['id']}")
+
+
+@cli.command()
+@click.option("-n", "--namespace", default="default", show_default=True, help="default or a discipline.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.pass_obj
+def stats(session: Session, namespace: str, as_json: bool) -> None:
+    """Show how many memories a store holds and which embedder wrote them.
+
+    \b
+    Example:
+      rs-learn-host stats --namespace frontend
+    """
+    data = session.dispatch("stats", {"namespace": namespace})
+    if as_json:
+        echo_json(data)
+        return
+    for key, value in data.items():
+        click.echo(f"{key}: {'-' if value is None else value}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON.")
+@click.pass_obj
+def version(session: Session, as_json: bool) -> None:
+    """Show the engine, embedder, harness and wasmtime versions.
+
+    \b
+    Example:
+      rs-learn-host version
+    """
+    data = dict(session.dispatch("version", {}))
+    data.update({"harness": __version__, "wasmtime": WASMTIME_VERSION,
+                 "target": "native" if session.native else str(session.wasm)})
+    if as_json:
+        echo_json(data)
+        return
+    for key, value in data.items():
+        click.echo(f"{key}: {value}")
+
+
+def main() -> None:
+    """Entry point of ``rs-learn-host`` and ``python -m host_harness``."""
+    if is_prompt_submit(sys.argv[1:]):  # a hook must never exit 2 (that blocks the prompt): see cli_hook
+        sys.exit(run_prompt_submit(cli, sys.argv[1:]))
+    cli(prog_name="rs-learn-host")
+
+
+# Command groups of other capabilities register here, one line each.
+COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline]
+for _group in COMMAND_GROUPS:
+    cli.add_command(_group)

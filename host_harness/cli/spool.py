@@ -1,0 +1,89 @@
+"""``rs-learn-host spool``: answer the exec spool once, or watch it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from types import FrameType
+
+import click
+
+from host_harness.guests.session import Session
+from host_harness.spool.lock import LockHeld, SpoolLock
+from host_harness.spool.watcher import ANSWERED, DEFERRED, POLL_INTERVAL_S, Spool, spool_root
+
+EXIT_LOCK_HELD = 3
+EXIT_LOCK_LOST = 4
+
+
+@click.command("spool")
+@click.option("--once", "mode", flag_value="once", help="Answer every pending request, then exit.")
+@click.option("--watch", "mode", flag_value="watch", help="Keep answering requests until SIGTERM/SIGINT.")
+@click.option(
+    "--interval", type=click.FloatRange(0.01, 60.0), default=POLL_INTERVAL_S, show_default=True,
+    help="Seconds between polls of in/ (--watch).",
+)
+@click.pass_obj
+def spool(session: Session, mode: str | None, interval: float) -> None:
+    """Answer requests written to .gm/exec-spool/in/<verb>/<N>.<ext> in out/<N>.json.
+
+    One watcher per project: the lock is .gm/exec-spool/.lock. If another live
+    watcher holds it, this command exits with status 3 (a dead or stale holder is
+    replaced). SIGTERM/SIGINT finish the current request, release the lock and
+    exit 0; status 4 means the lock was lost to another watcher.
+
+    \b
+    Examples:
+      rs-learn-host spool --once
+      rs-learn-host -p ~/code/app spool --watch --interval 0.05
+      echo '{"query": "build tool"}' > .gm/exec-spool/in/recall/1.json
+    """
+    if mode is None:
+        raise click.UsageError("choose --once or --watch")
+    root = spool_root(session.project)
+    if mode == "once" and not (root / "in").is_dir() and not (root / "work").is_dir():
+        click.echo("answered 0 request(s)")  # no spool here: create nothing
+        return
+    lock = SpoolLock(root / ".lock")
+    try:
+        lock.acquire()  # before loading the component: a losing starter exits at once
+    except LockHeld as held:
+        click.echo(f"rs-learn-host spool: {held}", err=True)
+        sys.exit(EXIT_LOCK_HELD)
+    lost, stop = threading.Event(), threading.Event()
+    previous = {sig: signal.signal(sig, _stopper(stop)) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        queue = Spool(session.project, session.open())
+        lock.start_heartbeat(lambda: _set(lost, stop))
+        if mode == "once":
+            counts = queue.drain_all(stop, interval)
+            waiting = counts[DEFERRED]
+            click.echo(f"answered {counts[ANSWERED]} request(s)"
+                       + (f"; {waiting} wait until their id's answer is read" if waiting else ""))
+        else:
+            click.echo(f"rs-learn-host spool: watching {queue.root} (pid {os.getpid()})", err=True)
+            queue.watch(stop, interval)
+    except OSError as error:  # e.g. a full disk: stop; a restart answers the claimed request
+        raise click.ClickException(f"the spool cannot write its answers: {error}") from error
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        session.close()  # every transaction is committed or rolled back before the lock goes
+        lock.release()
+    if lost.is_set():
+        sys.exit(EXIT_LOCK_LOST)
+
+
+def _set(*events: threading.Event) -> None:
+    for event in events:
+        event.set()
+
+
+def _stopper(stop: threading.Event) -> Callable[[int, FrameType | None], None]:
+    def handle(_signum: int, _frame: FrameType | None) -> None:
+        stop.set()
+
+    return handle

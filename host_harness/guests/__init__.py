@@ -1,0 +1,1 @@
+"""Running the guest: the wasmtime runtime, the component and the native guest, one session."""

@@ -1,0 +1,126 @@
+"""``BaseGuest``: the four export calls, each one atomic on the host.
+
+Both targets -- :class:`host_harness.native.NativeGuest` (the guest package under
+CPython) and :class:`host_harness.component.WasmGuest` (the built component) --
+inherit these rules, so one test suite checks both:
+
+* every call runs inside ``HostServices.begin()``;
+* it commits only when the call succeeded: ``memorize``/``recall`` returned ok,
+  ``dispatch`` returned an envelope with ``"ok": true`` (``version`` too);
+* a guest error, an exception or a trap rolls back every store the call touched;
+* a host import that failed during the call (recorded on the services) fails the
+  call even when the guest carried on: rolled back, :class:`HostFailure` for the
+  typed exports, an ``{"ok": false, "error": "internal: host failure: ..."}``
+  envelope for ``dispatch``.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from host_harness.errors import GuestError, GuestTrap, HostFailure
+from host_harness.services import HostServices
+from host_harness.store import effects
+
+T = TypeVar("T")
+
+
+def envelope_ok(envelope: str) -> bool:
+    """Return whether a ``dispatch`` envelope says ``"ok": true`` (anything unparsable: no)."""
+    try:
+        value = json.loads(envelope)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and value.get("ok") is True
+
+
+def _require_unicode(**strings: str) -> None:
+    """Strings with lone surrogates (e.g. undecodable bytes from argv) cannot cross into the guest."""
+    for name, value in strings.items():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise GuestError(f"validation: {name} is not valid Unicode (lone surrogate)") from None
+
+
+class BaseGuest(ABC):
+    """The export calls of the ``rs-learn`` world over :class:`HostServices`."""
+
+    def __init__(self, services: HostServices) -> None:
+        self.services = services
+
+    def version(self) -> str:
+        """Return the engine version."""
+        return self._transact(self._version, lambda _: True)
+
+    def memorize(self, text: str, namespace: str = "default") -> str:
+        """Store ``text``; return the memory id. Raises :class:`GuestError`."""
+        _require_unicode(text=text, namespace=namespace)
+        return self._transact(lambda: self._memorize(text, namespace), lambda _: True)
+
+    def recall(self, query: str, limit: int = 0) -> list[dict[str, Any]]:
+        """Recall hits ``{id, text, score, namespace}``, best first. Raises :class:`GuestError`."""
+        _require_unicode(query=query)
+        return self._transact(lambda: self._recall(query, limit), lambda _: True)
+
+    def dispatch(self, verb: str, body: str) -> str:
+        """Serve one spool verb; returns the JSON envelope (a host failure becomes an error envelope)."""
+        try:
+            _require_unicode(verb=verb, body=body)
+        except GuestError as error:
+            return json.dumps(
+                {"ok": False, "verb": verb.encode("utf-8", "replace").decode(), "error": error.message}
+            )
+        try:
+            envelope = self._transact(lambda: self._dispatch(verb, body), envelope_ok)
+        except HostFailure as failure:
+            return json.dumps({"ok": False, "verb": verb, "error": failure.message}, ensure_ascii=False)
+        return effects.apply(self.services.project.gm, envelope)  # after the commit: files to write
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the target's resources (the services stay open: they are the caller's)."""
+
+    def _transact(self, run: Callable[[], T], succeeded: Callable[[T], bool]) -> T:
+        services = self.services
+        services.begin()
+        try:
+            result = run()
+        except GuestTrap:
+            services.rollback()
+            raise
+        except GuestError as error:  # the guest's answer may stem from a failed import: say so
+            failure = services.failure()
+            services.rollback()
+            if failure is not None:
+                raise HostFailure(failure) from error
+            raise
+        except BaseException:
+            services.rollback()
+            raise
+        failure = services.failure()
+        if failure is not None:
+            services.rollback()
+            raise HostFailure(failure)
+        if succeeded(result):
+            services.commit()
+        else:
+            services.rollback()
+        return result
+
+    # what each target provides
+
+    @abstractmethod
+    def _version(self) -> str: ...
+
+    @abstractmethod
+    def _memorize(self, text: str, namespace: str) -> str: ...
+
+    @abstractmethod
+    def _recall(self, query: str, limit: int) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def _dispatch(self, verb: str, body: str) -> str: ...

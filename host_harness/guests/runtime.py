@@ -1,0 +1,196 @@
+"""Compiling and caching the component, and the deadline clock of its engine.
+
+Compiling ``rs_learn.wasm`` with Cranelift takes seconds; deserialising a
+precompiled artifact takes milliseconds. :func:`load_component` keeps the
+artifact in a cache directory (``$RS_LEARN_CACHE_DIR``, default
+``~/.cache/rs-learn``) under a name made of the sha256 of the ``.wasm`` bytes, the
+wasmtime version and the engine flavour (artifacts only load into an engine of
+the same version and configuration). The artifact is written atomically (temp
+file, fsync, rename), then its sha256 beside it (``<name>.sha256``). Loading
+checks that digest before wasmtime maps the file: wasmtime trusts what it
+deserialises, so a corrupt, truncated or orphaned artifact is detected first,
+logged and replaced by a fresh compile. At most :data:`CACHE_KEEP` artifacts are
+kept (least recently used go first).
+
+Deadline: the engine uses *epoch interruption* rather than fuel. Fuel slows the
+pure-Python interpreter inside the component and would need a per-verb budget;
+an epoch deadline is a wall-clock bound that also covers time spent in host
+imports. One daemon thread per :class:`Runtime` advances the epoch every
+:data:`TICK_S` seconds; each call sets its deadline in ticks from "now", so many
+stores can share one engine (and one compiled component) safely.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.metadata
+import logging
+import os
+import threading
+from pathlib import Path
+
+from wasmtime import Config, Engine, WasmtimeError
+from wasmtime.component import Component
+
+from host_harness.guests import accel
+
+CACHE_ENV = "RS_LEARN_CACHE_DIR"
+ENGINE_FLAVOUR = "epoch"  # part of the cache key: artifacts depend on the engine configuration
+CACHE_KEEP = 4  # artifacts kept per cache directory (newest first); each is ~50 MB
+TICK_S = 0.05
+WASMTIME_VERSION = importlib.metadata.version("wasmtime")
+
+log = logging.getLogger("rs_learn.host")
+
+
+def make_engine() -> Engine:
+    """Make an engine configured for the harness (epoch interruption on)."""
+    config = Config()
+    config.epoch_interruption = True
+    return Engine(config)
+
+
+def default_cache_dir() -> Path:
+    """``$RS_LEARN_CACHE_DIR`` or ``~/.cache/rs-learn``."""
+    env = os.environ.get(CACHE_ENV)
+    return Path(env) if env else Path.home() / ".cache" / "rs-learn"
+
+
+def cache_file_name(wasm: bytes) -> str:
+    """Name the artifact: sha256 of the component, wasmtime version, engine flavour."""
+    digest = hashlib.sha256(wasm).hexdigest()
+    return f"rs_learn-{digest}-wasmtime-{WASMTIME_VERSION}-{ENGINE_FLAVOUR}.cwasm"
+
+
+def _digest_path(artifact: Path) -> Path:
+    return artifact.with_name(artifact.name + ".sha256")
+
+
+def artifact_is_intact(path: Path) -> bool:
+    """Whether the artifact at ``path`` exists and matches its recorded sha256."""
+    try:
+        expected = _digest_path(path).read_text(encoding="ascii").strip()
+        with open(path, "rb") as artifact:
+            actual = hashlib.file_digest(artifact, "sha256").hexdigest()
+    except (FileNotFoundError, UnicodeDecodeError):
+        return False
+    return actual == expected
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp.{os.getpid()}")
+    try:
+        with open(tmp, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _write_artifact(path: Path, body: bytes) -> None:
+    """Write the artifact, then its digest, each atomically; a cache that cannot be written is logged."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(path, body)
+        _write_atomic(_digest_path(path), hashlib.sha256(body).hexdigest().encode("ascii") + b"\n")
+    except OSError as error:
+        log.warning("cannot write precompiled component %s: %s", path, error)
+        return
+    prune(path.parent, keep=CACHE_KEEP)
+
+
+def prune(cache_dir: Path, keep: int) -> list[Path]:
+    """Delete all but the ``keep`` newest artifacts of ``cache_dir``; return what was deleted."""
+    artifacts = sorted(cache_dir.glob("rs_learn-*.cwasm"), key=_mtime, reverse=True)
+    for stale in artifacts[keep:]:
+        stale.unlink(missing_ok=True)
+        _digest_path(stale).unlink(missing_ok=True)
+    return artifacts[keep:]
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except FileNotFoundError:  # pruned by another process meanwhile
+        return 0
+
+
+def load_component(engine: Engine, wasm_path: Path | str, cache_dir: Path | str | None = None) -> Component:
+    """Return the compiled component of ``wasm_path``, from the precompiled cache when possible."""
+    wasm = Path(wasm_path).read_bytes()
+    path = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    path = path / cache_file_name(wasm)
+    if path.exists() and not artifact_is_intact(path):
+        log.warning("precompiled component %s is corrupt; recompiling", path)
+    elif path.exists():
+        try:
+            component = Component.deserialize_file(engine, str(path))  # mmap: no copy
+        except WasmtimeError as error:  # e.g. another engine configuration
+            log.warning("cannot load precompiled component %s (%s); recompiling", path, error)
+        else:
+            log.debug("loaded precompiled component %s", path)
+            with contextlib.suppress(OSError):
+                os.utime(path)  # most recently used: the last to be pruned
+            return component
+    log.debug("compiling %s", wasm_path)
+    component = Component(engine, wasm)
+    _write_artifact(path, bytes(component.serialize()))
+    return component
+
+
+class Ticker:
+    """A daemon thread that advances an engine's epoch every ``tick_s`` seconds."""
+
+    def __init__(self, engine: Engine, tick_s: float = TICK_S) -> None:
+        self.engine = engine
+        self.tick_s = tick_s
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """Start ticking (idempotent)."""
+        with self._lock:
+            if self._thread is None:
+                self._stop.clear()
+                self._thread = threading.Thread(target=self._run, name="rs-learn-epoch", daemon=True)
+                self._thread.start()
+
+    def stop(self) -> None:
+        """Stop ticking."""
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._stop.set()
+            thread.join()
+
+    def ticks(self, seconds: float) -> int:
+        """Return a deadline of at least ``seconds``, in ticks."""
+        return max(1, int(seconds / self.tick_s + 0.999999) + 1)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.tick_s):
+            self.engine.increment_epoch()
+
+
+class Runtime:
+    """An engine, the compiled component and the engine's deadline clock; share it between guests."""
+
+    def __init__(self, engine: Engine, component: Component) -> None:
+        accel.install()  # bulk list<u8>/list<f32> conversion (docs/decisions.md D7)
+        self.engine = engine
+        self.component = component
+        self.ticker = Ticker(engine)
+
+    @classmethod
+    def load(cls, wasm_path: Path | str, cache_dir: Path | str | None = None) -> Runtime:
+        """Compile (or load from the cache) ``wasm_path`` in a fresh harness engine."""
+        engine = make_engine()
+        return cls(engine, load_component(engine, wasm_path, cache_dir))
+
+    def close(self) -> None:
+        """Stop the deadline clock."""
+        self.ticker.stop()

@@ -1,0 +1,1 @@
+"""The exec spool: the watcher and its one-per-project lock."""

@@ -1,0 +1,1 @@
+"""The host's storage: SQLite KV, the vector index, namespace routing, config, file effects."""

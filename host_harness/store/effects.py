@@ -1,0 +1,53 @@
+"""Effects the guest asks for and only the host can perform: writing a managed skill.
+
+The guest cannot touch files. A successful ``learn`` envelope may carry
+``data.write = {path, content, failure_prefix}``; after the call has committed,
+:func:`apply` writes ``content`` to ``<project>/.gm/<path>`` atomically (temp
+file in the same folder, fsync, rename, fsync the folder) and removes ``write``
+from the envelope it passes on. The path must be exactly
+``managed-skills/<name>/SKILL.md`` with a valid name: the host never writes
+anywhere else, whatever the guest says. When the write fails, the result turns
+into the seed's error, ``<lesson result>, but the managed skill could not be
+written: <reason>`` -- the lesson itself stays stored.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from host_harness.store.atomic import write_atomic
+
+SKILL_PATH = re.compile(r"managed-skills/([a-z0-9][a-z0-9-]{0,63})/SKILL\.md")
+
+
+def apply(gm: Path, envelope: str) -> str:
+    """Perform the write an ``ok`` envelope asks for; return the envelope to pass on."""
+    if '"write"' not in envelope:
+        return envelope
+    value = json.loads(envelope)
+    data = value.get("data")
+    if not value.get("ok") or not isinstance(data, dict) or "write" not in data:
+        return envelope
+    write = data.pop("write")
+    try:
+        path = _target(gm, write)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, str(write["content"]).encode("utf-8"))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        prefix = str(write.get("failure_prefix", "Done")) if isinstance(write, dict) else "Done"
+        data["text"] = f"{prefix}, but the managed skill could not be written: {reason}"
+        data["isError"] = True
+        data["details"] = {"skill": None}
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _target(gm: Path, write: Any) -> Path:
+    """The file to write, refusing any path outside ``.gm/managed-skills/<name>/SKILL.md``."""
+    path = write.get("path") if isinstance(write, dict) else None
+    if not isinstance(path, str) or not SKILL_PATH.fullmatch(path):
+        raise ValueError(f"refusing to write {path!r}: only managed-skills/<name>/SKILL.md")
+    return gm / path

@@ -1,0 +1,173 @@
+"""Namespace routing and the reserved ``host`` namespace (SPEC section 3).
+
+* ``disciplines/<name>/<bucket>`` lives in ``<project>/.gm/disciplines/<name>/rs-learn.db``,
+  where it is namespace ``<bucket>``;
+* ``host`` and ``host/...`` are reserved and read-only: the host serves facts from
+  its own world there (see :meth:`StoreRouter.host_value`);
+* every other namespace lives in ``<project>/.gm/rs-learn.db`` under its own name.
+
+A discipline ``<name>`` becomes a directory name, so it must match
+``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``: no ``/``, ``..``, NUL, absolute path or
+empty name can reach the file system. Nothing here creates ``.gm/``: the store
+creates its directory on the first write.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from host_harness.errors import StoreError
+from host_harness.store.config import MemoryConfig, load_memory_config
+from host_harness.store.kv import check_name
+
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+HOST_NS = "host"
+DISCIPLINES = "disciplines"
+DB_NAME = "rs-learn.db"
+HOST_KEYS = ("authored-skills", "enabled-disciplines", "managed-skills", "memory-config", "scope")
+
+log = logging.getLogger("rs_learn.host")
+
+
+def valid_name(name: str) -> bool:
+    """Return whether ``name`` is a safe discipline name."""
+    return NAME_RE.fullmatch(name) is not None
+
+
+@dataclass(frozen=True)
+class Project:
+    """A project directory and the paths rs-learn uses inside it."""
+
+    root: Path
+
+    @property
+    def gm(self) -> Path:
+        """``<project>/.gm``."""
+        return self.root / ".gm"
+
+    @property
+    def db_path(self) -> Path:
+        """The project store."""
+        return self.gm / DB_NAME
+
+    def discipline_db(self, name: str) -> Path:
+        """Return the store of discipline ``name`` (validated)."""
+        if not valid_name(name):
+            raise StoreError(
+                f"discipline name {name!r} is not valid: use letters, digits, '_' and '-', "
+                "starting with a letter or digit, at most 64 characters (no '/', '..', NUL)"
+            )
+        return self.gm / DISCIPLINES / name / DB_NAME
+
+    @property
+    def enabled_file(self) -> Path:
+        """``.gm/disciplines/enabled.txt``: one discipline name per line."""
+        return self.gm / DISCIPLINES / "enabled.txt"
+
+    @property
+    def skill_dirs(self) -> tuple[Path, Path]:
+        """Where authored skills live."""
+        return (self.gm / "skills", self.root / ".claude" / "skills")
+
+    def enabled_disciplines(self) -> list[str]:
+        """Read ``enabled.txt``: trimmed names, blank and ``#`` lines skipped, de-duplicated, valid only."""
+        try:
+            text = self.enabled_file.read_text(encoding="utf-8-sig", errors="replace")
+        except FileNotFoundError:
+            return []
+        names: list[str] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            name = line.strip()
+            if not name or name.startswith("#") or name in names:
+                continue
+            if not valid_name(name):
+                log.warning("%s:%d: skipping invalid discipline name %r", self.enabled_file, number, name)
+                continue
+            names.append(name)
+        return names
+
+    def managed_skills(self) -> list[str]:
+        """List the managed skills written so far (``.gm/managed-skills/<name>/SKILL.md``)."""
+        base = self.gm / "managed-skills"
+        if not base.is_dir():
+            return []
+        return sorted(d.name for d in base.iterdir() if valid_name(d.name) and (d / "SKILL.md").is_file())
+
+    def authored_skills(self) -> list[str]:
+        """List the skill directories with a ``SKILL.md`` in ``.gm/skills`` and ``.claude/skills``."""
+        names: set[str] = set()
+        for base in self.skill_dirs:
+            if base.is_dir():
+                names.update(d.name for d in base.iterdir() if (d / "SKILL.md").is_file())
+        return sorted(names)
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a namespace lives: a database file and the namespace inside it."""
+
+    db: Path
+    ns: str
+
+
+class StoreRouter:
+    """Maps namespaces to stores and serves the reserved ``host`` namespace."""
+
+    def __init__(self, project: Project, scope: Mapping[str, Any] | None = None) -> None:
+        self.project = project
+        self.scope = dict(scope) if scope is not None else None
+        self.memory_config: MemoryConfig = load_memory_config(project.root)  # ConfigError at start
+        self._routes: dict[str, Route] = {}  # every import call routes: keep pathlib off the hot path
+
+    @staticmethod
+    def is_reserved(ns: str) -> bool:
+        """Return whether ``ns`` is the read-only ``host`` namespace (or below it)."""
+        return ns == HOST_NS or ns.startswith(HOST_NS + "/")
+
+    def route(self, ns: str) -> Route:
+        """Return the store of ``ns``; reserved namespaces have none (see :meth:`host_value`)."""
+        route = self._routes.get(ns)
+        if route is None:
+            route = self._routes[ns] = self._route(ns)
+        return route
+
+    def _route(self, ns: str) -> Route:
+        check_name(ns, "namespace")
+        if self.is_reserved(ns):
+            raise StoreError(f"namespace {ns!r} is read-only (served by the host)")
+        if ns == DISCIPLINES or ns.startswith(DISCIPLINES + "/"):
+            parts = ns.split("/", 2)
+            if len(parts) < 3 or not parts[2]:
+                raise StoreError(f"namespace {ns!r} must have the form disciplines/<name>/<bucket>")
+            return Route(self.project.discipline_db(parts[1]), parts[2])
+        return Route(self.project.db_path, ns)
+
+    def host_value(self, ns: str, key: str) -> bytes | None:
+        """Return a fact of the reserved namespace as UTF-8 JSON, or ``None`` when there is none."""
+        if ns != HOST_NS:
+            return None
+        value: Any
+        if key == "enabled-disciplines":
+            value = self.project.enabled_disciplines()
+        elif key == "authored-skills":
+            value = self.project.authored_skills()
+        elif key == "managed-skills":
+            value = self.project.managed_skills()
+        elif key == "scope" and self.scope is not None:
+            value = self.scope
+        elif key == "memory-config":
+            value = self.memory_config.as_json()
+        else:
+            return None
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+    def host_entries(self, ns: str) -> list[tuple[str, bytes]]:
+        """Return every fact of the reserved namespace ``ns``, by key."""
+        entries = [(key, self.host_value(ns, key)) for key in HOST_KEYS]
+        return [(key, value) for key, value in entries if value is not None]
