@@ -7,6 +7,7 @@ within one run, not across machines.
 
     python -m bench            # sizes 1k, 10k, 100k
     python -m bench --quick    # sizes 1k, 10k
+    python -m bench.mcp        # only the MCP tool-call round trip (issue 14)
 """
 
 from __future__ import annotations
@@ -262,6 +263,9 @@ def main() -> None:
         bench_embed(runtime)
         bench_memorize(runtime)
         bench_recall(runtime, sizes)
+        from bench.mcp import bench_mcp  # (imports the MCP SDK: ~1 s)
+
+        bench_mcp(runtime, row)
         bench_cold_start()
     bench_spool_and_hook()
     runtime.close()

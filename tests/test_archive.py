@@ -545,3 +545,17 @@ def test_readme_examples(guest):
         ok(guest, "archive", {"label": f"filler {n}", "content": "filler"})
     for verb, body, envelope in exchanges:
         assert call(guest, verb, body) == envelope
+
+
+def test_archive_list_reads_the_index_newest_first(guest):
+    assert ok(guest, "archive_list") == {"namespace": "default", "total": 0, "blocks": []}
+    for i in range(3):
+        ok(guest, "archive", {"content": f"Block {i}:   spread\nover lines", "label": f"Label {i}"})
+    ok(guest, "archive", {"content": "elsewhere", "namespace": "frontend"})
+    listed = ok(guest, "archive_list", {"limit": 2})
+    assert listed == {"namespace": "default", "total": 3, "blocks": [
+        {"id": "r3", "label": "Label 2", "excerpt": "Block 2: spread over lines"},
+        {"id": "r2", "label": "Label 1", "excerpt": "Block 1: spread over lines"}]}
+    assert [b["id"] for b in ok(guest, "archive_list", {"namespace": "frontend"})["blocks"]] == ["r1"]
+    assert call(guest, "archive_list", {"limit": 0})["error"] == (
+        "validation: field 'limit' must be between 1 and 1000, got 0")

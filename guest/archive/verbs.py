@@ -1,4 +1,4 @@
-"""The archive verbs: ``archive``, ``archive_recall``, ``archive_search`` (seed 002).
+"""The archive verbs: ``archive``, ``archive_recall``, ``archive_search`` (seed 002), ``archive_list``.
 
 Each answers with the seed's tool text in ``data.text`` and structured fields next to it.
 Bad input (a missing, non-string or blank id or query, a malformed id, a wrong type, an
@@ -32,6 +32,8 @@ MAX_CONTENT_BYTES = requests.MAX_BODY_BYTES - 64 * 1024
 MAX_LABEL_BYTES = 1024
 MAX_ID_BYTES = 1024
 MAX_QUERY_BYTES = 8 * 1024
+DEFAULT_LIST = 100
+MAX_LIST = 1000
 LINE_BREAKS = frozenset("\n\r\v\f\x85\u2028\u2029")
 
 
@@ -47,6 +49,7 @@ class ArchiveVerbs:
             "archive": Verb(self.archive, "content"),
             "archive_recall": Verb(self.recall, "id"),
             "archive_search": Verb(self.search, "query"),
+            "archive_list": Verb(self.list_blocks, "namespace"),
         }
 
     def archive(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -106,6 +109,22 @@ class ArchiveVerbs:
             "namespace": namespace,
             "results": [r.as_dict() for r in results],
         }
+
+    def list_blocks(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``archive_list {limit?, namespace?}``: the newest readable blocks' ids, labels and excerpts.
+
+        Not in the seed: it lets a host list the archive (the MCP server's resources). It reads only
+        the search index, never the blocks; ``total`` counts every readable block.
+        """
+        limit = requests.integer(body, "limit", DEFAULT_LIST, 1, MAX_LIST)
+        namespace = requests.namespace(body) or requests.DEFAULT_NAMESPACE
+        entries: list[Entry] = []
+        for chunk in Archive(self.host, namespace).chunks():
+            locked = set(chunk.locked)
+            entries.extend(chunk.entry(i) for i, seq in enumerate(chunk.columns["seq"]) if seq not in locked)
+        entries.sort(key=lambda e: e.seq, reverse=True)
+        blocks = [{"id": e.id, "label": e.label, "excerpt": e.excerpt} for e in entries[:limit]]
+        return {"namespace": namespace, "total": len(entries), "blocks": blocks}
 
     def with_recall_by_id(self, memory_recall: Verb) -> Verb:
         """``memory_recall``, except that a body with an ``id`` field recalls an archived block."""

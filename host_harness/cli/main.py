@@ -18,6 +18,7 @@ from host_harness.cli.archive import archive
 from host_harness.cli.discipline import discipline
 from host_harness.cli.hook import hook, is_prompt_submit, run_prompt_submit
 from host_harness.cli.learn import learn, skills
+from host_harness.cli.mcp import mcp
 from host_harness.cli.records import records
 from host_harness.cli.spool import spool
 from host_harness.guests.runtime import WASMTIME_VERSION
@@ -145,6 +146,6 @@ def main() -> None:
 
 
 # Command groups of other capabilities register here, one line each.
-COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline]
+COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)

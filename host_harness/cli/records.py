@@ -24,19 +24,39 @@ def _scope_option(flag: str, env: str, what: str) -> Callable[[Callable[..., Any
     return click.option(flag, envvar=env, show_envvar=True, help=f"Trusted scope: {what}.")
 
 
-@click.group("records")
-@_scope_option("--actor", "RS_LEARN_SCOPE_ACTOR", "the actor (agent or person) id")
-@_scope_option("--conversation", "RS_LEARN_SCOPE_CONVERSATION", "the conversation id")
-@_scope_option("--project-id", "RS_LEARN_SCOPE_PROJECT", "the project id")
-@_scope_option("--thread", "RS_LEARN_SCOPE_THREAD", "the thread id")
-@click.option(
-    "--global",
-    "is_global",
-    is_flag=True,
-    envvar="RS_LEARN_SCOPE_GLOBAL",
-    show_envvar=True,
-    help="Trusted scope: create records every scope sees.",
+SCOPE_OPTIONS = (
+    _scope_option("--actor", "RS_LEARN_SCOPE_ACTOR", "the actor (agent or person) id"),
+    _scope_option("--conversation", "RS_LEARN_SCOPE_CONVERSATION", "the conversation id"),
+    _scope_option("--project-id", "RS_LEARN_SCOPE_PROJECT", "the project id"),
+    _scope_option("--thread", "RS_LEARN_SCOPE_THREAD", "the thread id"),
+    click.option(
+        "--global",
+        "is_global",
+        is_flag=True,
+        envvar="RS_LEARN_SCOPE_GLOBAL",
+        show_envvar=True,
+        help="Trusted scope: create records every scope sees.",
+    ),
 )
+
+
+def scope_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the trusted-scope options (``records``, ``mcp``); read them with :func:`trusted_scope`."""
+    for option in reversed(SCOPE_OPTIONS):
+        command = option(command)
+    return command
+
+
+def trusted_scope(
+    actor: str | None, conversation: str | None, project_id: str | None, thread: str | None, is_global: bool
+) -> dict[str, Any] | None:
+    """The scope the options name, or ``None`` (unscoped) when they name none."""
+    ids = {"actorId": actor, "conversationId": conversation, "projectId": project_id, "threadId": thread}
+    return {**ids, "global": is_global} if any(ids.values()) or is_global else None
+
+
+@click.group("records")
+@scope_options
 @click.pass_obj
 def records(
     session: Session,
@@ -56,9 +76,7 @@ def records(
       rs-learn-host records --project-id app list "login test"
       rs-learn-host records --project-id app show cl-1
     """
-    ids = {"actorId": actor, "conversationId": conversation, "projectId": project_id, "threadId": thread}
-    if any(ids.values()) or is_global:
-        session.scope = {**ids, "global": is_global}
+    session.scope = trusted_scope(actor, conversation, project_id, thread, is_global)
 
 
 @records.group("create")

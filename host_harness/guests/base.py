@@ -17,6 +17,7 @@ inherit these rules, so one test suite checks both:
 from __future__ import annotations
 
 import json
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -26,6 +27,7 @@ from host_harness.services import HostServices
 from host_harness.store import effects
 
 T = TypeVar("T")
+log = logging.getLogger("rs_learn.host")
 
 
 def envelope_ok(envelope: str) -> bool:
@@ -35,6 +37,24 @@ def envelope_ok(envelope: str) -> bool:
     except ValueError:
         return False
     return isinstance(value, dict) and value.get("ok") is True
+
+
+def answer(guest: BaseGuest, verb: str, body: str, where: str | None = None) -> str:
+    """``guest.dispatch`` that never raises: the envelope, or an error envelope for what it raised.
+
+    A trap or a failed instantiation (:class:`GuestError`; the next call re-instantiates) and a
+    harness bug cost this one request, not the long-lived process serving it (spool, MCP server).
+    ``where`` names the request in the log (default: the verb).
+    """
+    try:
+        return guest.dispatch(verb, body)
+    except GuestError as error:
+        log.error("%s failed: %s", where or verb, error.message)
+        message = error.message
+    except Exception as error:
+        log.exception("%s: unexpected error", where or verb)
+        message = f"internal: {type(error).__name__}: {error}"
+    return json.dumps({"ok": False, "verb": verb, "error": message}, ensure_ascii=False)
 
 
 def _require_unicode(**strings: str) -> None:

@@ -27,6 +27,7 @@ class Session:
         self.services: HostServices | None = None
         self.guest: BaseGuest | None = None
         self.scope: dict[str, Any] | None = None  # trusted scope, set by a command group before open()
+        self.timeout_s: float | None = None  # the component's per-call deadline (default: the guest's)
 
     def open(self) -> BaseGuest:
         """Return the guest (native or wasm) over the project's services."""
@@ -47,7 +48,11 @@ class Session:
                     )
                 from host_harness.guests.component import WasmGuest
 
-                self.guest = WasmGuest(Runtime.load(self.wasm), self.services)
+                runtime = Runtime.load(self.wasm)
+                if self.timeout_s is None:
+                    self.guest = WasmGuest(runtime, self.services)
+                else:
+                    self.guest = WasmGuest(runtime, self.services, timeout_s=self.timeout_s)
         return self.guest
 
     def dispatch(self, verb: str, body: dict[str, Any]) -> Any:

@@ -52,8 +52,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from host_harness.errors import GuestError
-from host_harness.guests.base import BaseGuest, envelope_ok
+from host_harness.guests.base import BaseGuest, answer, envelope_ok
 from host_harness.store.atomic import write_atomic
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -263,14 +262,7 @@ class Spool:
             return error_envelope(verb, str(error))
         except OSError as error:
             return error_envelope(verb, f"internal: cannot read the request: {error.strerror or error}")
-        try:
-            return self.guest.dispatch(verb, body)
-        except GuestError as error:  # a trap (the next call re-instantiates) or an instantiation failure
-            log.error("%s/%s failed: %s", printable(verb), printable(request.name), error.message)
-            return error_envelope(verb, error.message)
-        except Exception as error:  # a harness bug must cost one request, not the watcher
-            log.exception("%s/%s: unexpected error", printable(verb), printable(request.name))
-            return error_envelope(verb, f"internal: {type(error).__name__}: {error}")
+        return answer(self.guest, verb, body, f"{verb}/{printable(request.name)}")
 
     # watching
 

@@ -1,0 +1,105 @@
+"""MCP tool-call round trip: ``recall`` at 1k memories through the MCP server (issue 14).
+
+Three ways to the same warm component over the same store, 50 recalls each (after 5 to warm up):
+
+* ``dispatch`` -- the guest called directly (the floor: what any host pays);
+* in-process -- the SDK's ``Client`` on the ``RsLearnServer`` object (tool lookup, argument checks,
+  the guest worker thread, result shaping): the target row;
+* stdio -- ``rs-learn-host mcp`` as a subprocess, JSON-RPC over pipes, as an agent runs it.
+
+Numbers are wall-clock on whatever machine runs this: compare the rows of one run.
+
+    python -m bench.mcp
+    python -m bench.mcp --size 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from bench.__main__ import WASM, dispatch, pct, populate, sentences, timed
+from host_harness.guests.component import WasmGuest
+from host_harness.guests.runtime import Runtime
+from host_harness.mcp.server import RsLearnServer
+from host_harness.mcp.worker import GuestWorker
+from host_harness.services import HostServices
+
+CALLS, WARM = 50, 5
+Row = Callable[..., None]
+
+
+async def tool_calls(client: Client, queries: list[str]) -> list[float]:
+    """Milliseconds of one ``recall`` tool call per query (the first :data:`WARM` not counted)."""
+    samples = []
+    for query in queries:
+        start = time.perf_counter()
+        result = await client.call_tool("recall", {"query": query})
+        samples.append((time.perf_counter() - start) * 1000)
+        if result.is_error:
+            raise SystemExit(f"recall failed: {result.content}")
+    return samples[WARM:]
+
+
+def bench_mcp(runtime: Runtime, row: Row, size: int = 1000) -> None:
+    """The three rows for a store of ``size`` memories."""
+    print(f"MCP tool call round trip (recall at {size // 1000}k memories; warm; {CALLS} calls)")
+    queries = sentences(CALLS + WARM, 6, seed=41)
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        populate(project, sentences(size, 28, seed=size + 1))
+        worker = GuestWorker.of(lambda: WasmGuest(runtime, HostServices(project)))
+        guest = worker.start()
+        services = guest.services
+        direct = iter(queries)
+        samples = worker.run_sync(
+            lambda: timed(lambda: dispatch(guest, "recall", {"query": next(direct)}), len(queries))
+        )[WARM:]
+        row(f"recall via dispatch p50 / p95 at {size}, wasm", pct(samples))
+        server = RsLearnServer(worker, services.project, services.router.memory_config)
+
+        async def in_process() -> list[float]:
+            async with Client(server) as client:
+                return await tool_calls(client, queries)
+
+        row(f"MCP recall in-process p50 / p95 at {size}, wasm", pct(asyncio.run(in_process())))
+        worker.close()
+
+        params = StdioServerParameters(command=sys.executable, args=["-m", "host_harness", "mcp"],
+                                       env={**os.environ, "RS_LEARN_PROJECT": str(project)}, cwd=project)
+
+        async def over_stdio() -> list[float]:
+            with open(os.devnull, "w") as errlog:
+                async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:
+                    return await tool_calls(client, queries)
+
+        row(f"MCP recall over stdio p50 / p95 at {size}, wasm", pct(asyncio.run(over_stdio())))
+
+
+def main() -> None:
+    """Run the MCP rows alone."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--size", type=int, default=1000, help="memories in the store (default 1000)")
+    args = parser.parse_args()
+    runtime = Runtime.load(WASM)
+
+    def row(name: str, value: str, target: str = "") -> None:
+        print(f"  {name:<48} {value:>22}  {target}", flush=True)
+
+    bench_mcp(runtime, row, args.size)
+    runtime.close()
+
+
+if __name__ == "__main__":
+    main()

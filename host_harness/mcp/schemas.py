@@ -1,0 +1,270 @@
+"""The MCP tools' input JSON Schemas, built from the guest's own field lists and limits.
+
+One source of truth: a property is advertised only when the guest's validation reads it. The
+structured-memory schemas take their property names from the tuples the guest checks bodies
+against (``records.FIELDS``, ``tree.ITEM_FIELDS``, ``query.QUERY_FIELDS``), their statuses from
+``store.STATUSES`` and their bounds from ``guest/structured/fields.py``; the memory, archive and
+learn schemas take their bounds from those capabilities' constants. A field name the guest gains
+without a description here fails at import (:data:`PROPERTIES` has no entry for it), and
+``tests/test_mcp_tools.py`` checks the rest against the guest itself: every advertised property
+reaches the guest without being refused as unknown, the structured schemas equal the guest's
+``allowed:`` lists, and no scope field is advertised anywhere.
+
+Every schema is a closed object (``additionalProperties: false``) without ``$ref``, ``oneOf`` or
+other constructs that some clients cannot digest: a checklist's nested ``items`` are unrolled to
+the configured ``maxChecklistDepth``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from guest import requests
+from guest.archive import search as archive_search
+from guest.archive import verbs as archive
+from guest.learn import skills
+from guest.memory import recall as memory_recall
+from guest.memory import verbs as memory
+from guest.structured import fields, query, records, retrieve, tree
+from guest.structured.store import PREFIXES, STATUSES
+
+Schema = dict[str, Any]
+STRUCTURED_KINDS = ("checklist", "todo", "session_note")
+
+
+def anchored(pattern: str) -> str:
+    """A Python ``fullmatch`` pattern as an anchored JSON Schema (ECMA-262) pattern."""
+    return f"^(?:{pattern})$"
+
+
+def string(description: str, **extra: Any) -> Schema:
+    """A string property."""
+    return {"type": "string", "description": description, **extra}
+
+
+def integer(description: str, low: int, high: int) -> Schema:
+    """An integer property within ``[low, high]``."""
+    return {"type": "integer", "minimum": low, "maximum": high, "description": description}
+
+
+def number(description: str, low: float, high: float) -> Schema:
+    """A number property within ``[low, high]``."""
+    return {"type": "number", "minimum": low, "maximum": high, "description": description}
+
+
+def boolean(description: str) -> Schema:
+    """A boolean property."""
+    return {"type": "boolean", "description": description}
+
+
+def enum(description: str, values: Iterable[str]) -> Schema:
+    """A string property restricted to ``values``."""
+    return {"type": "string", "enum": list(values), "description": description}
+
+
+def array(description: str, items: Schema, max_items: int | None = None) -> Schema:
+    """An array property."""
+    schema: Schema = {"type": "array", "items": items, "description": description}
+    if max_items is not None:
+        schema["maxItems"] = max_items
+    return schema
+
+
+def nullable(schema: Schema, why: str) -> Schema:
+    """``schema`` or ``null`` (``why`` says what null means)."""
+    kind = schema["type"]
+    return {**schema, "type": [kind, "null"], "description": f"{schema['description']} {why}"}
+
+
+def obj(properties: dict[str, Schema], required: Iterable[str] = ()) -> Schema:
+    """A closed object schema."""
+    schema: Schema = {"type": "object", "properties": properties, "additionalProperties": False}
+    needed = [name for name in required if name in properties]
+    if needed:
+        schema["required"] = needed
+    return schema
+
+
+NAMESPACE = string(
+    "`default` (the project store) or a discipline name, e.g. `frontend`; omit it to use the "
+    "`@name` sigil of the text, or the default.",
+    pattern=anchored(requests.NAME_RE.pattern),
+)
+TAG = string("A tag: no white space, ',', '#', '\"' or '\\\\'.", pattern=anchored(fields.TAG_RE.pattern))
+DUE = string("ISO-8601 date (2026-12-01) or date-time with Z or an offset.",
+             pattern=anchored(fields.DUE_RE.pattern))
+ITEM_ID = string("A checklist item id, e.g. `it-3`.", pattern=anchored(r"it-[1-9][0-9]{0,15}"))
+VERSION = integer("Fail with a conflict unless the record is still at this version.", 1, fields.MAX_VERSION)
+
+# Every structured-memory body field, by the name the guest validates it under. ``status`` depends
+# on the record kind (see :func:`status`).
+PROPERTIES: dict[str, Schema] = {
+    "title": string(f"Short title, 1-{fields.MAX_TITLE_CHARS} characters.", minLength=1,
+                    maxLength=fields.MAX_TITLE_CHARS),
+    "description": string(f"Free text, at most {fields.MAX_TEXT_BYTES} bytes."),
+    "content": string(f"The note's text, at most {fields.MAX_TEXT_BYTES} bytes.", minLength=1),
+    "tags": array(f"Up to {fields.MAX_TAGS} tags (stored lower-cased).", TAG, fields.MAX_TAGS),
+    "due": DUE,
+    "priority": integer("0-5, 5 the most urgent (default 0).", 0, fields.MAX_PRIORITY),
+    "importance": number("0-1, how much the note matters (default 0.5).", 0, 1),
+    "ordinal": integer("Position among its siblings (default: last).", 0, fields.MAX_ORDINAL),
+    "id": string("The record id, e.g. `td-1`, `cl-2`, `nt-3`."),
+    "version": VERSION,
+    "checklistId": string("The checklist id, e.g. `cl-1`.", pattern=anchored(r"cl-[1-9][0-9]{0,15}")),
+    "checklistVersion": integer("Fail with a conflict unless the checklist is still at this version.", 1,
+                                fields.MAX_VERSION),
+    "itemId": ITEM_ID,
+    "parentId": {**ITEM_ID, "description": "The parent item id (omit it for a top-level item)."},
+    "hard": boolean("true removes the record for good; default false (soft delete, purged later)."),
+    "query": string(f"Words to search titles, tags, descriptions and contents for (at most "
+                    f"{query.MAX_QUERY_BYTES} bytes); omit it for the newest records."),
+    "kinds": array("Only these kinds (default all).", enum("A record kind.", query.ALL_KINDS)),
+    "includeArchived": boolean("Include archived records (default false)."),
+    "limit": integer("At most this many records (default: the configured defaultLimit).", 1, query.MAX_LIMIT),
+    "maxTokens": integer("Token budget of the text (default: the configured maxContextTokens).", 1,
+                         retrieve.MAX_TOKENS),
+}
+
+
+def status(kind: str) -> Schema:
+    """The ``status`` property of a record kind (``item`` for checklist items)."""
+    return enum(f"The {kind.replace('_', ' ')}'s status.", STATUSES[kind])
+
+
+def structured(names: Iterable[str], kind: str | None = None) -> dict[str, Schema]:
+    """The properties ``names`` (``status`` of ``kind``), in the guest's order."""
+    out: dict[str, Schema] = {}
+    for name in names:
+        if name == "status":
+            if kind is None:
+                out[name] = array("Only records with one of these statuses.",
+                                  enum("A status.", query.ALL_STATUSES))
+            else:
+                out[name] = status(kind)
+        else:
+            out[name] = PROPERTIES[name]
+    return out
+
+
+def record_id(kind: str) -> Schema:
+    """The ``id`` of an update: a record of ``kind``."""
+    prefix = PREFIXES[kind]
+    return string(f"The {kind.replace('_', ' ')}'s id, e.g. `{prefix}-1`.",
+                  pattern=anchored(rf"{prefix}-[1-9][0-9]{{0,15}}"))
+
+
+def clearable(properties: dict[str, Schema]) -> dict[str, Schema]:
+    """An update's properties: ``null`` clears ``description`` and ``due`` (and moves ``parentId`` up)."""
+    out = dict(properties)
+    for name, why in (("description", "null clears it."), ("due", "null clears it."),
+                      ("parentId", "null moves the item to the top level.")):
+        if name in out:
+            out[name] = nullable(out[name], why)
+    return out
+
+
+def checklist_items(depth: int) -> Schema:
+    """The nested ``items`` of ``create_checklist``, unrolled to ``depth`` levels."""
+    item = structured(tree.ITEM_FIELDS, "item")
+    if depth > 1:
+        item["items"] = checklist_items(depth - 1)
+    return array(f"Items, each with the same fields (nested up to {depth} level(s) deep).",
+                 obj(item, ["title"]))
+
+
+def memory_schemas() -> dict[str, Schema]:
+    """``recall``, ``memorize``, ``archive``, ``recall_search`` and ``learn``."""
+    skill = obj(
+        {
+            "action": enum("create a new managed skill or update an existing one.", ("create", "update")),
+            "name": string(f"Skill name (made lowercase kebab-case, at most {skills.MAX_NAME} characters)."),
+            "description": string("One line: when the skill applies."),
+            "body": string(f"The SKILL.md body in Markdown (the whole file at most {skills.MAX_FILE_BYTES} "
+                           "bytes)."),
+        },
+        ["action", "name", "description", "body"],
+    )
+    return {
+        "recall": obj({
+            "query": string(f"What to look for, in plain words (at most {memory.MAX_QUERY_BYTES} bytes); a "
+                            "leading `@name` searches only that discipline."),
+            "id": string("Instead of a query: an archived block's id, e.g. `r7`, to get the block back "
+                         "verbatim."),
+            "limit": integer(f"At most this many memories (default {memory.DEFAULT_LIMIT}).", 1,
+                             memory.MAX_LIMIT),
+            "mode": enum("hybrid (default), vector (meaning only) or keyword (words only).",
+                         memory_recall.MODES),
+            "namespace": NAMESPACE,
+        }),
+        "memorize": obj({
+            "text": string(f"The fact, self-contained (at most {memory.MAX_TEXT_BYTES} bytes); a leading "
+                           "`@name` stores it in that discipline.", minLength=1),
+            "namespace": NAMESPACE,
+        }, ["text"]),
+        "learn": obj({
+            "memory": string("Durable, self-contained lesson to remember: what, when, and why.", minLength=1),
+            "context": string("Source context for the lesson."),
+            "skill": {**skill, "description": "Managed skill to create or enhance in the same call."},
+        }, ["memory"]),
+        "archive": obj({
+            "content": string(f"The block, verbatim (at most {archive.MAX_CONTENT_BYTES} bytes)."),
+            "label": string("A one-line title; omit it to use the block's first line."),
+            "namespace": NAMESPACE,
+        }, ["content"]),
+        "recall_search": obj({
+            "query": string(f"Keywords (at most {archive.MAX_QUERY_BYTES} bytes); words of one letter are "
+                            "ignored.", minLength=1),
+            "limit": integer(f"At most this many blocks (default {archive_search.DEFAULT_LIMIT}).", 1,
+                             archive_search.MAX_LIMIT),
+            "namespace": NAMESPACE,
+        }, ["query"]),
+    }
+
+
+def structured_schemas(max_depth: int) -> dict[str, Schema]:
+    """The structured-memory tools; ``max_depth`` is the configured ``maxChecklistDepth``."""
+    checklist = structured(records.FIELDS["checklist"], "checklist")
+    item_fields = structured(tree.ITEM_FIELDS, "item")
+    return {
+        "create_checklist": obj({**checklist, "items": checklist_items(max_depth)}, ["title"]),
+        "update_checklist": obj(clearable({"id": record_id("checklist"), "version": VERSION, **checklist}),
+                                ["id"]),
+        "add_checklist_item": obj(
+            {**structured(("checklistId", "checklistVersion", "parentId")), **item_fields},
+            ["checklistId", "title"],
+        ),
+        "update_checklist_item": obj(
+            clearable({**structured(("checklistId", "itemId", "version", "checklistVersion", "parentId")),
+                       **item_fields}),
+            ["checklistId", "itemId"],
+        ),
+        **{f"create_{kind}": obj(structured(records.FIELDS[kind], kind),
+                                 ["content" if kind == "session_note" else "title"])
+           for kind in ("todo", "session_note")},
+        **{f"update_{kind}": obj(clearable({"id": record_id(kind), "version": VERSION,
+                                            **structured(records.FIELDS[kind], kind)}), ["id"])
+           for kind in ("todo", "session_note")},
+        "get_record": obj({"id": PROPERTIES["id"]}, ["id"]),
+        "query_records": obj(structured(query.QUERY_FIELDS)),
+        "retrieve_memory": obj(structured((*query.QUERY_FIELDS, "maxTokens"))),
+        "delete_record": obj({
+            "id": string("The record id (`cl-`, `td-`, `nt-`), or a checklist item id (`it-`) with "
+                         "checklistId."),
+            "hard": PROPERTIES["hard"],
+            "version": VERSION,
+            "checklistId": {**PROPERTIES["checklistId"],
+                            "description": "The checklist of an item id (`it-`)."},
+        }, ["id"]),
+    }
+
+
+def property_names(schema: Schema) -> set[str]:
+    """Every property name in ``schema``, at any depth."""
+    names: set[str] = set()
+    for name, sub in schema.get("properties", {}).items():
+        names.add(name)
+        names |= property_names(sub)
+    if isinstance(schema.get("items"), dict):
+        names |= property_names(schema["items"])
+    return names

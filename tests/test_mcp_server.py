@@ -1,0 +1,307 @@
+"""``rs-learn-host mcp`` as a real subprocess, through the SDK's stdio client (issue #14).
+
+Every test starts the server the way an agent does (a command on stdio, the built component) and
+talks MCP to it: the initialize handshake real clients use today, and the 2026 protocol's discovery.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tomllib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT
+from hostprocs import HOST, Watcher, host, host_env, leftovers, wait_for, write_request
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@asynccontextmanager
+async def connect(project: Path, *args: str, mode: str = "legacy", log: Path | None = None,
+                  command: list[str] | None = None) -> AsyncIterator[Client]:
+    """An MCP client session with ``rs-learn-host mcp ARGS`` on ``project`` (stderr to ``log``)."""
+    argv = command or [*HOST, "mcp", *args]
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=host_env(project), cwd=project)
+    errlog = (log or project.parent / "mcp-stderr.log").open("a", encoding="utf-8")
+    try:
+        async with Client(stdio_client(params, errlog=errlog), mode=mode, read_timeout_seconds=60) as client:
+            yield client
+    finally:
+        errlog.close()
+
+
+def run(coroutine: Any) -> Any:
+    return asyncio.run(coroutine)
+
+
+def text(result: Any) -> str:
+    return str(result.content[0].text)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_tools_and_memorize_then_recall(wasm_path: Path, project: Path, mode: str):
+    async def scenario() -> None:
+        async with connect(project, mode=mode) as client:
+            tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+            assert {"recall", "memorize", "learn", "archive", "recall_search", "create_checklist",
+                    "query_records", "delete_record"} <= set(tools)
+            schema = tools["memorize"].input_schema
+            assert schema["required"] == ["text"] and set(schema["properties"]) == {"text", "namespace"}
+            assert tools["recall"].annotations.read_only_hint is True
+            stored = await client.call_tool("memorize", {"text": "Use pnpm, not npm, in this repository."})
+            assert stored.is_error is False and stored.structured_content["deduped"] is False
+            again = await client.call_tool("memorize", {"text": "Use pnpm, not npm, in this repository."})
+            assert again.structured_content == {**stored.structured_content, "deduped": True}
+            hits = await client.call_tool("recall", {"query": "which package manager?", "limit": 3})
+            assert hits.structured_content["result"][0]["text"] == "Use pnpm, not npm, in this repository."
+            assert "pnpm" in text(hits)
+
+    run(scenario())
+    assert json.loads(host("stats", "--json", env=host_env(project)).stdout)["memories"] == 1
+
+
+def test_learn_with_a_skill_then_the_skill_resource(wasm_path: Path, project: Path):
+    body = "1. Build the image.\n2. Run the migrations.\n3. Roll out.\n"
+
+    async def scenario() -> None:
+        async with connect(project) as client:
+            skill = {"action": "create", "name": "Deploy Steps", "description": "How we deploy", "body": body}
+            result = await client.call_tool("learn", {"memory": "Deploys take three steps.", "skill": skill})
+            assert result.is_error is False
+            assert text(result) == 'Lesson stored. Created managed skill "deploy-steps".'
+            assert result.structured_content["details"] == {"skill": "deploy-steps"}
+            assert "write" not in result.structured_content
+            listed = {str(r.uri): r for r in (await client.list_resources()).resources}
+            assert listed["rs-learn://skills/deploy-steps"].mime_type == "text/markdown"
+            read = await client.read_resource("rs-learn://skills/deploy-steps")
+            assert read.contents[0].text.endswith(f"---\n\n{body}")
+            assert 'description: "How we deploy"' in read.contents[0].text
+            with pytest.raises(MCPError, match="no managed skill"):
+                await client.read_resource("rs-learn://skills/nothing-here")
+
+    run(scenario())
+    assert (project / ".gm" / "managed-skills" / "deploy-steps" / "SKILL.md").is_file()
+
+
+def test_archive_then_recall_search_then_recall_by_id(wasm_path: Path, project: Path):
+    block = "<div>Tom &amp; Jerry</div>\r\n\tsecond line, kept verbatim  \n"
+
+    async def scenario() -> None:
+        async with connect(project) as client:
+            archived = await client.call_tool("archive", {"content": block, "label": "HTML snippet"})
+            assert text(archived) == f"Archived as r1: HTML snippet ({len(block.encode())} bytes)."
+            await client.call_tool("archive", {"content": "an unrelated block about deployment"})
+            found = await client.call_tool("recall_search", {"query": "jerry snippet", "limit": 3})
+            assert [r["id"] for r in found.structured_content["results"]] == ["r1"]
+            assert text(found).startswith("Archived blocks matching the query (recall one by its id):\n- r1")
+            back = await client.call_tool("recall", {"id": "r1"})
+            assert back.structured_content["content"] == block
+            assert text(back) == f"[r1 — HTML snippet, recalled verbatim]\n{block}"
+            listed = [str(r.uri) for r in (await client.list_resources()).resources]
+            assert listed == ["rs-learn://archive/r2", "rs-learn://archive/r1"]
+            read = await client.read_resource("rs-learn://archive/r1")
+            assert read.contents[0].text == block
+            missing = await client.call_tool("recall", {"id": "r9"})
+            assert missing.is_error is True and text(missing).startswith('not_found: archived block "r9"')
+            with pytest.raises(MCPError, match="not found"):
+                await client.read_resource("rs-learn://archive/r9")
+
+    run(scenario())
+
+
+def test_structured_round_trip_with_the_scope_from_the_flags(wasm_path: Path, project: Path):
+    async def scenario() -> None:
+        async with connect(project, "--project-id", "app") as client:
+            made = await client.call_tool("create_checklist", {
+                "title": "Release 0.2", "items": [{"title": "Bump version"}, {"title": "Changelog"}]})
+            checklist = made.structured_content
+            assert (checklist["id"], checklist["scope"]["projectId"]) == ("cl-1", "app")
+            added = await client.call_tool("add_checklist_item", {
+                "checklistId": "cl-1", "title": "Collect entries", "parentId": "it-2"})
+            assert added.structured_content["item"]["id"] == "it-3"
+            ticked = await client.call_tool("update_checklist_item", {"checklistId": "cl-1", "itemId": "it-1",
+                                                                      "status": "done"})
+            assert ticked.structured_content["item"]["status"] == "done"
+            todo = await client.call_tool("create_todo", {"title": "Fix the flaky login test", "priority": 4})
+            await client.call_tool("update_todo", {"id": "td-1", "status": "in_progress", "version": 1})
+            await client.call_tool("create_session_note", {"content": "The login test races on the cookie."})
+            assert todo.structured_content["id"] == "td-1"
+            hits = await client.call_tool("query_records", {"query": "flaky login"})
+            assert [h["record"]["id"] for h in hits.structured_content["hits"]][:1] == ["td-1"]
+            brief = await client.call_tool("retrieve_memory", {"query": "release changelog",
+                                                               "kinds": ["checklist"]})
+            assert "[checklist cl-1] Release 0.2 (open, 1/3 done)" in text(brief)
+            got = await client.call_tool("get_record", {"id": "td-1"})
+            assert (got.structured_content["status"], got.structured_content["version"]) == ("in_progress", 2)
+            deleted = await client.call_tool("delete_record", {"id": "td-1"})
+            assert deleted.structured_content["deleted"] == "soft"
+            gone = await client.call_tool("get_record", {"id": "td-1"})
+            assert gone.is_error is True and text(gone).startswith("not_found:")
+        async with connect(project, "--project-id", "other") as client:  # another trusted scope
+            hidden = await client.call_tool("get_record", {"id": "cl-1"})
+            assert hidden.is_error is True and text(hidden).startswith("not_found:")
+            sneak = await client.call_tool("query_records", {"query": "release", "projectId": "app"})
+            assert sneak.is_error is True and "scope field" in text(sneak)
+
+    run(scenario())
+
+
+def test_bad_arguments_are_error_results_and_store_nothing(wasm_path: Path, project: Path):
+    async def scenario() -> None:
+        async with connect(project) as client:
+            await client.call_tool("memorize", {"text": "The one stored fact."})
+            db = project / ".gm" / "rs-learn.db"
+            before = db.read_bytes()
+            for tool, args in [("create_todo", {"title": "x" * 201}), ("memorize", {"text": ""}),
+                               ("create_todo", {"title": "t", "actorId": "me"}), ("recall", {"limit": 5}),
+                               ("learn", {"memory": "m", "skill": {"action": "delete"}}),
+                               ("archive", {"content": "x", "label": "two\nlines"}), ("no_such_tool", {})]:
+                result = await client.call_tool(tool, args)
+                assert result.is_error is True, (tool, args)
+                assert re.match(r"(validation|Unknown tool)", text(result)), text(result)
+            assert db.read_bytes() == before
+
+    run(scenario())
+
+
+def test_a_trap_mid_session_costs_one_call(wasm_path: Path, project: Path, tmp_path: Path):
+    log = tmp_path / "stderr.log"
+
+    async def scenario() -> None:
+        async with connect(project, "--timeout", "2", log=log) as client:
+            await client.call_tool("memorize", {"text": "The first fact is stored."})
+            lock = sqlite3.connect(project / ".gm" / "rs-learn.db", isolation_level=None)
+            lock.execute("BEGIN EXCLUSIVE")  # the next call waits in a host import past its deadline
+            try:
+                pending = asyncio.ensure_future(client.call_tool("memorize", {"text": "The second fact."}))
+                await asyncio.sleep(1.0)
+                assert not pending.done()
+                assert len((await client.list_tools()).tools) > 10  # the protocol is served meanwhile
+                await asyncio.sleep(3.0)
+            finally:
+                lock.rollback()
+                lock.close()
+            trapped = await pending
+            assert trapped.is_error is True
+            assert "trapped" in text(trapped) and "interrupt" in text(trapped), text(trapped)
+            stored = await client.call_tool("memorize", {"text": "The second fact."})
+            assert stored.is_error is False and stored.structured_content["deduped"] is False
+            hits = await client.call_tool("recall", {"query": "second fact", "limit": 1})
+            assert hits.structured_content["result"][0]["text"] == "The second fact."
+
+    run(scenario())
+    assert "trapped" in log.read_text(encoding="utf-8")
+    assert leftovers(project) == []
+
+
+def test_two_servers_a_watcher_and_a_hook_share_one_project(wasm_path: Path, project: Path):
+    env = host_env(project)
+    watcher = Watcher(env)
+    watcher.wait_ready()
+
+    async def writer(client: Client, name: str) -> None:
+        for i in range(5):
+            fact = f"Server {name} fact {i}: cache {i} of {name}."
+            result = await client.call_tool("memorize", {"text": fact})
+            assert result.is_error is False, text(result)
+        assert (await client.call_tool("create_todo", {"title": f"Todo of {name}"})).is_error is False
+
+    async def scenario() -> None:
+        async with connect(project) as first, connect(project) as second:
+            # Create the store first: the very first writes to a store that does not exist yet read
+            # it outside any transaction (SqliteKV opens none for an absent file), so two processes
+            # racing on them can both take doc number 0 -- a harness issue outside this test.
+            assert (await first.call_tool("memorize", {"text": "The store exists."})).is_error is False
+            for i in range(5):
+                write_request(project, "memorize", f"{i + 1}.json",
+                              json.dumps({"text": f"Spool fact {i}: queue {i}."}).encode())
+            prompt = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "s",
+                                 "cwd": str(project), "transcript_path": "/t",
+                                 "prompt": "which cache of alpha holds fact 3?"})
+            hook = asyncio.to_thread(host, "hook", "prompt-submit", env=env, input=prompt.encode())
+            done = await asyncio.gather(writer(first, "alpha"), writer(second, "beta"), hook)
+            assert done[2].returncode == 0 and not done[2].stderr, done[2].stderr
+            seen = await first.call_tool("recall", {"query": "cache of beta", "limit": 10})
+            assert any("of beta" in hit["text"] for hit in seen.structured_content["result"])
+            todos = await second.call_tool("query_records", {"kinds": ["todo"]})
+            assert sorted(h["record"]["id"] for h in todos.structured_content["hits"]) == ["td-1", "td-2"]
+
+    try:
+        run(scenario())
+        out = project / ".gm" / "exec-spool" / "out"
+        wait_for(lambda: len(list(out.glob("*.json"))) == 5, 60, "the watcher's five answers")
+    finally:
+        assert watcher.stop() == 0
+    assert json.loads(host("stats", "--json", env=env).stdout)["memories"] == 16
+    assert leftovers(project) == []
+
+
+def test_stdout_is_the_protocol_only_and_sigterm_closes_cleanly(wasm_path: Path, project: Path):
+    proc = subprocess.Popen([*HOST, "-v", "mcp"], env=host_env(project), cwd=project, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "memorize", "arguments": {"text": "Logs go to stderr."}}},
+    ]
+    replies = []
+    try:
+        for message in messages:
+            proc.stdin.write(json.dumps(message).encode() + b"\n")
+            proc.stdin.flush()
+            if "id" in message:
+                replies.append(json.loads(proc.stdout.readline()))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 0, stderr.decode()
+    assert [r["id"] for r in replies] == [1, 2] and replies[0]["result"]["serverInfo"]["name"] == "rs-learn"
+    assert replies[1]["result"]["isError"] is False
+    assert replies[1]["result"]["structuredContent"]["namespace"] == "default"
+    assert b"rs_learn" in stderr  # -v: the logs are on stderr, stdout held only the replies
+    assert leftovers(project) == []
+
+
+def readme_mcp_section() -> str:
+    start = README.index("## MCP server")
+    return README[start:README.index("\n## ", start + 1)]
+
+
+def test_the_readme_mcp_section_works_as_written(wasm_path: Path, project: Path):
+    section = readme_mcp_section()
+    blocks = re.findall(r"```(\w+)\n(.*?)```", section, re.S)
+    configs = [json.loads(code) for lang, code in blocks if lang == "json"]
+    assert len(configs) >= 2, "the .mcp.json and desktop snippets"
+    codex = [tomllib.loads(code) for lang, code in blocks if lang == "toml"]
+    assert codex and codex[0]["mcp_servers"]["rs-learn"]["args"][0] == "mcp"
+    shell = "\n".join(code for lang, code in blocks if lang == "sh")
+    assert "claude mcp add" in shell and "codex mcp add" in shell
+    servers = [config["mcpServers"]["rs-learn"] for config in configs]
+    assert all(server["args"][0] == "mcp" for server in servers)
+    entry = servers[0]  # the project's .mcp.json: run it as a client would, in the project
+    script = Path(sys.executable).with_name(Path(entry["command"]).name)
+    assert script.is_file(), f"{entry['command']} is installed by `make`"
+    args = [str(project) if arg == "/path/to/project" else arg for arg in entry["args"]]
+
+    async def scenario() -> None:
+        async with connect(project, command=[str(script), *args]) as client:
+            assert "recall" in {tool.name for tool in (await client.list_tools()).tools}
+
+    run(scenario())
