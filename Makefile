@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 WASM := dist/rs_learn.wasm
 GUEST_SRC := $(shell find guest -name '*.py') $(wildcard wit/*.wit) models/embeddings.bin models/vocab.txt models/manifest.json $(wildcard models/*.json)
 
-.PHONY: demo test lint bench eval model wasm node clean
+.PHONY: demo test lint bench eval model wasm node dist clean
 
 # The Node reference host (hosts/node/): a Node >= 22.13 (the system one when it is recent enough,
 # else a pinned one from the npm registry in hosts/node/runtime/), jco, and the component transpiled
@@ -47,6 +47,10 @@ $(NODE_BINDINGS): $(WASM) $(NODE_HOST)/.modules-stamp
 ## The Node host, ready to run: hosts/node/rs-learn-node.
 node: $(NODE_BINDINGS)
 
+## The published artifact: dist/rs_learn.wasm, dist/wit/, dist/host-contract.md, dist/README.md, dist/SHA256SUMS.
+dist: $(WASM)
+	$(PY) scripts/make_dist.py
+
 ## The main job: memorize and recall through the real component in a fresh project.
 demo: $(WASM)
 	$(PY) scripts/demo.py
@@ -56,7 +60,7 @@ test: lint $(WASM) $(NODE_BINDINGS)
 	$(PY) -m pytest -q
 
 lint: $(VENV)/.stamp
-	$(VENV)/bin/ruff check guest host_harness tests bench scripts models/build.py
+	$(VENV)/bin/ruff check guest host_harness tests bench scripts models/build.py setup.py
 	$(VENV)/bin/mypy
 
 bench: $(WASM) $(NODE_BINDINGS)
