@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sqlite3
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from hostprocs import host, host_env
 
 MEMORIES = [
@@ -132,3 +134,22 @@ def test_concurrent_writers_of_both_hosts_lose_nothing(node_host, project, write
     with sqlite3.connect(project / ".gm" / "rs-learn.db") as conn:
         docs = conn.execute("SELECT count(*) FROM kv WHERE ns = 'docs'").fetchone()[0]
     assert docs == 2 * writers, "every memorize got its own document number"
+
+
+def test_the_readme_example_of_two_hosts_on_one_project(node_host, project):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Loading the component in your own host")[1]
+    block = re.search(r"even at the same time:\n\n```sh\n(.*?)```", section, re.S)
+    assert block
+    outputs = []
+    for line in block.group(1).splitlines():
+        command = line.split("  #")[0].replace("path/to/project", str(project))
+        command = command.replace(".venv/bin/rs-learn-host", f"{ROOT}/.venv/bin/rs-learn-host")
+        command = command.replace("hosts/node/rs-learn-node", str(node_host))
+        done = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120, cwd=project,
+                              env=host_env(project))
+        assert done.returncode == 0, (command, done.stderr)
+        outputs.append(done.stdout)
+    assert "Use pnpm, not npm, in this repo" in outputs[1]
+    assert json.loads(outputs[2])[0]["text"] == "Use pnpm, not npm, in this repo"
+    assert json.loads(outputs[3])["data"]["memories"] == 1
