@@ -5,7 +5,14 @@ PY := $(VENV)/bin/python
 WASM := dist/rs_learn.wasm
 GUEST_SRC := $(shell find guest -name '*.py') $(wildcard wit/*.wit) models/embeddings.bin models/vocab.txt models/manifest.json $(wildcard models/*.json)
 
-.PHONY: demo test lint bench eval model wasm clean
+.PHONY: demo test lint bench eval model wasm node dist clean
+
+# The Node reference host (hosts/node/): a Node >= 22.13 (the system one when it is recent enough,
+# else a pinned one from the npm registry in hosts/node/runtime/), jco, and the component transpiled
+# at build time into hosts/node/build/ (never committed).
+NODE_HOST := hosts/node
+NODE_BINDINGS := $(NODE_HOST)/build/rs_learn.js
+NODE_OK := process.exit(+process.versions.node.split('.')[0] * 100 + +process.versions.node.split('.')[1] >= 2213 ? 0 : 1)
 
 $(VENV)/.stamp: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,19 +25,45 @@ $(WASM): $(VENV)/.stamp $(GUEST_SRC) scripts/build_component.py
 
 wasm: $(WASM)
 
+$(NODE_HOST)/.runtime-stamp: $(NODE_HOST)/runtime/package.json $(NODE_HOST)/runtime/package-lock.json
+	@if node -e "$(NODE_OK)" 2>/dev/null; then \
+		echo "system Node $$(node --version) is >= 22.13: no local Node needed"; rm -rf $(NODE_HOST)/runtime/node_modules; \
+	else \
+		echo "system Node is older than 22.13 (or absent): installing the pinned Node into $(NODE_HOST)/runtime"; \
+		cd $(NODE_HOST)/runtime && npm ci --loglevel=error; \
+	fi
+	touch $@
+
+$(NODE_HOST)/.modules-stamp: $(NODE_HOST)/package.json $(NODE_HOST)/package-lock.json $(NODE_HOST)/.runtime-stamp
+	cd $(NODE_HOST) && PATH="$$(dirname "$$(./node -p process.execPath)"):$$PATH" npm ci --loglevel=error
+	touch $@
+
+$(NODE_BINDINGS): $(WASM) $(NODE_HOST)/.modules-stamp
+	rm -rf $(NODE_HOST)/build.tmp
+	$(NODE_HOST)/node $(NODE_HOST)/node_modules/.bin/jco transpile $(WASM) -o $(NODE_HOST)/build.tmp \
+		--name rs_learn --instantiation async --no-typescript --no-component-error-wrapping -q
+	rm -rf $(NODE_HOST)/build && mv $(NODE_HOST)/build.tmp $(NODE_HOST)/build
+
+## The Node host, ready to run: hosts/node/rs-learn-node.
+node: $(NODE_BINDINGS)
+
+## The published artifact: dist/rs_learn.wasm, dist/wit/, dist/host-contract.md, dist/README.md, dist/SHA256SUMS.
+dist: $(WASM)
+	$(PY) scripts/make_dist.py
+
 ## The main job: memorize and recall through the real component in a fresh project.
 demo: $(WASM)
 	$(PY) scripts/demo.py
 
 ## The tests: lint, then one suite on both targets (native guest and the built .wasm).
-test: lint $(WASM)
+test: lint $(WASM) $(NODE_BINDINGS)
 	$(PY) -m pytest -q
 
 lint: $(VENV)/.stamp
-	$(VENV)/bin/ruff check guest host_harness tests bench scripts models/build.py
+	$(VENV)/bin/ruff check guest host_harness tests bench scripts models/build.py setup.py
 	$(VENV)/bin/mypy
 
-bench: $(WASM)
+bench: $(WASM) $(NODE_BINDINGS)
 	$(PY) -m bench
 
 eval: $(WASM)
@@ -44,4 +77,4 @@ model:
 	.venv-model/bin/python models/build.py
 
 clean:
-	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache $(NODE_HOST)/build $(NODE_HOST)/build.tmp

@@ -8,6 +8,7 @@ within one run, not across machines.
     python -m bench            # sizes 1k, 10k, 100k
     python -m bench --quick    # sizes 1k, 10k
     python -m bench.mcp        # only the MCP tool-call round trip (issue 14)
+    python -m bench --hosts    # only the Node host vs the Python harness (bench/hosts.py)
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 
 import wasmtime
 
+from bench.hosts import bench_hosts
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.component import WasmGuest
 from host_harness.guests.native import NativeGuest
@@ -251,6 +253,7 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true", help="skip the 100k-memory store")
     parser.add_argument("--spool-hook", action="store_true", help="only the spool and hook measures")
+    parser.add_argument("--hosts", action="store_true", help="only the Node host vs the Python harness")
     args = parser.parse_args()
     sizes = [1000, 10000] if args.quick else [1000, 10000, 100000]
     print(
@@ -259,7 +262,7 @@ def main() -> None:
     )
     row("component size", f"{WASM.stat().st_size / 1e6:.1f} MB")
     runtime = Runtime.load(WASM)
-    if not args.spool_hook:
+    if not (args.spool_hook or args.hosts):
         bench_embed(runtime)
         bench_memorize(runtime)
         bench_recall(runtime, sizes)
@@ -267,7 +270,10 @@ def main() -> None:
 
         bench_mcp(runtime, row)
         bench_cold_start()
-    bench_spool_and_hook()
+    if not args.hosts:
+        bench_spool_and_hook()
+    if not args.spool_hook:
+        bench_hosts(runtime, [1000, 10000], sys.modules[__name__])
     runtime.close()
     print("\n| measure | value | target |\n|---|---:|---|")
     for name, value, target in ROWS:

@@ -10,9 +10,11 @@
                   ``Store``) over ``services``. The same assertions must hold on both;
 * ``guest_factory`` -- ``make(services)``: a guest of the current target over services
                   of your own (a different busy timeout, an injected store...);
-* ``wasm_runtime`` -- the compiled component, once per session (precompiled cache).
+* ``wasm_runtime`` -- the compiled component, once per session (precompiled cache);
+* ``node_host`` -- ``hosts/node/rs-learn-node`` with its transpiled component (``make node``).
 
-Without ``dist/rs_learn.wasm`` the wasm cases skip, or FAIL when ``CI`` is set.
+Without ``dist/rs_learn.wasm`` the wasm cases skip, or FAIL when ``CI`` is set; so do the Node
+host's cases without ``hosts/node/build``.
 """
 
 from __future__ import annotations
@@ -29,18 +31,32 @@ from host_harness.services import HostServices, ManualClock
 
 ROOT = Path(__file__).resolve().parent.parent
 WASM = Path(os.environ.get("RS_LEARN_WASM") or ROOT / "dist" / "rs_learn.wasm")
+NODE_HOST = ROOT / "hosts" / "node" / "rs-learn-node"
+NODE_BINDINGS = ROOT / "hosts" / "node" / "build" / "rs_learn.js"
 EPOCH_MS = 1_700_000_000_000
 TARGETS = ("native", "wasm")
 
 
 def require_wasm() -> Path:
     """The component's path; skip (or fail under CI) when it has not been built."""
-    if not WASM.is_file():
-        message = f"{WASM} does not exist: run `make wasm` to build the component"
-        if os.environ.get("CI"):
-            pytest.fail(message + " (CI is set: the wasm target is mandatory)")
-        pytest.skip(message)
+    require_built(WASM, "make wasm")
     return WASM
+
+
+def require_built(path: Path, how: str) -> None:
+    """Skip (or fail under CI) when a build product is missing."""
+    if not path.is_file():
+        message = f"{path} does not exist: run `{how}`"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI is set: every target is mandatory)")
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def node_host() -> Path:
+    """The Node reference host's CLI, ready to run (its component transpiled)."""
+    require_built(NODE_BINDINGS, "make node")
+    return NODE_HOST
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,166 @@
+// HostServices: the six host imports for one project, with one transaction per export call.
+//
+// Contract (docs/host-contract.md): the imports never throw into the guest. `host-kv-put` answers a
+// contract error (bad namespace or key, the read-only `host` namespace) as `err(message)` and lets
+// the guest decide; any other failure (SQLite busy beyond the timeout, a corrupt file, a bug) is
+// recorded, answered neutrally (`none`, `[]`, `0`, or `err` for a put) and fails the whole export
+// call when it returns: everything the call wrote is rolled back.
+import { Project, loadMemoryConfig } from './project.mjs';
+import { DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, StoreError, checkName, contains } from './kv.mjs';
+import { VectorIndex } from './vectors.mjs';
+import { casefold } from './casefold.mjs';
+
+const U64_MAX = 2n ** 64n - 1n;
+const MAX_LOGS = 10_000;
+const NEUTRAL = { 'host-kv-get': undefined, 'host-kv-query': [], 'host-vec-search': [], 'host-now-ms': 0n, 'host-log': undefined };
+
+export class HostFailure extends Error {}
+
+export class HostServices {
+  constructor(root, { scope = null, clock = () => Date.now(), busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS, memoryConfig } = {}) {
+    this.project = new Project(root, { scope, memoryConfig: memoryConfig ?? loadMemoryConfig(root) });
+    this.clock = clock;
+    this.busyTimeoutMs = busyTimeoutMs;
+    this.stores = new Map(); // db path -> {kv, vectors}
+    this.touched = new Map();
+    this.failures = [];
+    this.logs = [];
+    this.onLog = (level, msg) => {
+      if (level >= 2) process.stderr.write(`rs_learn.guest: ${msg}\n`);
+    };
+  }
+
+  store(db) {
+    let entry = this.stores.get(db);
+    if (entry === undefined) {
+      const kv = new SqliteKV(db, this.busyTimeoutMs);
+      entry = { kv, vectors: new VectorIndex(kv) };
+      this.stores.set(db, entry);
+    }
+    this.touched.set(db, entry.kv);
+    return entry;
+  }
+
+  // the Host protocol (plain JS values; the component binding below adapts them to jco's)
+
+  kvGet(ns, key) {
+    checkName(ns, 'namespace');
+    if (Project.isReserved(ns)) {
+      checkName(key, 'key');
+      return this.project.hostValue(ns, key);
+    }
+    const route = this.project.route(ns);
+    return this.store(route.db).kv.get(route.ns, key);
+  }
+
+  kvPut(ns, key, value) {
+    const route = this.project.route(ns);
+    this.store(route.db).kv.put(route.ns, key, value);
+  }
+
+  kvQuery(ns, q, limit) {
+    checkName(ns, 'namespace');
+    if (Project.isReserved(ns)) {
+      const folded = casefold(q);
+      const entries = this.project.hostEntries(ns).filter((e) => contains(e.key, e.value, folded));
+      return limit ? entries.slice(0, limit) : entries;
+    }
+    const route = this.project.route(ns);
+    return this.store(route.db).kv.query(route.ns, q, limit);
+  }
+
+  vecSearch(ns, query, k) {
+    checkName(ns, 'namespace');
+    if (Project.isReserved(ns)) return [];
+    const route = this.project.route(ns);
+    return this.store(route.db).vectors.search(route.ns, query, k);
+  }
+
+  log(level, msg) {
+    if (this.logs.length >= MAX_LOGS) this.logs.shift();
+    this.logs.push({ level, msg });
+    this.onLog(level, msg);
+  }
+
+  nowMs() {
+    const now = BigInt(Math.trunc(Number(this.clock())));
+    return now < 0n ? 0n : now > U64_MAX ? U64_MAX : now;
+  }
+
+  // transactions: one per export call
+
+  begin() {
+    if (this.touched.size) this.rollback();
+    this.failures = [];
+  }
+
+  commit() {
+    try {
+      for (const kv of this.touched.values()) kv.commit();
+    } catch (error) {
+      this.rollback();
+      throw new HostFailure(`internal: host failure: commit failed: ${describe(error)}`);
+    }
+    this.touched.clear();
+  }
+
+  rollback() {
+    for (const kv of this.touched.values()) {
+      try {
+        kv.rollback();
+      } catch (error) {
+        this.recordFailure('rollback', error);
+        kv.close();
+      }
+    }
+    this.touched.clear();
+  }
+
+  failure() {
+    return this.failures.length ? `internal: host failure: ${this.failures.join('; ')}` : null;
+  }
+
+  recordFailure(where, error) {
+    const message = `${where}: ${describe(error)}`;
+    this.failures.push(message);
+    process.stderr.write(`rs_learn.guest: host import failed: ${message}\n`);
+  }
+
+  close() {
+    this.rollback();
+    for (const { kv } of this.stores.values()) kv.close();
+    this.stores.clear();
+  }
+
+  /** The six imports in jco's shape (`--instantiation async`): none of them ever throws. */
+  imports() {
+    const guard = (name, fn) => (...args) => {
+      try {
+        return fn(...args);
+      } catch (error) {
+        if (name === 'host-kv-put') {
+          if (!(error instanceof StoreError)) this.recordFailure(name, error);
+          return { tag: 'err', val: error instanceof Error ? error.message : String(error) };
+        }
+        this.recordFailure(name, error);
+        return NEUTRAL[name];
+      }
+    };
+    const fns = {
+      'host-kv-get': (ns, key) => this.kvGet(ns, key) ?? undefined,
+      'host-kv-put': (ns, key, value) => {
+        this.kvPut(ns, key, value);
+        return { tag: 'ok', val: undefined };
+      },
+      'host-kv-query': (ns, q, limit) => this.kvQuery(ns, q, limit),
+      'host-vec-search': (ns, query, k) => this.vecSearch(ns, query, k),
+      'host-log': (level, msg) => this.log(level, msg),
+      'host-now-ms': () => this.nowMs(),
+    };
+    return Object.fromEntries(Object.entries(fns).map(([name, fn]) => [name, { default: guard(name, fn) }]));
+  }
+}
+
+function describe(error) {
+  return error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
+}

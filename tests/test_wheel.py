@@ -1,0 +1,102 @@
+"""An installable host: the wheel carries the component, and a fresh venv runs rs-learn-host with it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from host_harness.guests.runtime import cache_file_name, default_cache_dir
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory, wasm_path: Path) -> Path:
+    """``pip wheel .`` of the checkout (the already built component inside)."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "-w", str(out), str(ROOT)], check=True, timeout=600, cwd=out)
+    (built,) = out.glob("rs_learn-*.whl")
+    assert built.name == "rs_learn-0.1.0-py3-none-any.whl", "the name the README installs"
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
+    """A fresh venv (no componentize-py, no checkout on its path) with the wheel installed."""
+    env_dir = tmp_path_factory.mktemp("venv") / "venv"
+    venv.create(env_dir, with_pip=True)
+    subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
+                   check=True, timeout=900, env=clean_env())
+    return env_dir
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without anything pointing at the checkout or its virtualenv."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "RS_LEARN_WASM")}
+    env.update(extra)
+    return env
+
+
+def seed_cache(cache: Path) -> None:
+    """Copy this session's compiled component, if any, so the venv does not compile it again."""
+    cache.mkdir()
+    name = cache_file_name((ROOT / "dist" / "rs_learn.wasm").read_bytes())
+    for suffix in ("", ".sha256"):
+        warm = default_cache_dir() / (name + suffix)
+        if warm.is_file():
+            (cache / (name + suffix)).write_bytes(warm.read_bytes())
+
+
+def test_the_wheel_carries_the_component(wheel: Path, wasm_path: Path):
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        assert archive.read("host_harness/assets/rs_learn.wasm") == wasm_path.read_bytes()
+    assert "host_harness/cli/main.py" in names and "guest/host.py" in names
+    assert not [n for n in names if n.startswith(("tests/", "hosts/", "bench/", "dist/"))]
+
+
+def test_a_fresh_venv_memorizes_and_recalls_outside_the_checkout(installed: Path, tmp_path: Path):
+    bin_dir = installed / "bin"
+    where = subprocess.run([str(bin_dir / "python"), "-c", "import host_harness, wasmtime;"
+                            "print(host_harness.__file__)"], capture_output=True, text=True, check=True,
+                           cwd=tmp_path, env=clean_env())
+    assert where.stdout.startswith(str(installed)), where.stdout
+    assert subprocess.run([str(bin_dir / "python"), "-c", "import componentize_py"], capture_output=True,
+                          cwd=tmp_path, env=clean_env()).returncode != 0, "no componentize-py in the venv"
+    project = tmp_path / "project"
+    project.mkdir()
+    cache = tmp_path / "cache"
+    seed_cache(cache)
+    env = clean_env(RS_LEARN_CACHE_DIR=str(cache))
+
+    def host(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(bin_dir / "rs-learn-host"), "-p", str(project), *args], input=stdin,
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
+
+    stored = host("memorize", "Use pnpm, not npm, to install packages in this repository.")
+    assert stored.returncode == 0, stored.stderr
+    memory_id = stored.stdout.strip()
+    recalled = host("recall", "which package manager should I use?", "--json")
+    assert recalled.returncode == 0, recalled.stderr
+    assert json.loads(recalled.stdout)[0]["id"] == memory_id
+    version = json.loads(host("version", "--json").stdout)
+    assert version["target"].startswith(str(installed)) and version["target"].endswith("assets/rs_learn.wasm")
+    prompt = "Which package manager do we use to install packages?"
+    event = json.dumps({"prompt": prompt, "cwd": str(project)})
+    hooked = host("hook", "prompt-submit", stdin=event)
+    assert hooked.returncode == 0
+    assert "Use pnpm, not npm" in json.loads(hooked.stdout)["hookSpecificOutput"]["additionalContext"]
+    request = project / ".gm" / "exec-spool" / "in" / "recall" / "1.json"
+    request.parent.mkdir(parents=True)
+    request.write_text(json.dumps({"query": "package manager", "limit": 1}), encoding="utf-8")
+    spooled = host("spool", "--once")
+    assert spooled.returncode == 0, spooled.stderr
+    answer = json.loads((project / ".gm" / "exec-spool" / "out" / "1.json").read_text(encoding="utf-8"))
+    assert answer["ok"] and answer["data"][0]["id"] == memory_id
