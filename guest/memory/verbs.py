@@ -47,7 +47,7 @@ class MemoryVerbs:
     def store(self, body: dict[str, Any], source: str = "memorize", **extra: Any) -> Stored:
         """Validate ``{text, namespace?}`` (``@name`` sigil allowed) and memorize it."""
         text = requests.text(body, "text", MAX_TEXT_BYTES)
-        target = disciplines.for_write(text, requests.namespace(body, default=None))
+        target = disciplines.for_write(self.host, text, disciplines.requested(body))
         text = requests.text({"text": target.text}, "text", MAX_TEXT_BYTES)
         return memorize(self.host, self.embedder, text, target.namespaces[0], source, **extra)
 
@@ -60,7 +60,7 @@ class MemoryVerbs:
             recency_weight=requests.number(body, "recency_weight", 0.0, 0.0, 10.0),
             recency_half_life_days=requests.number(body, "recency_half_life_days", 30.0, 0.01, 36_500.0),
         )
-        target = disciplines.for_read(self.host, query, requests.namespace(body, default=None))
+        target = disciplines.for_read(self.host, query, disciplines.requested(body))
         query = requests.text({"query": target.text}, "query", MAX_QUERY_BYTES)
         hits = recall(self.host, self.embedder, query, limit, target.namespaces, options)
         if target.explicit:
