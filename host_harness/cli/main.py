@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from host_harness import __version__
-from host_harness.cli.archive import archive
+from host_harness.cli.archive import archive, search
 from host_harness.cli.discipline import discipline
 from host_harness.cli.hook import hook, is_prompt_submit, run_prompt_submit
 from host_harness.cli.learn import learn, skills
@@ -148,3 +148,4 @@ def main() -> None:
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)
+cli.add_command(search, "recall-search")  # the seed's tool name for `archive search`
