@@ -84,7 +84,8 @@ class MemoryVerbs:
         per_hit = requests.integer(body, "max_hit_tokens", DEFAULT_HIT_TOKENS, 10, 10_000)
         strategy = requests.choice(body, "strategy", "auto", STRATEGIES)
         gate = requests.boolean(body, "gate", True)
-        target = disciplines.for_read(self.host, prompt, requests.namespace(body, default=None))
+        cleaned = autorecall.clean(prompt)  # markup an agent injected cannot choose a discipline
+        target = disciplines.for_read(self.host, cleaned, disciplines.requested(body))
 
         def df(term: str) -> int:
             return sum(
