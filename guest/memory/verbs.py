@@ -54,7 +54,7 @@ class MemoryVerbs:
     def hits(self, body: dict[str, Any]) -> list[Hit]:
         """Validate ``{query, limit?, namespace?, mode?, recency_weight?, ...}`` and recall."""
         query = requests.text(body, "query", MAX_QUERY_BYTES)
-        limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+        limit = requests.integer(body, "limit", DEFAULT_LIMIT, 0, MAX_LIMIT) or DEFAULT_LIMIT  # 0: default
         options = RecallOptions(
             mode=requests.choice(body, "mode", "hybrid", MODES),
             recency_weight=requests.number(body, "recency_weight", 0.0, 0.0, 10.0),
