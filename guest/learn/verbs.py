@@ -25,7 +25,7 @@ from typing import Any
 
 from guest import requests
 from guest.errors import InvalidRequest
-from guest.learn import skills
+from guest.learn import discovery, skills
 from guest.memory.verbs import MemoryVerbs
 from guest.verbs import Verb
 
@@ -34,6 +34,7 @@ SOURCE = "learn"
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 EMPTY = "Lesson was empty after sanitization; nothing stored."
 STORED = "Lesson stored"
+DEFAULT_BUDGET_TOKENS = 1500
 
 
 def sanitize(text: str) -> str:
@@ -49,7 +50,14 @@ class LearnVerbs:
 
     def table(self) -> dict[str, Verb]:
         """The verbs this module serves."""
-        return {"learn": Verb(self.learn, "memory")}
+        return {"learn": Verb(self.learn, "memory"), "session_start": Verb(self.session_start)}
+
+    def session_start(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``session_start {budget_tokens?}``: the discoverable skills, rendered for a new session."""
+        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 1, 100_000)
+        found = discovery.discoverable(discovery.listed(self.memory.host))
+        context, shown = discovery.render(found, budget)
+        return {"context": context, "skills": [discovery.as_json(s) for s in found], "shown": len(shown)}
 
     def learn(self, body: dict[str, Any]) -> dict[str, Any]:
         """``learn {memory, context?, skill?}``."""

@@ -25,6 +25,7 @@ from typing import Any
 from host_harness.errors import StoreError
 from host_harness.store.config import MemoryConfig, load_memory_config
 from host_harness.store.kv import check_name
+from host_harness.store.skills import discover as discover_skills
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 HOST_NS = "host"
@@ -32,6 +33,7 @@ DISCIPLINES = "disciplines"
 DB_NAME = "rs-learn.db"
 HOST_KEYS = (
     "authored-skills", "disciplines", "enabled-disciplines", "managed-skills", "memory-config", "scope",
+    "skills",
 )
 
 log = logging.getLogger("rs_learn.host")
@@ -179,6 +181,8 @@ class StoreRouter:
             value = self.scope
         elif key == "memory-config":
             value = self.memory_config.as_json()
+        elif key == "skills":
+            value = discover_skills(self.project.root)
         else:
             return None
         return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
