@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
 from envelopes import call, ok
 
 from guest.memory.disciplines import split_sigil
+from host_harness.spool.watcher import Spool
 
 
 def enable(project: Path, *lines: str) -> None:
@@ -99,6 +101,23 @@ def test_sigil_write_goes_to_discipline_store_and_is_stripped(guest, project, se
     # the same fact through the namespace field is the same memory
     again = ok(guest, "memorize", {"text": "The app is built with vite.", "namespace": "frontend"})
     assert again == {**data, "deduped": True}
+
+
+def test_the_seeds_body_through_the_spool(guest, project):
+    inbox = project / ".gm" / "exec-spool" / "in" / "memorize"
+    inbox.mkdir(parents=True)
+    body = '{"text": "@frontend The app is built with vite.", "namespace": "default"}'
+    out = project / ".gm" / "exec-spool" / "out"
+    spool = Spool(project, guest)
+    namespaces = []
+    for n in (1, 2):
+        (inbox / f"{n}.json").write_text(body, encoding="utf-8")
+        spool.drain_all(threading.Event())
+        answer = json.loads((out / f"{n}.json").read_text(encoding="utf-8"))
+        assert answer["ok"], answer
+        namespaces.append(answer["data"]["namespace"])
+        enable(project, "frontend")
+    assert namespaces == ["default", "frontend"], "text while unknown; the discipline once enabled"
 
 
 def test_unknown_sigil_in_a_fresh_project_is_text(guest, project, services):
