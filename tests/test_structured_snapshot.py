@@ -64,6 +64,24 @@ def test_reconcile_backfills_slugs_without_touching_versions(guest, services):
     assert ok(guest, "reconcile_index")["slugged"] == 0
 
 
+def test_the_slug_index_frees_rebuilds_and_repairs(guest, services):
+    for _ in range(3):
+        ok(guest, "create_todo", {"title": "Deploy"})  # deploy, deploy-2, deploy-3
+    ok(guest, "delete_record", {"id": "td-1", "hard": True})
+    assert ok(guest, "create_todo", {"title": "Deploy"})["slug"] == "deploy", "a hard delete frees a slug"
+    keys = [k for k, _ in services.kv_query("records-slugs", "", 0) if not k.endswith("|#")]
+    assert sorted(k.rsplit("|", 1)[1] for k in keys) == ["deploy", "deploy-2", "deploy-3"]
+    for key in keys:
+        services.kv_put("records-slugs", key, b"")  # a lost index ...
+    twin = {**json.loads(services.kv_get("records", "td-2")), "id": "td-9"}
+    services.kv_put("records", "td-9", json.dumps(twin).encode())  # ... and a copy written by another tool
+    report = ok(guest, "reconcile_index")
+    assert report["slugged"] == 1
+    assert ok(guest, "get_record", {"id": "td-9"})["slug"] == "deploy-4", "the later duplicate moves"
+    assert ok(guest, "get_record", {"id": "td-2"})["slug"] == "deploy-2", "the earlier one keeps its slug"
+    assert ok(guest, "create_todo", {"title": "Deploy"})["slug"] == "deploy-5", "the index is whole again"
+
+
 SNAPSHOT = [
     {
         "kind": "checklist",

@@ -125,6 +125,7 @@ def reconcile(host: Host, embedder: StaticEmbedder) -> dict[str, Any]:
             continue
         records.append(record)
     slugged = slugs.backfill(host, records)  # records written before slugs existed, or by other tools
+    slugs.rebuild(host, records)
     counts = index.rebuild(host, embedder, records)
     seq = store.read_meta(host, "seq")
     numbers = [r["id"] for r in records] + [str(i.get("id")) for r in records for i in r.get("items", [])]

@@ -135,10 +135,10 @@ def hydrate(host: Host, ctx: Context, plans: list[Plan]) -> list[str]:
     existing = store.scan(host)
     ids = {r["id"] for r in existing}
     item_ids = {str(i.get("id")) for r in existing for i in r.get("items", [])}
-    taken: slugs.Taken = {}
+    taken: dict[str, set[str]] = {}
     for record in existing:
         if slugs.valid(record.get("slug")):
-            taken.setdefault(slugs.scope_key(record), set()).add(record["slug"])
+            taken.setdefault(slugs.group(record), set()).add(record["slug"])
     _check_given(plans, ids, item_ids, taken)
     _skip_sequences_past_given(host, plans)
     written = []
@@ -149,7 +149,7 @@ def hydrate(host: Host, ctx: Context, plans: list[Plan]) -> list[str]:
             record["id"] = store.next_id(host, PREFIXES[record["kind"]])
         if plan.items:
             record["items"] = _tree(host, plan, ctx)
-        group = taken.setdefault(slugs.scope_key(record), set())
+        group = taken.setdefault(slugs.group(record), set())
         if "slug" not in record:
             record["slug"] = slugs.first_free(slugs.base(record["kind"], record["title"]), group)
         group.add(record["slug"])
@@ -157,10 +157,10 @@ def hydrate(host: Host, ctx: Context, plans: list[Plan]) -> list[str]:
     return written
 
 
-def _check_given(plans: list[Plan], ids: set[str], item_ids: set[str], taken: slugs.Taken) -> None:
+def _check_given(plans: list[Plan], ids: set[str], item_ids: set[str], taken: dict[str, set[str]]) -> None:
     seen: set[str] = set()
     seen_items: set[str] = set()
-    seen_slugs: set[tuple[tuple[str, str], str]] = set()
+    seen_slugs: set[tuple[str, str]] = set()
     for plan in plans:
         given = plan.record.get("id")
         if given in ids:
@@ -171,9 +171,10 @@ def _check_given(plans: list[Plan], ids: set[str], item_ids: set[str], taken: sl
             seen.add(given)
         slug = plan.record.get("slug")
         if slug is not None:
-            group = slugs.scope_key(plan.record)
+            group = slugs.group(plan.record)
             if slug in taken.get(group, set()):
-                raise Conflict(f"{plan.path}: slug {slug!r} is already taken by a {group[0]} of this scope")
+                kind = plan.record["kind"]
+                raise Conflict(f"{plan.path}: slug {slug!r} is already taken by a {kind} of this scope")
             if (group, slug) in seen_slugs:
                 raise InvalidRequest(f"{plan.path}: slug {slug!r} appears twice in the snapshot")
             seen_slugs.add((group, slug))
