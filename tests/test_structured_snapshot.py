@@ -9,6 +9,7 @@ from envelopes import ok
 from structured_helpers import db_digest, fails, ids
 
 from guest.structured.slugs import MAX_SLUG, base, first_free
+from host_harness.services import HostServices
 from tests.conftest import EPOCH_MS
 
 
@@ -147,6 +148,22 @@ def todo(**extra) -> dict:
     return {"kind": "todo", "title": "x", **extra}
 
 
+def test_a_dump_round_trips_into_another_store(scoped, guest_factory, tmp_path, clock):
+    source = scoped(projectId="app")
+    nested = [{"title": "a", "items": [{"title": "b"}]}]
+    ok(source, "create_checklist", {"title": "Release 0.2", "items": nested})
+    ok(source, "create_todo", {"title": "Fix the flaky login test", "priority": 4, "due": "2026-12-01"})
+    ok(source, "create_session_note", {"content": "The login test races on the cookie.", "tags": ["ci"]})
+    ok(source, "update_todo", {"id": "td-1", "status": "archived"})
+    dump = [ok(source, "get_record", {"id": i}) for i in ("cl-1", "td-1", "nt-1")]
+    other = tmp_path / "other"
+    other.mkdir()
+    target = guest_factory(HostServices(other, scope={"projectId": "app"}, clock=clock))
+    snapshot = [{k: v for k, v in record.items() if k != "scope"} for record in dump]
+    assert ok(target, "reconcile_index", {"records": snapshot})["hydrated"] == ["cl-1", "td-1", "nt-1"]
+    assert [ok(target, "get_record", {"id": i}) for i in ("cl-1", "td-1", "nt-1")] == dump
+
+
 @pytest.mark.parametrize(
     ("records", "kind", "message"),
     [
@@ -161,6 +178,7 @@ def todo(**extra) -> dict:
         ([todo(status="deleted")], "validation", "must be one of"),
         ([todo(slug="Not A Slug")], "validation", "lowercase kebab-case"),
         ([todo(bogus=1)], "validation", "unknown field 'records[0].bogus'"),
+        ([todo(deletedAt=5)], "validation", "is a deleted record"),
         ([todo(id="td-3"), todo(id="td-3")], "validation", "appears twice"),
         ([todo(slug="s"), todo(slug="s")], "validation", "slug 's' appears twice"),
         (checklist({"title": "a", "parentId": "it-9"}), "validation", "parentId 'it-9' of item 0 is not"),

@@ -8,9 +8,9 @@ from another store, another tool, a backup. Each snapshot record is the stored s
 * ``kind`` (``checklist``, ``todo``, ``session_note``) and the fields a create of that kind takes,
   validated exactly like a create (``title``, or ``content`` for a note; tags, status, due, ...);
 * optionally ``id`` (of the kind's prefix), ``slug``, ``version``, ``createdAt``, ``updatedAt``,
-  ``archivedAt``; a checklist's ``items`` may be nested (``items`` inside items, as in a create)
-  or flat with ``id``/``parentId`` (as stored), each item optionally with ``id``, ``version``,
-  ``createdAt``, ``updatedAt``.
+  ``archivedAt`` and ``deletedAt`` (null: deleted records are not hydrated); a checklist's
+  ``items`` may be nested (``items`` inside items, as in a create) or flat with ``id``/``parentId``
+  (as stored), each item optionally with ``id``, ``version``, ``createdAt``, ``updatedAt``.
 
 Scope comes only from the host: a snapshot carrying any scope field is refused like any request
 (``records[0].scope``), and every hydrated record is stored under the caller's scope. Given ids
@@ -33,7 +33,7 @@ from guest.structured.store import ARCHIVED, DEFAULT_STATUS, PREFIXES
 
 MAX_RECORDS = 10_000
 MAX_MS = 2**53
-EXTRA = ("kind", "id", "slug", "version", "createdAt", "updatedAt", "archivedAt")
+EXTRA = ("kind", "id", "slug", "version", "createdAt", "updatedAt", "archivedAt", "deletedAt")
 ITEM_EXTRA = ("id", "parentId", "version", "createdAt", "updatedAt", "items")
 
 
@@ -93,6 +93,8 @@ def _record(raw: Any, path: str, ctx: Context) -> Plan:
         "updatedAt": _ms(raw, "updatedAt", path, created),
         "deletedAt": None,
     }
+    if raw.get("deletedAt") is not None:
+        raise InvalidRequest(f"{path} is a deleted record (deletedAt is set); only live records are hydrated")
     archived = values.get("status") == ARCHIVED
     record["archivedAt"] = _ms(raw, "archivedAt", path, ctx.now) if archived else None
     if raw.get("id") is not None:
@@ -144,8 +146,7 @@ def hydrate(host: Host, ctx: Context, plans: list[Plan]) -> list[str]:
     written = []
     for plan in plans:
         record = plan.record
-        record.setdefault("id", "")
-        if not record["id"]:
+        if "id" not in record:
             record["id"] = store.next_id(host, PREFIXES[record["kind"]])
         if plan.items:
             record["items"] = _tree(host, plan, ctx)
