@@ -1,4 +1,4 @@
-"""Structured-memory latency: ``query_records`` and ``retrieve_memory`` at 1k and 10k records.
+"""Structured-memory latency at 1k and 10k records: ``query_records``, ``retrieve_memory``, ``create_todo``.
 
 Also one full ``memory_retention`` and ``reconcile_index`` pass (the store is current, so they
 write nothing). Records are half todos, 30 % session notes, 20 % checklists of three items, all in one trusted
@@ -92,6 +92,9 @@ def measure(runtime: Runtime, sizes: list[int]) -> None:
                     row(f"{verb} p50 / p95 at {size}, {target}", pct(samples))
                 listing = timed(lambda g=guest: dispatch(g, "query_records", {"kinds": ["todo"]}), 5)
                 row(f"query_records, no query (listing) at {size}, {target}", pct(listing))
+                same = {"title": "Fix the flaky login test"}  # one title: every later create needs a suffix
+                creates = timed(lambda g=guest, b=same: dispatch(g, "create_todo", b), QUERIES)
+                row(f"create_todo (same title) p50 / p95 at {size}, {target}", pct(creates))
                 for verb in ("memory_retention", "reconcile_index"):  # full passes; nothing to change here
                     once = timed(lambda g=guest, v=verb: dispatch(g, v, {}), 1)
                     row(f"{verb} (one full pass) at {size}, {target}", f"{once[0]:.0f} ms")

@@ -1,22 +1,23 @@
-"""Claude Code's ``UserPromptSubmit`` hook: auto-recall before the model sees a prompt.
+"""Claude Code hooks: auto-recall at ``UserPromptSubmit``, skill discovery at ``SessionStart``.
 
-Protocol (Claude Code hooks): the hook reads one JSON object on stdin --
-``{"session_id", "transcript_path", "cwd", "permission_mode", "hook_event_name":
-"UserPromptSubmit", "prompt"}`` -- and, to add context, prints
-``{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "..."}}``
-and exits 0. Printing nothing adds nothing. Exit status 2 would *block* the
-prompt, so this hook never exits with anything but 0.
+Protocol (Claude Code hooks): the hook reads one JSON object on stdin -- ``{"session_id",
+"transcript_path", "cwd", "hook_event_name", ...}``, plus ``"prompt"`` for ``UserPromptSubmit``
+and ``"source"`` (``startup``/``resume``/``clear``/``compact``) for ``SessionStart`` -- and, to
+add context, prints ``{"hookSpecificOutput": {"hookEventName": <event>, "additionalContext":
+"..."}}`` and exits 0. Printing nothing adds nothing. Exit status 2 would *block* the prompt, so
+these hooks never exit with anything but 0.
 
-The guest does the work (``dispatch("auto_recall", {"prompt", "budget_tokens"})``
-returns ``{"context", "query", "hits"}``, ``context == ""`` when nothing is
-relevant); the host only moves JSON. It must never block or fail a prompt:
+The guest does the work -- ``dispatch("auto_recall", {"prompt", "budget_tokens"})`` for a prompt,
+``dispatch("session_start", {"budget_tokens"})`` for a session; both return ``{"context", ...}``,
+``context == ""`` when there is nothing to add; the host only moves JSON. A hook must never block
+or fail its event:
 
 * every failure (malformed input, empty prompt, missing project or component,
   a guest error, the time budget) means *nothing injected, exit 0*, and one line
   with the reason appended to ``<project>/.gm/logs/hook.log`` -- or to
   ``<cache dir>/hook.log`` when there is no usable project;
-* a project without any memory store is answered at once, without loading the
-  component, and is not an error;
+* a project with nothing to offer (no memory store for a prompt, no skill for a
+  session) is answered at once, without loading the component, and is not an error;
 * a hard time budget (:data:`DEFAULT_TIMEOUT_S`, ``--timeout`` or
   ``$RS_LEARN_HOOK_TIMEOUT``) bounds everything: the work runs in a worker
   thread, the SQLite busy timeout and the guest's epoch deadline are set to what
@@ -24,7 +25,7 @@ relevant); the host only moves JSON. It must never block or fail a prompt:
   the CLI leaves with ``os._exit(0)``;
 * the component is loaded only from the precompiled cache (milliseconds). On a
   cache miss (first prompt after an upgrade) a detached ``rs-learn-host version``
-  compiles it in the background and this prompt gets nothing.
+  compiles it in the background and this event gets nothing.
 
 The project is the nearest directory holding ``.gm/``, starting from the hook
 input's ``cwd`` (Claude Code's working directory may be a subdirectory), else
@@ -55,8 +56,10 @@ from host_harness.guests.runtime import (
 )
 from host_harness.services import HostServices
 from host_harness.store.atomic import write_atomic
+from host_harness.store.skills import places as skill_places
 
 HOOK_EVENT = "UserPromptSubmit"
+SESSION_EVENT = "SessionStart"
 DEFAULT_BUDGET_TOKENS = 1500
 DEFAULT_TIMEOUT_S = 2.0
 MAX_INPUT_BYTES = 8 * 1024 * 1024
@@ -83,8 +86,8 @@ class HookConfig:
     cache_dir: Path | None = None
 
 
-def parse_input(raw: bytes) -> tuple[str, str | None]:
-    """Return ``(prompt, cwd)`` from the hook's stdin; raise :class:`Skip` on anything malformed."""
+def parse_event(raw: bytes, event_name: str) -> tuple[dict[str, Any], str | None]:
+    """The event object and its ``cwd`` from the hook's stdin; :class:`Skip` on anything malformed."""
     if len(raw) > MAX_INPUT_BYTES:
         raise Skip(f"hook input is larger than {MAX_INPUT_BYTES} bytes")
     try:
@@ -93,15 +96,22 @@ def parse_input(raw: bytes) -> tuple[str, str | None]:
         raise Skip(f"hook input is not JSON: {error}") from None
     if not isinstance(value, dict):
         raise Skip(f"hook input must be a JSON object, got {type(value).__name__}")
-    event = value.get("hook_event_name", HOOK_EVENT)
-    if event != HOOK_EVENT:
-        raise Skip(f"unexpected hook event {event!r} (this hook serves {HOOK_EVENT})")
-    prompt, cwd = value.get("prompt"), value.get("cwd")
+    event = value.get("hook_event_name", event_name)
+    if event != event_name:
+        raise Skip(f"unexpected hook event {event!r} (this hook serves {event_name})")
+    cwd = value.get("cwd")
+    return value, cwd if isinstance(cwd, str) and cwd else None
+
+
+def parse_input(raw: bytes) -> tuple[str, str | None]:
+    """Return ``(prompt, cwd)`` from a ``UserPromptSubmit`` event; :class:`Skip` on anything malformed."""
+    value, cwd = parse_event(raw, HOOK_EVENT)
+    prompt = value.get("prompt")
     if not isinstance(prompt, str):
         raise Skip("hook input has no 'prompt' string")
     if not prompt.strip():
         raise Skip("empty prompt: nothing to recall")
-    return prompt, cwd if isinstance(cwd, str) and cwd else None
+    return prompt, cwd
 
 
 def find_project(start: Path) -> Path:
@@ -119,9 +129,14 @@ def has_memory(project: Path) -> bool:
     return (gm / "rs-learn.db").is_file() or any(gm.glob("disciplines/*/rs-learn.db"))
 
 
-def hook_output(context: str) -> str:
-    """The JSON Claude Code reads from a ``UserPromptSubmit`` hook that adds ``context``."""
-    return json.dumps({"hookSpecificOutput": {"hookEventName": HOOK_EVENT, "additionalContext": context}})
+def has_skills(project: Path) -> bool:
+    """Whether the project has any skill folder to tell a new session about."""
+    return any(any(base.glob("*/SKILL.md")) for _, base in skill_places(project))
+
+
+def hook_output(context: str, event: str = HOOK_EVENT) -> str:
+    """The JSON Claude Code reads from a hook of ``event`` that adds ``context``."""
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}})
 
 
 def clip(context: str, limit: int = MAX_CONTEXT_CHARS) -> str:
@@ -227,14 +242,29 @@ def warm_cache(wasm: Path, cache: Path, name: str) -> bool:
     return True
 
 
-class PromptSubmitHook:
-    """One run of the hook: read the input, recall, return what to print (``""`` for nothing)."""
+class Hook:
+    """One run of a hook: read the input, ask the guest, return what to print (``""`` for nothing).
+
+    Subclasses say which event they serve, how to read its input into a request body, and
+    whether a project is worth loading the component for.
+    """
+
+    event = HOOK_EVENT
+    verb = "auto_recall"
 
     def __init__(self, config: HookConfig) -> None:
         self.config = config
         self.deadline = time.monotonic() + config.timeout_s
         self.project: Path | None = None
         self.timed_out = False
+
+    def request(self, raw: bytes) -> tuple[dict[str, Any], str | None]:
+        """The verb's body and the event's ``cwd``; :class:`Skip` on a malformed input."""
+        raise NotImplementedError
+
+    def worth_asking(self, project: Path) -> bool:
+        """Whether the project has anything for this event (else nothing is loaded)."""
+        raise NotImplementedError
 
     def remaining(self) -> float:
         """Seconds left in the budget (at least a millisecond, so that timeouts stay positive)."""
@@ -259,7 +289,7 @@ class PromptSubmitHook:
             return self.work(read_input)
         except Skip as skip:
             self.log(str(skip))
-        except Exception as error:  # the prompt must go through whatever happened here
+        except Exception as error:  # the event must go through whatever happened here
             self.log(f"unexpected {type(error).__name__}: {error}")
         return ""
 
@@ -271,22 +301,22 @@ class PromptSubmitHook:
         """Parse, locate the project, ask the guest; the output to print."""
         fallback = self.config.fallback_project
         self.project = find_project(fallback) if fallback.is_dir() else None  # where to log a bad input
-        prompt, cwd = parse_input(read_input())
+        body, cwd = self.request(read_input())
         start = Path(cwd) if cwd is not None else fallback
         self.project = None
         if not start.is_dir():
             raise Skip(f"project directory {str(start)!r} does not exist")
         self.project = find_project(start)
-        if not has_memory(self.project):
-            return ""  # nothing memorised here: not an error
-        data = self.recall(self.project, prompt)
+        if not self.worth_asking(self.project):
+            return ""  # nothing here: not an error
+        data = self.ask(self.project, body)
         context = data.get("context") if isinstance(data, dict) else None
         if not isinstance(context, str):
-            raise Skip(f"auto_recall returned no 'context' string: {str(data)[:200]}")
-        return hook_output(clip(context)) if context.strip() else ""
+            raise Skip(f"{self.verb} returned no 'context' string: {str(data)[:200]}")
+        return hook_output(clip(context), self.event) if context.strip() else ""
 
-    def recall(self, project: Path, prompt: str) -> Any:
-        """``auto_recall`` through a guest built within the remaining budget; its ``data``."""
+    def ask(self, project: Path, body: dict[str, Any]) -> Any:
+        """:attr:`verb` through a guest built within the remaining budget; its ``data``."""
         services = HostServices(project, busy_timeout_ms=int(self.remaining() * 1000))
         runtime: Runtime | None = None
         guest: BaseGuest
@@ -302,12 +332,10 @@ class PromptSubmitHook:
                     raise Skip(f"component not found: {self.config.wasm} (run `make wasm`; RS_LEARN_WASM)")
                 runtime = cached_runtime(self.config.wasm, self.config.cache_dir)
                 guest = WasmGuest(runtime, services, timeout_s=self.remaining())
-            request = {"prompt": prompt, "budget_tokens": self.config.budget_tokens}
-            body = json.dumps(request, ensure_ascii=False)
             try:
-                envelope = json.loads(guest.dispatch("auto_recall", body))
+                envelope = json.loads(guest.dispatch(self.verb, json.dumps(body, ensure_ascii=False)))
             except GuestError as error:
-                raise Skip(f"auto_recall failed: {error.message}") from None
+                raise Skip(f"{self.verb} failed: {error.message}") from None
             finally:
                 guest.close()
         finally:
@@ -316,5 +344,34 @@ class PromptSubmitHook:
                 runtime.close()
         if not isinstance(envelope, dict) or envelope.get("ok") is not True:
             reason = envelope.get("error") if isinstance(envelope, dict) else envelope
-            raise Skip(f"auto_recall failed: {reason}")
+            raise Skip(f"{self.verb} failed: {reason}")
         return envelope.get("data")
+
+
+class PromptSubmitHook(Hook):
+    """``UserPromptSubmit``: the memories relevant to the prompt (``auto_recall``)."""
+
+    def request(self, raw: bytes) -> tuple[dict[str, Any], str | None]:
+        """``{prompt, budget_tokens}``."""
+        prompt, cwd = parse_input(raw)
+        return {"prompt": prompt, "budget_tokens": self.config.budget_tokens}, cwd
+
+    def worth_asking(self, project: Path) -> bool:
+        """A project without a memory store has nothing to recall."""
+        return has_memory(project)
+
+
+class SessionStartHook(Hook):
+    """``SessionStart``: the managed and authored skills, so that the agent discovers them."""
+
+    event = SESSION_EVENT
+    verb = "session_start"
+
+    def request(self, raw: bytes) -> tuple[dict[str, Any], str | None]:
+        """``{budget_tokens}``; every ``source`` (startup, resume, clear, compact) is answered."""
+        _, cwd = parse_event(raw, SESSION_EVENT)
+        return {"budget_tokens": self.config.budget_tokens}, cwd
+
+    def worth_asking(self, project: Path) -> bool:
+        """A project without a skill folder has nothing to tell."""
+        return has_skills(project)

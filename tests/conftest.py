@@ -10,6 +10,8 @@
                   ``Store``) over ``services``. The same assertions must hold on both;
 * ``guest_factory`` -- ``make(services)``: a guest of the current target over services
                   of your own (a different busy timeout, an injected store...);
+* ``scoped``   -- ``make(**scope)``: a guest of the current target over its own services
+                  with that trusted scope, on the same project and clock;
 * ``wasm_runtime`` -- the compiled component, once per session (precompiled cache);
 * ``node_host`` -- ``hosts/node/rs-learn-node`` with its transpiled component (``make node``).
 
@@ -131,3 +133,18 @@ def guest_factory(
     yield make
     for instance in made:
         instance.close()
+
+
+@pytest.fixture
+def scoped(guest_factory, project, clock):
+    """``scoped(**scope)``: a guest over its own ``HostServices`` with that trusted scope (same project)."""
+    made: list[HostServices] = []
+
+    def make(**scope):
+        services = HostServices(project, scope=scope or None, clock=clock)
+        made.append(services)
+        return guest_factory(services)
+
+    yield make
+    for services in made:
+        services.close()

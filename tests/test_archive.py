@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import threading
 import unicodedata
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from guest.archive.verbs import MAX_CONTENT_BYTES
 from guest.text.gostrings import UNICODE16_CAPITALS, fields, go_lower, is_print, quote, trim_space
 from host_harness.cli.main import cli
 from host_harness.services import HostServices
+from host_harness.spool.watcher import ANSWERED, Spool
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "archive_calls.json"
 KEYWORD_RUNES = frozenset("abcdefghijklmnopqrstuvwxyz0123456789" + "".join(map(chr, range(0xE0, 0x100))))
@@ -465,6 +467,26 @@ def test_recall_without_an_id_still_recalls_memories(guest):
     assert ok(guest, "recall", {"id": "r1"})["label"] == "port notes"
 
 
+def test_recall_search_is_the_seeds_name_for_archive_search(guest, project):
+    ok(guest, "archive", {"label": "deploy failure", "content": "Deploy 42 failed: database timeout"})
+    ok(guest, "archive", {"content": "unrelated notes"})
+    for body in ({"query": "database deploy", "limit": 3}, "deploy", {"query": "zzz"}):
+        seed, alias = call(guest, "recall_search", body), call(guest, "archive_search", body)
+        assert seed["verb"] == "recall_search" and seed["ok"] is True
+        assert seed["data"] == alias["data"]
+    assert [r["id"] for r in ok(guest, "recall_search", "deploy")["results"]] == ["r1"]
+    bad = call(guest, "recall_search", {"query": "  "})
+    assert bad == {"ok": False, "verb": "recall_search", "error": bad["error"]}
+    assert bad["error"].startswith("validation: field 'query' is blank")
+    # the spool path: in/recall_search/<N>.txt is answered in out/<N>.json
+    request = project / ".gm" / "exec-spool" / "in" / "recall_search" / "1.txt"
+    request.parent.mkdir(parents=True)
+    request.write_text("database", encoding="utf-8")
+    assert Spool(project, guest).drain_all(threading.Event())[ANSWERED] == 1
+    answer = json.loads((project / ".gm" / "exec-spool" / "out" / "1.json").read_text(encoding="utf-8"))
+    assert answer["verb"] == "recall_search" and [r["id"] for r in answer["data"]["results"]] == ["r1"]
+
+
 # ---------------------------------------------------------------- the CLI
 
 
@@ -504,6 +526,7 @@ def test_cli_put_get_search(run, tmp_path: Path):
     data = json.loads(run("archive", "search", "block", "--limit", "1", "--json").output)
     assert [r["id"] for r in data["results"]] == ["r2"]
     assert run("archive", "search", "zzz").output == "No archived block matches the query.\n"
+    assert run("recall-search", "database deploy").output == found.output, "the seed's tool name"
 
 
 def test_cli_errors(run, tmp_path: Path):
@@ -540,7 +563,7 @@ def readme_exchanges() -> list[tuple[str, object, dict]]:
 
 def test_readme_examples(guest):
     exchanges = readme_exchanges()
-    assert [verb for verb, _, _ in exchanges] == ["archive", "archive_recall", "archive_search"]
+    assert [verb for verb, _, _ in exchanges] == ["archive", "archive_recall", "recall_search"]
     for n in range(6):
         ok(guest, "archive", {"label": f"filler {n}", "content": "filler"})
     for verb, body, envelope in exchanges:

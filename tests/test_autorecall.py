@@ -28,12 +28,24 @@ def auto(guest, body) -> dict:
         ("/review fix the login bug", "fix the login bug"),
         ("/clear", ""),
         ("see https://example.com/x and `code()` here", "see and here"),
-        ("before ```python\nprint(1)\n``` after", "before after"),
+        ("docs at www.example.com/a?b=c, ftp://host/f and file:///tmp/x too", "docs at and too"),
+        ("before ```python\nprint(1)\n``` after", "before print(1) after"),
+        ("```\n" + "word " * 100 + "```\nwhy?", " ".join(["word"] * 20) + " why?"),
+        ("open ```js\nconst a = 1;", "open const a = 1;"),
+        ("<task-notification>foo</task-notification> deploy argocd", "deploy argocd"),
         (
             "<task-notification><task-id>7</task-id><status>completed</status>"
             "<summary>Agent finished the palette refactor</summary></task-notification>",
-            "Agent finished the palette refactor",
+            "",
         ),
+        ("<system-reminder>Today is Monday.\n<b>x</b></system-reminder>why is CI red", "why is CI red"),
+        ("<local-command-stdout>ok 3 passed</local-command-stdout> now deploy", "now deploy"),
+        ("<tool_result id=1>200 lines</tool_result><OUTPUT>log</OUTPUT>fix it", "fix it"),
+        ("<a-b>outer <c-d>inner</c-d> still outer</a-b> kept", "kept"),
+        ("<command-name>/deploy</command-name><command-args>staging now</command-args>", "staging now"),
+        ("why does <b>bold</b> render wrong", "why does bold render wrong"),
+        ("an <x-open> tag without its end stays", "an tag without its end stays"),
+        ("<my-widget /> self-closing <my-widget>body</my-widget> end", "self-closing end"),
         ("path/to/file is /not a command", "path/to/file is /not a command"),
     ],
 )
@@ -71,6 +83,17 @@ def test_auto_recall_injects_only_relevant_memories(guest):
         "query": "bake chocolate cake",
         "hits": [],
     }
+
+
+def test_auto_recall_ignores_injected_markup(guest):
+    for fact in [*FACTS, "Deploys go through ArgoCD."]:
+        guest.dispatch("memorize", json.dumps({"text": fact}))
+    data = auto(guest, {"prompt": "<task-notification>foo</task-notification> deploy argocd"})
+    assert data["query"] == "deploy argocd"
+    assert [h["text"] for h in data["hits"]] == ["Deploys go through ArgoCD."]
+    reminder = "<system-reminder>install packages with pnpm, see https://pnpm.io/npm</system-reminder>"
+    data = auto(guest, {"prompt": reminder + " how do I bake bread"})
+    assert data == {"context": "", "query": "bake bread", "hits": []}
 
 
 def test_auto_recall_on_empty_store_and_empty_query(guest, project):

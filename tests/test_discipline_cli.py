@@ -68,7 +68,7 @@ def test_edits_preserve_comments_blank_lines_and_encoding(run, project: Path):
     "..", "../escape", "a/b", "/etc", "/abs/path", "x\x00y", "a" * 65, "-lead", "_lead", ".hidden", "",
     "a b", "café", "default", "ok\n",
 ])
-@pytest.mark.parametrize("verb", ["enable", "disable"])
+@pytest.mark.parametrize("verb", ["enable", "disable", "create"])
 def test_hostile_names_are_refused(run, project: Path, verb: str, name: str):
     result = CliRunner().invoke(cli, ["-p", str(project), "discipline", verb, "--", name])
     assert result.exit_code == 2, result.output
@@ -113,6 +113,34 @@ def test_list_shows_directories_enabled_names_and_counts(target: str, run, proje
                     "planned   enabled   0 memories"]
     quick = json.loads(run("discipline", "list", "--no-counts", "--json", native=native).output)
     assert [row["memories"] for row in quick] == [None, None, None]
+
+
+def test_create_makes_a_sigil_known_without_enabling_it(run, project: Path):
+    assert run("discipline", "create", "notes").output == "created notes\n"
+    assert (project / ".gm" / "disciplines" / "notes").is_dir() and not enabled_file(project).exists()
+    assert run("discipline", "create", "notes").output == "notes already exists\n"
+    listed = json.loads(run("discipline", "list", "--json", "--no-counts").output)
+    assert listed == [{"name": "notes", "enabled": False, "store": False, "memories": None}]
+
+
+def test_a_sigil_reaches_a_discipline_once_the_project_knows_it(target: str, run, project: Path):
+    native = target == "native"
+
+    def memorize(text: str) -> dict:
+        result = run("memorize", text, "--json", native=native)  # the CLI always sends namespace "default"
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    assert memorize("@frontend The app is built with vite.")["namespace"] == "default", "unknown: text"
+    assert not (project / ".gm" / "disciplines").exists()
+    assert run("discipline", "enable", "frontend").exit_code == 0
+    assert memorize("@frontend The app is built with vite.")["namespace"] == "frontend"
+    assert run("discipline", "create", "notes").exit_code == 0
+    assert memorize("@notes Standup moved to 10:00.")["namespace"] == "notes"
+    hits = json.loads(run("recall", "@frontend vite", "--json", native=native).output)
+    assert [(h["namespace"], h["text"]) for h in hits] == [("frontend", "The app is built with vite.")]
+    fanned = json.loads(run("recall", "vite standup", "--json", native=native).output)
+    assert {h["namespace"] for h in fanned} == {"default", "frontend"}, "notes is known, not enabled"
 
 
 def test_a_real_process_refuses_a_traversal(project: Path):

@@ -104,6 +104,16 @@ def test_enabled_disciplines(project: Path, services: HostServices, caplog: pyte
     assert sum("invalid discipline name" in r.message for r in caplog.records) == 3
 
 
+def test_known_disciplines_are_folders_and_enabled_names(project: Path, services: HostServices):
+    assert json.loads(services.kv_get("host", "disciplines")) == []
+    base = project / ".gm" / "disciplines"
+    for name in ("notes", "default", "not valid!", "frontend"):
+        (base / name).mkdir(parents=True, exist_ok=True)
+    (base / "stray.txt").write_text("a file, not a discipline", encoding="utf-8")
+    (base / "enabled.txt").write_text("ops\nfrontend\n", encoding="utf-8")
+    assert json.loads(services.kv_get("host", "disciplines")) == ["frontend", "notes", "ops"]
+
+
 def test_authored_skills(project: Path, services: HostServices):
     for base, name, with_file in [
         (".gm/skills", "deploy", True),
@@ -136,6 +146,8 @@ def test_host_namespace_is_read_only(project: Path, services: HostServices):
     assert services.kv_get("host/sub", "enabled-disciplines") is None
     assert services.vec_search("host", [1.0], 3) == []
     keys = [k for k, _ in services.kv_query("host", "", 0)]
-    assert keys == ["authored-skills", "enabled-disciplines", "managed-skills", "memory-config"]
+    assert keys == [
+        "authored-skills", "disciplines", "enabled-disciplines", "managed-skills", "memory-config", "skills",
+    ]
     assert services.kv_query("host", "ENABLED-DISC", 0) == [("enabled-disciplines", b"[]")]
     assert tree(project) == []

@@ -190,10 +190,10 @@ def test_a_cold_cache_compiles_in_the_background(remembered: Path, tmp_path: Pat
 
 
 
-def test_the_readme_install_snippet_is_the_documented_shape():
+def test_the_readme_install_snippets_are_the_documented_shape():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    snippets = [line for line in readme.splitlines() if line.startswith('{"hooks"')]
-    assert len(snippets) == 1
-    settings = json.loads(snippets[0])
-    (group,) = settings["hooks"]["UserPromptSubmit"]
-    assert group["hooks"] == [{"type": "command", "command": "rs-learn-host hook prompt-submit"}]
+    snippets = [json.loads(line) for line in readme.splitlines() if line.startswith('{"hooks"')]
+    assert [list(s["hooks"]) for s in snippets] == [["UserPromptSubmit"], ["SessionStart"]]
+    for settings, command in zip(snippets, ["prompt-submit", "session-start"], strict=True):
+        (group,) = next(iter(settings["hooks"].values()))
+        assert group["hooks"] == [{"type": "command", "command": f"rs-learn-host hook {command}"}]

@@ -87,6 +87,7 @@ def test_write_failure_keeps_the_lesson(guest, project, services):
     data = learn(guest, {"memory": "Lesson B.", "skill": skill()})["data"]
     assert data["isError"] is True and data["details"] == {"skill": None}
     assert data["text"].startswith("Lesson stored, but the managed skill could not be written: ")
+    assert data["content"] == [{"type": "text", "text": data["text"]}]
     assert services.kv_get("memories", data["id"]) is not None
 
 
@@ -96,21 +97,57 @@ def test_write_failure_keeps_the_lesson(guest, project, services):
         ({"memory": " \x00\x01 \t "}, "validation: Lesson was empty after sanitization; nothing stored."),
         ({}, "missing field 'memory'"),
         ({"memory": 5}, "field 'memory' must be a string"),
+        ({"memory": "x" * 65_537}, "the limit is 65536"),
         ({"memory": "x", "context": 3}, "field 'context' must be a string"),
-        ({"memory": "x", "skill": "deploy"}, "field 'skill' must be an object"),
-        ({"memory": "x", "skill": skill(action="delete")}, "'skill.action' must be"),
-        ({"memory": "x", "skill": skill(name="..")}, "no letter or digit"),
-        ({"memory": "x", "skill": skill(name="日本語")}, "no letter or digit"),
-        ({"memory": "x", "skill": skill(description="  ")}, "'skill.description' must be a non-empty string"),
-        ({"memory": "x", "skill": {**skill(), "path": "/etc"}}, "unknown fields: path"),
+        ({"memory": "x", "namespace": "../x"}, "is not a valid name"),
         ({"memory": "x", "scope": {}}, "unknown fields: scope"),
-        ({"memory": "x", "skill": skill(body="é" * 32_000)}, "the limit is 64000"),
+        ({"memory": "  ", "skill": skill()}, "Lesson was empty after sanitization"),
     ],
 )
-def test_bad_requests_store_nothing(guest, project, body, message):
+def test_an_unusable_lesson_stores_nothing(guest, project, body, message):
     envelope = learn(guest, body)
     assert envelope["ok"] is False and message in envelope["error"]
     assert not (project / ".gm").exists()
+
+
+@pytest.mark.parametrize(
+    ("bad_skill", "reason"),
+    [
+        ("deploy", "field 'skill' must be an object"),
+        (skill(action="delete"), "'skill.action' must be"),
+        (skill(name="!!!"), "skill name '!!!' has no letter or digit"),
+        (skill(name=".."), "no letter or digit"),
+        (skill(name="日本語"), "no letter or digit"),
+        (skill(description="  "), "'skill.description' must be a non-empty string"),
+        ({**skill(), "path": "/etc"}, "unknown fields: path"),
+        (skill(body="é" * 32_000), "the limit is 64000"),
+    ],
+)
+def test_a_bad_skill_is_reported_after_the_lesson_is_stored(guest, project, services, bad_skill, reason):
+    envelope = learn(guest, {"memory": "Lesson stored whatever the skill.", "skill": bad_skill})
+    assert envelope["ok"] is True, "the lesson is committed"
+    data = envelope["data"]
+    prefix = "Lesson stored, but the managed skill could not be written: "
+    assert data["text"].startswith(prefix) and reason in data["text"]
+    assert data["isError"] is True and data["details"] == {"skill": None}
+    assert data["content"] == [{"type": "text", "text": data["text"]}]
+    assert json.loads(services.kv_get("memories", data["id"]))["text"] == "Lesson stored whatever the skill."
+    assert not (project / ".gm" / "managed-skills").exists()
+
+
+def test_every_answer_has_the_seeds_tool_result_shape(guest, project):
+    authored(project, ".gm", "shadow")
+    answers = [
+        learn(guest, {"memory": "Only a lesson."})["data"],
+        learn(guest, {"memory": "With a skill.", "skill": skill(name="fresh")})["data"],
+        learn(guest, {"memory": "Shadowed.", "skill": skill(name="shadow")})["data"],
+        learn(guest, {"memory": "Missing.", "skill": skill("update", name="ghost")})["data"],
+    ]
+    for data in answers:
+        assert data["content"] == [{"type": "text", "text": data["text"]}]
+        assert isinstance(data["isError"], bool) and isinstance(data["details"], dict)
+        assert "write" not in data
+    assert [d["isError"] for d in answers] == [False, False, True, True]
 
 
 @pytest.mark.parametrize(
@@ -144,10 +181,15 @@ def test_size_cap_at_the_boundary(guest, project):
     ]
     assert data["details"] == {"skill": "cap"}
     assert len(skill_file(project, "cap").read_bytes()) == MAX_FILE_BYTES
-    envelope = learn(
+    data = learn(
         guest, {"memory": "cap lesson 2", "skill": skill(name="cap", description="d", body=body + "x")}
+    )["data"]
+    assert data["isError"] is True and data["details"] == {"skill": None}
+    assert data["text"] == (
+        "Lesson stored, but the managed skill could not be written: "
+        "SKILL.md for 'cap' would be 64001 bytes; the limit is 64000"
     )
-    assert envelope["ok"] is False and "64001 bytes" in envelope["error"]
+    assert len(skill_file(project, "cap").read_bytes()) == MAX_FILE_BYTES, "the old file is untouched"
 
 
 def test_cli_learn_and_skills_list(project, wasm_path, tmp_path):

@@ -24,7 +24,7 @@ from guest.structured.fields import SCOPE_KEYS
 from host_harness.guests.base import BaseGuest
 from host_harness.mcp.schemas import property_names
 from host_harness.mcp.server import RsLearnServer
-from host_harness.mcp.tools import MEMORY_TOOLS, RECALL_SEARCH_VERB, STRUCTURED_TOOLS, ToolSpec, prepare
+from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, ToolSpec, prepare
 from host_harness.mcp.worker import GuestWorker
 from host_harness.services import HostServices, ManualClock
 
@@ -280,8 +280,8 @@ def test_prepare_refuses_what_is_not_advertised():
     assert "scope field" in str(prepare(spec, schema, {"threadId": "t"}))
 
 
-def test_recall_search_is_served_by_one_verb_and_recall_takes_an_archive_id(serve):
-    assert {spec.name: spec.verb for spec in MEMORY_TOOLS}["recall_search"] == RECALL_SEARCH_VERB
+def test_recall_search_is_the_seeds_verb_and_recall_takes_an_archive_id(serve):
+    assert {spec.name: spec.verb for spec in MEMORY_TOOLS}["recall_search"] == "recall_search"
 
     async def scenario(client: Client, served: Served) -> None:
         block = "line one\r\nline two: the deploy key rotates monthly\n"

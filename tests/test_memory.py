@@ -81,6 +81,9 @@ def test_recall_limit_and_default(guest):
     assert len(ok(guest, "recall", "build cache")) == 8
     assert len(ok(guest, "recall", {"query": "build cache", "limit": 3})) == 3
     assert len(ok(guest, "recall", {"query": "build cache", "limit": 100})) == 12
+    default = ok(guest, "recall", {"query": "build cache", "limit": 0})
+    assert default == ok(guest, "recall", "build cache"), "limit 0 is the default, as in the WIT export"
+    assert default == guest.recall("build cache", 0)
 
 
 def test_typed_exports_match_dispatch(guest):
@@ -158,8 +161,8 @@ BAD_REQUESTS = [
     ("memorize", "[1, 2]", "not an array"),
     ("memorize", '{"text": "unterminated', "does not parse"),
     ("recall", {"query": 5}, "field 'query' must be a string"),
-    ("recall", {"query": "q", "limit": 0}, "between 1 and 100"),
-    ("recall", {"query": "q", "limit": -3}, "between 1 and 100"),
+    ("recall", {"query": "q", "limit": 101}, "between 0 and 100"),
+    ("recall", {"query": "q", "limit": -3}, "between 0 and 100"),
     ("recall", {"query": "q", "limit": "5"}, "must be an integer"),
     ("recall", {"query": "q", "limit": True}, "must be an integer"),
     ("recall", {"query": "q", "limit": 2.5}, "must be an integer"),

@@ -1,9 +1,12 @@
-"""The README's recipes work: its two commands, and `.ci/run` runs exactly the test command."""
+"""The README's recipes work: its two commands, `.ci/run` runs exactly the test command, and every
+`rs-learn-host` line of its shell blocks runs as written."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,3 +41,69 @@ def test_make_demo_memorizes_and_recalls_through_the_component():
     assert "terrain palette" in sections[1].splitlines()[1]
     assert "8080" in sections[2].splitlines()[1]
     assert "-wal" not in out and "-shm" not in out
+
+
+# Every `rs-learn-host` line of the README's shell blocks, run as written, in order, in one
+# temporary directory (a daemon -- a line ending in `&` -- is skipped). `rs-learn-host` and
+# `.venv/bin/rs-learn-host` are this checkout's CLI; the files the examples name exist.
+CHECKS = {
+    'memorize "Use pnpm': ("mem-",),
+    'recall "which package manager?"': ("pnpm",),
+    'recall "package manager" --json': ('"namespace": "default"',),
+    'memorize "@frontend': ("mem-",),
+    'recall "@frontend build tool"': ("vite", "[frontend]"),
+    "discipline list --json": ('"name": "frontend"',),
+    "discipline create notes": ("created notes",),
+    "discipline disable frontend": ("disabled frontend",),
+    'learn "Run migrations': ("Lesson stored.",),
+    'learn "Deploys follow': ('Created managed skill "deploy"',),
+    "skills list": ("deploy", "managed"),
+    'archive put --label "build log"': ("r1",),
+    "archive search": ("r2 — diff before the refactor",),
+    "recall-search": ("r2 — diff before the refactor",),
+    'create checklist "Release 0.2"': ("cl-1",),
+    "update-item cl-1 it-1": ("[x] Bump version",),
+    "records --project-id app show cl-1": ("Collect entries",),
+    "retrieve": ("## Structured memory",),
+}
+
+
+def readme_commands() -> list[str]:
+    lines = []
+    for block in re.findall(r"```sh\n(.*?)```", README, re.S):
+        lines += [line for line in block.splitlines() if "rs-learn-host " in line.split("#")[0]]
+    return lines
+
+
+def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path):
+    shim = tmp_path / ".venv" / "bin" / "rs-learn-host"
+    shim.parent.mkdir(parents=True)
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m host_harness "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    (tmp_path / "path" / "to" / "project").mkdir(parents=True)
+    (tmp_path / "build.log").write_text("step 1 ok\nstep 2 failed: timeout\n", encoding="utf-8")
+    (tmp_path / "deploy.md").write_text("1. Build\n2. Smoke test\n3. Ship\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RS_LEARN_") or k == "RS_LEARN_CACHE_DIR"}
+    env.update(PATH=f"{shim.parent}{os.pathsep}{env.get('PATH', '')}", RS_LEARN_WASM=str(wasm_path),
+               PYTHONPATH=str(ROOT))
+    commands = readme_commands()
+    assert len(commands) >= 30
+    ran = []
+    for line in commands:
+        if line.split("#")[0].rstrip().endswith("&"):
+            continue  # a daemon
+        done = subprocess.run(["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
+        for key, expected in CHECKS.items():
+            if key in line:
+                assert all(text in done.stdout for text in expected), f"{line}\n{done.stdout}"
+        ran.append(line)
+    assert len(ran) == len(commands) - 1
+    gm = tmp_path / ".gm"
+    assert (gm / "disciplines" / "frontend" / "rs-learn.db").is_file(), "the @frontend example reached it"
+    assert (gm / "disciplines" / "notes").is_dir()
+    assert (gm / "managed-skills" / "deploy" / "SKILL.md").is_file()
+    assert (tmp_path / "restored.log").read_bytes() == (tmp_path / "build.log").read_bytes()
+    assert (tmp_path / "path" / "to" / "project" / ".gm" / "rs-learn.db").is_file()

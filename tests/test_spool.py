@@ -325,8 +325,8 @@ def mixed_batch(project: Path) -> tuple[dict[str, tuple[bool, str, str]], int]:
             put(project, "memorize", f"{n}.json", json.dumps({"text": text, "namespace": "../escape"}))
             expect[n] = (False, "memorize", "not a valid name")
         elif kind == 18:
-            put(project, "recall", f"{n}.json", json.dumps({"query": "x", "limit": 0}))
-            expect[n] = (False, "recall", "between 1 and 100")
+            put(project, "recall", f"{n}.json", json.dumps({"query": "x", "limit": 101}))
+            expect[n] = (False, "recall", "between 0 and 100")
         else:
             put(project, "memorize", f"{n}.json", json.dumps({"text": text}))  # the same text again
             put(project, "memorize", f"{n}b.json", json.dumps({"text": text}))

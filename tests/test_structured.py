@@ -102,6 +102,7 @@ def test_todo_lifecycle_and_optimistic_concurrency(guest, clock, project):
     assert todo == {
         "id": "td-1",
         "kind": "todo",
+        "slug": "fix-the-flaky-login-test",
         "title": "Fix the flaky login test",
         "description": None,
         "due": None,

@@ -15,21 +15,6 @@ from tests.conftest import EPOCH_MS
 DAY = 86_400_000
 
 
-@pytest.fixture
-def scoped(guest_factory, project, clock):
-    """``scoped(**scope)``: a guest over its own ``HostServices`` with that trusted scope (same project)."""
-    made: list[HostServices] = []
-
-    def make(**scope):
-        services = HostServices(project, scope=scope or None, clock=clock)
-        made.append(services)
-        return guest_factory(services)
-
-    yield make
-    for services in made:
-        services.close()
-
-
 @pytest.mark.parametrize(
     ("record", "caller", "sees"),
     [

@@ -1,4 +1,7 @@
-"""The archive verbs: ``archive``, ``archive_recall``, ``archive_search`` (seed 002), ``archive_list``.
+"""The archive verbs: ``archive``, ``archive_recall``, ``recall_search`` (seed 002), ``archive_list``.
+
+``recall_search`` is the seed's name for the keyword search; ``archive_search`` is the same verb
+under this project's older name, kept as an alias.
 
 Each answers with the seed's tool text in ``data.text`` and structured fields next to it.
 Bad input (a missing, non-string or blank id or query, a malformed id, a wrong type, an
@@ -48,7 +51,8 @@ class ArchiveVerbs:
         return {
             "archive": Verb(self.archive, "content"),
             "archive_recall": Verb(self.recall, "id"),
-            "archive_search": Verb(self.search, "query"),
+            "recall_search": Verb(self.search, "query"),
+            "archive_search": Verb(self.search, "query"),  # alias of the seed's recall_search
             "archive_list": Verb(self.list_blocks, "namespace"),
         }
 
@@ -97,7 +101,7 @@ class ArchiveVerbs:
         }
 
     def search(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``archive_search {query, limit?, namespace?}``: matching blocks, best first."""
+        """``recall_search {query, limit?, namespace?}`` (also ``archive_search``): blocks, best first."""
         query = _string(body, "query", MAX_QUERY_BYTES, "keywords to look for")
         namespace = requests.namespace(body) or requests.DEFAULT_NAMESPACE
         limit = limit_of(body.get("limit"))

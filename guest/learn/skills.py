@@ -9,19 +9,14 @@ at most 64 characters, starting with a letter or digit. Authored skills
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 
 from guest.errors import InvalidRequest
 from guest.host import HOST_NS, Host
+from guest.text.slug import kebab
 
 MAX_NAME = 64
 MAX_FILE_BYTES = 64_000
-NOT_KEBAB = re.compile(r"[^a-z0-9]+")
-# Latin letters with diacritics -> ASCII, so "Café Setup" becomes "cafe-setup", not "caf-setup".
-_FROM = "àáâãäåāăąçćĉċčďđèéêëēĕėęěĝğġģĥħìíîïĩīĭįıĵķĺļľŀłñńņňòóôõöøōŏőŕŗřśŝşšţťŧùúûüũūŭůűųŵýÿŷźżž"
-_TO = "aaaaaaaaacccccddeeeeeeeeegggghhiiiiiiiiijklllllnnnnooooooooorrrsssstttuuuuuuuuuuwyyyzzz"
-TRANSLIT = str.maketrans({**dict(zip(_FROM, _TO, strict=True)), "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th"})
 SKILLS_DIR = "managed-skills"
 
 
@@ -48,8 +43,7 @@ class SkillRequest:
 
 def sanitize_name(raw: str) -> str:
     """Lowercase kebab-case, at most 64 characters; ``""`` when nothing usable is left."""
-    name = NOT_KEBAB.sub("-", raw.lower().translate(TRANSLIT)).strip("-")
-    return name[:MAX_NAME].rstrip("-")
+    return kebab(raw, MAX_NAME)
 
 
 def parse(value: object) -> SkillRequest:

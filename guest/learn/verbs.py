@@ -1,16 +1,21 @@
 """learn: store a reusable lesson, then optionally create or update a managed skill.
 
-Order (the seed's): validate the whole request (nothing is stored on bad input),
-store the lesson as a memory (source ``learn``, importance 0.8, its context),
-then decide the skill. Outcomes that depend on the world -- an authored skill
-shadows the name, ``update`` of a skill that does not exist, or (host side) the
-file cannot be written -- are reported *after* the lesson is stored, as the seed
-says: the envelope is ``ok`` (the lesson is committed) and its data carries
-``isError: true`` with the seed's text and details.
+Order (the seed's: "stores the lesson first"): validate the lesson (``memory``,
+``context``, ``namespace``, no unknown fields) -- a request whose lesson is
+unusable is ``ok: false`` and stores nothing; store the lesson as a memory
+(source ``learn``, importance 0.8, its context); then deal with the skill. Every
+skill problem -- a malformed ``skill`` object, a name with no letter or digit, a
+``SKILL.md`` over 64,000 bytes, an authored skill of that name, ``update`` of a
+skill that does not exist, or (host side) a failed write -- is reported *after*
+the lesson is stored: the envelope is ``ok`` (the lesson is committed) and its
+data carries ``isError: true`` with the seed's text and details.
 
-When a file must be written, the data carries ``write: {path, content}``
-relative to ``<project>/.gm/``; the host writes it atomically after committing
-and removes ``write`` from what it passes on (``host_harness/store/effects.py``).
+The data is the seed's tool result -- ``content: [{"type": "text", "text"}]``,
+``details``, ``isError`` -- plus ``text`` (the same text), ``id`` and
+``namespace`` of the stored lesson. When a file must be written, it also carries
+``write: {path, content}`` relative to ``<project>/.gm/``; the host writes it
+atomically after committing and removes ``write`` from what it passes on
+(``host_harness/store/effects.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any
 
 from guest import requests
 from guest.errors import InvalidRequest
-from guest.learn import skills
+from guest.learn import discovery, skills
 from guest.memory.verbs import MemoryVerbs
 from guest.verbs import Verb
 
@@ -29,6 +34,7 @@ SOURCE = "learn"
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 EMPTY = "Lesson was empty after sanitization; nothing stored."
 STORED = "Lesson stored"
+DEFAULT_BUDGET_TOKENS = 1500
 
 
 def sanitize(text: str) -> str:
@@ -44,7 +50,14 @@ class LearnVerbs:
 
     def table(self) -> dict[str, Verb]:
         """The verbs this module serves."""
-        return {"learn": Verb(self.learn, "memory")}
+        return {"learn": Verb(self.learn, "memory"), "session_start": Verb(self.session_start)}
+
+    def session_start(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``session_start {budget_tokens?}``: the discoverable skills, rendered for a new session."""
+        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 1, 100_000)
+        found = discovery.discoverable(discovery.listed(self.memory.host))
+        context, shown = discovery.render(found, budget)
+        return {"context": context, "skills": [discovery.as_json(s) for s in found], "shown": len(shown)}
 
     def learn(self, body: dict[str, Any]) -> dict[str, Any]:
         """``learn {memory, context?, skill?}``."""
@@ -64,7 +77,6 @@ class LearnVerbs:
         if context is not None and not isinstance(context, str):
             raise InvalidRequest("field 'context' must be a string")
         context = sanitize(context) if context else None
-        skill = skills.parse(body["skill"]) if body.get("skill") is not None else None
 
         stored = self.memory.store(
             {"text": lesson, **({"namespace": body["namespace"]} if "namespace" in body else {})},
@@ -72,25 +84,37 @@ class LearnVerbs:
             importance=IMPORTANCE,
             context=context,
         )
-        result: dict[str, Any] = {"id": stored.id, "namespace": stored.namespace}
-        if skill is None:
-            return {**result, "text": f"{STORED}.", "isError": False, "details": {"skill": None}}
+        lesson_id = {"id": stored.id, "namespace": stored.namespace}
+        if body.get("skill") is None:
+            return {**result(f"{STORED}.", False, {"skill": None}), **lesson_id}
+        try:
+            skill = skills.parse(body["skill"])
+        except InvalidRequest as error:  # the lesson is stored: report the skill, do not undo the lesson
+            text = f"{STORED}, but the managed skill could not be written: {error.message}"
+            return {**result(text, True, {"skill": None}), **lesson_id}
+        return {**self._skill(skill), **lesson_id}
+
+    def _skill(self, skill: skills.SkillRequest) -> dict[str, Any]:
+        """The outcome of the skill half of a request whose lesson is stored."""
         host = self.memory.host
         if skill.name in skills.host_names(host, "authored-skills"):
             text = (
                 f'{STORED}. Managed skill "{skill.name}" was not {skill.action}d: '
                 "an authored skill with that name exists and authored skills always win."
             )
-            return {**result, "text": text, "isError": True, "details": {"skill": None, "shadowed": True}}
+            return result(text, True, {"skill": None, "shadowed": True})
         exists = skill.name in skills.host_names(host, "managed-skills")
         if skill.action == "update" and not exists:
             text = f'{STORED}. Managed skill "{skill.name}" does not exist, so it cannot be updated.'
-            return {**result, "text": text, "isError": True, "details": {"skill": None, "missing": True}}
+            return result(text, True, {"skill": None, "missing": True})
         verb = "Created" if skill.action == "create" and not exists else "Updated"
         return {
-            **result,
-            "text": f'{STORED}. {verb} managed skill "{skill.name}".',
-            "isError": False,
-            "details": {"skill": skill.name},
+            **result(f'{STORED}. {verb} managed skill "{skill.name}".', False, {"skill": skill.name}),
             "write": {"path": skill.path, "content": skill.render(), "failure_prefix": STORED},
         }
+
+
+def result(text: str, is_error: bool, details: dict[str, Any]) -> dict[str, Any]:
+    """The seed's tool result (``content``, ``details``, ``isError``) and ``text``, the same text."""
+    content = [{"type": "text", "text": text}]
+    return {"content": content, "text": text, "isError": is_error, "details": details}

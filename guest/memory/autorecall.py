@@ -5,15 +5,22 @@ hits with real evidence, and renders them under ``## Recall for this prompt``
 within a token budget. The host only moves JSON: it never decides what is
 relevant.
 
-Query derivation: XML blocks (task notifications, system reminders) lose their
-tags and their machine fields, a leading slash command loses its command word,
-code fences, inline code and URLs are dropped; the remaining words minus stop
-words give the derived query, 2-6 terms, the rarest in the store kept when
-there are more. Measured on Cranfield and CISI (``docs/quality.md``), recalling
-with the whole cleaned prompt beats the derived query (nDCG@10 0.372 vs 0.320,
-0.404 vs 0.272) and beats merging both; so the default strategy ``auto``
-recalls with the cleaned prompt when it has at most 200 words and falls back to
-the derived query for longer prompts (pasted logs, files), which bounds the cost.
+Cleaning (before the sigil is read, before deriving or recalling): blocks of
+markup that agents inject -- ``<system-reminder>``, ``<task-notification>``,
+``<local-command-stdout>``, tool output: any paired tag whose name holds ``-``,
+``_`` or ``:``, or is one of :data:`INJECTED_WORDS` -- are dropped with their
+contents (``<command-args>`` keeps its contents: they are the user's words);
+other tags lose only the tag; a leading slash command loses its command word;
+fenced code keeps a short prefix (:data:`FENCE_PREFIX_CHARS`: the first line of
+a pasted error is often the useful part, the rest is noise); inline code and
+URLs are dropped. The remaining words minus stop words give the derived query,
+2-6 terms, the rarest in the store kept when there are more.
+
+Measured on Cranfield and CISI (``docs/quality.md``), recalling with the whole
+cleaned prompt beats the derived query (nDCG@10 0.372 vs 0.320, 0.404 vs 0.272)
+and beats merging both; so the default strategy ``auto`` recalls with the
+cleaned prompt when it has at most 200 words and falls back to the derived
+query for longer prompts (pasted logs, files), which bounds the cost.
 """
 
 from __future__ import annotations
@@ -33,13 +40,15 @@ MIN_COSINE = 0.9  # static embeddings are anisotropic: unrelated texts sit at 0.
 CHARS_PER_TOKEN = 4
 HEADER = "## Recall for this prompt"
 
-MACHINE_TAGS = re.compile(
-    r"<(task-id|tool-use-id|output-file|status|session-id|agent-id)>.*?</\1>", re.S | re.I
+INJECTED_WORDS = frozenset(
+    {"output", "stdout", "stderr", "result", "results", "thinking", "reminder", "notification", "status"}
 )
-TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
-FENCE = re.compile(r"```.*?(?:```|$)", re.S)
+KEPT_BLOCKS = frozenset({"command-args"})
+FENCE_PREFIX_CHARS = 100
+TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)(?:\s[^<>]*)?(/?)>")
+FENCE = re.compile(r"```(.*?)(?:```|$)", re.S)
 INLINE_CODE = re.compile(r"`[^`\n]*`")
-URL = re.compile(r"\bhttps?://\S+")
+URL = re.compile(r"\b(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+")
 SLASH_COMMAND = re.compile(r"^\s*/[A-Za-z][\w:-]*")
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_'-]*|[^\W\d_]{2,}")
 CHAT_WORDS = frozenset(
@@ -58,19 +67,64 @@ class Derived:
 
 
 def clean(prompt: str) -> str:
-    """The prompt without markup, slash command word, code and URLs."""
-    text = MACHINE_TAGS.sub(" ", prompt)
-    text = TAG.sub(" ", text)
+    """The prompt without injected blocks, tags, slash command word, most code, and URLs."""
+    text = TAG.sub(" ", drop_injected(prompt))
     text = SLASH_COMMAND.sub(" ", text, count=1)
-    text = FENCE.sub(" ", text)
+    text = FENCE.sub(_fence_prefix, text)
     text = INLINE_CODE.sub(" ", text)
     text = URL.sub(" ", text)
     return " ".join(text.split())
 
 
-def derive(prompt: str, document_frequency: Callable[[str], int]) -> Derived:
-    """The 2-6 word query of ``prompt``; ``document_frequency(term)`` ranks candidates (rarer first)."""
-    cleaned = clean(prompt)
+def injected(name: str) -> bool:
+    """Whether a tag name is one agents use for injected blocks (its contents are not the prompt)."""
+    name = name.lower()
+    if name in KEPT_BLOCKS:
+        return False
+    return name in INJECTED_WORDS or any(c in name for c in "-_:")
+
+
+def drop_injected(text: str) -> str:
+    """``text`` without its injected blocks, tags and contents; one linear pass, nesting allowed.
+
+    A block is an opening tag and the next closing tag of the same name (case-insensitive);
+    an opening tag without one is left for :data:`TAG` to remove on its own.
+    """
+    opened: dict[str, list[int]] = {}
+    spans: list[tuple[int, int]] = []
+    for tag in TAG.finditer(text):
+        name = tag.group(2).lower()
+        if tag.group(3) or not injected(name):
+            continue
+        if not tag.group(1):
+            opened.setdefault(name, []).append(tag.start())
+        elif opened.get(name):
+            spans.append((opened[name].pop(), tag.end()))
+    if not spans:
+        return text
+    out, end = [], 0
+    for start, stop in sorted(spans):
+        if start >= end:  # blocks nested in a dropped block are dropped with it
+            out.append(text[end:start])
+            end = stop
+        end = max(end, stop)
+    out.append(text[end:])
+    return " ".join(out)
+
+
+def _fence_prefix(match: re.Match[str]) -> str:
+    """A fenced block's first :data:`FENCE_PREFIX_CHARS` characters of code (no info string)."""
+    body = match.group(1)
+    if "\n" in body:
+        body = body.split("\n", 1)[1]  # the first line is the info string (```python)
+    words = " ".join(body.split())
+    if len(words) > FENCE_PREFIX_CHARS:
+        words = words[: FENCE_PREFIX_CHARS + 1].rsplit(" ", 1)[0]
+    return f" {words} "
+
+
+def derive(cleaned: str, document_frequency: Callable[[str], int]) -> Derived:
+    """The 2-6 word query of a :func:`clean`-ed prompt; ``document_frequency(term)`` ranks candidates."""
     words: list[str] = []
     seen: set[str] = set()
     for word in WORD.findall(cleaned):

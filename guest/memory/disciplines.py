@@ -1,24 +1,38 @@
 """Disciplines: the ``@name`` sigil and the stores a request reads and writes.
 
-A leading ``@name`` token (``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``, followed by
-whitespace or the end of the text) restricts a request to that discipline's
-store and is stripped from the text. ``@`` anywhere else (``use @latest``,
-``me@example.com``, a lone ``@``, ``@name:`` with punctuation attached) is text.
-Without a sigil, reads fan out over ``default`` plus the enabled disciplines
-the host serves (``host``/``enabled-disciplines``), and writes go to ``default``.
+A text starting with ``@name`` (``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``, then white
+space or the end of the text) is restricted to that discipline's store, and the
+sigil is stripped -- but only when the discipline is *known to the project*: its
+folder ``.gm/disciplines/<name>/`` exists or ``enabled.txt`` lists it (the host
+serves both lists, ``host/disciplines`` and ``host/enabled-disciplines``).
+Anything else that starts with ``@`` -- a decorator (``@app.get(...)``), a
+Javadoc tag (``@param``), ``@types/node``, ``@@x``, a name of no known
+discipline -- is ordinary text, stored intact in ``default``: agents memorize
+code, and a rule that reads every ``@word`` as a discipline misroutes it.
+
+The ``namespace`` field of a body: absent, ``""`` or ``default`` means "not
+chosen" (a known sigil still decides; a read without one searches ``default``
+only when ``default`` was named, else fans out); any other name is a deliberate
+choice, validated strictly, and creates its store on first write. A known sigil
+naming a *different* discipline than an explicit namespace is an error.
+Without a sigil, reads fan out over ``default`` plus the enabled disciplines,
+and writes go to ``default``.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from guest import requests
 from guest.errors import InvalidRequest
 from guest.host import HOST_NS, WARN, Host
 from guest.requests import NAME_RE
 
-SIGIL_RE = re.compile(r"\s*@([^\s@]*)(?:\s+|$)", re.S)
+SIGIL_RE = re.compile(r"\s*@([A-Za-z0-9][A-Za-z0-9_-]{0,63})(?:\s+|$)")
 DEFAULT = "default"
 PREFIX = "[discipline:{}] "
 
@@ -29,58 +43,67 @@ class Target:
 
     text: str
     namespaces: list[str]
-    explicit: bool  # a sigil or an explicit namespace chose the store
+    explicit: bool  # a sigil or a namespace chose the store(s)
 
 
-def split_sigil(text: str) -> tuple[str | None, str]:
-    """``(name, rest)`` when ``text`` starts with a sigil, else ``(None, text)``.
+def split_sigil(text: str, is_known: Callable[[str], bool]) -> tuple[str | None, str]:
+    """``(name, rest)`` when ``text`` starts with the sigil of a known discipline, else ``(None, text)``.
 
-    A leading ``@token`` that is not a valid name (``@../x``, ``@`` + 65 chars)
-    is refused rather than taken as text: it was meant as a sigil.
+    ``is_known`` is asked only when the text starts with a well-formed ``@name``.
     """
     match = SIGIL_RE.match(text)
-    if match is None or not match.group(1):
+    if match is None or not is_known(match.group(1)):
         return None, text
-    name = match.group(1)
-    if not NAME_RE.fullmatch(name):
-        if "/" in name or "\\" in name or "\x00" in name or ".." in name or len(name) > 64:
-            raise InvalidRequest(f"discipline {name!r} is not a valid name")
-        return None, text  # e.g. "@latest," — punctuation: ordinary text
-    return name, text[match.end() :]
+    return match.group(1), text[match.end() :]
 
 
-def enabled(host: Host) -> list[str]:
-    """The enabled disciplines (valid, distinct, in the host's order; never ``default``)."""
-    raw = host.kv_get(HOST_NS, "enabled-disciplines")
+def names(host: Host, key: str) -> list[str]:
+    """The discipline names listed under ``host/<key>`` (valid, distinct, in order; never ``default``)."""
+    raw = host.kv_get(HOST_NS, key)
     if not raw:
         return []
     try:
-        names = json.loads(raw)
+        listed = json.loads(raw)
     except ValueError:
-        host.log(WARN, "host/enabled-disciplines is not JSON; ignoring it")
+        host.log(WARN, f"host/{key} is not JSON; ignoring it")
         return []
     out: list[str] = []
-    for name in names if isinstance(names, list) else []:
+    for name in listed if isinstance(listed, list) else []:
         if isinstance(name, str) and NAME_RE.fullmatch(name) and name != DEFAULT and name not in out:
             out.append(name)
         elif name != DEFAULT:
-            host.log(WARN, f"ignoring invalid enabled discipline {name!r}")
+            host.log(WARN, f"ignoring invalid discipline name {name!r} in host/{key}")
     return out
+
+
+def enabled(host: Host) -> list[str]:
+    """The enabled disciplines: what a read without a sigil fans out over (besides ``default``)."""
+    return names(host, "enabled-disciplines")
+
+
+def known(host: Host) -> set[str]:
+    """The disciplines known to the project: their folders and the enabled ones."""
+    return set(names(host, "disciplines")) | set(enabled(host))
+
+
+def requested(body: dict[str, Any]) -> str | None:
+    """The body's ``namespace``: ``None`` when absent or ``""``, else a validated name (``default`` too)."""
+    if body.get("namespace") in (None, ""):
+        return None
+    return requests.namespace(body)
 
 
 def for_read(host: Host, text: str, namespace: str | None) -> Target:
     """Stores a read goes to: the sigil's or ``namespace``'s, else default + enabled."""
-    name, rest = split_sigil(text)
-    chosen = _choose(name, namespace)
+    chosen, rest = _choose(host, text, namespace)
     if chosen is not None:
         return Target(rest, [chosen], True)
     return Target(rest, [DEFAULT, *enabled(host)], False)
 
 
-def for_write(text: str, namespace: str | None) -> Target:
+def for_write(host: Host, text: str, namespace: str | None) -> Target:
     """The store a write goes to: the sigil's, ``namespace``'s, or ``default``."""
-    name, rest = split_sigil(text)
-    chosen = _choose(name, namespace)
+    chosen, rest = _choose(host, text, namespace)
     return Target(rest, [chosen or DEFAULT], chosen is not None)
 
 
@@ -89,10 +112,16 @@ def label(text: str, namespace: str, fanned_out: bool) -> str:
     return PREFIX.format(namespace) + text if fanned_out and namespace != DEFAULT else text
 
 
-def _choose(sigil: str | None, namespace: str | None) -> str | None:
-    """The store a sigil or an explicit ``namespace`` names (they must agree), or ``None``."""
+def _choose(host: Host, text: str, namespace: str | None) -> tuple[str | None, str]:
+    """The store a known sigil or ``namespace`` names, and the text without the sigil.
+
+    An explicit discipline counts as known for its own sigil (``{"text": "@ops x",
+    "namespace": "ops"}`` writes ``x`` to ``ops`` even before ``ops`` exists).
+    """
+    explicit = namespace if namespace not in (None, DEFAULT) else None
+    sigil, rest = split_sigil(text, lambda name: name == explicit or name in known(host))
     if sigil is None:
-        return namespace
-    if namespace not in (None, sigil):
-        raise InvalidRequest(f"the sigil @{sigil} and the namespace {namespace!r} disagree")
-    return sigil
+        return namespace, text
+    if explicit is not None and sigil != explicit:
+        raise InvalidRequest(f"the sigil @{sigil} and the namespace {explicit!r} name different disciplines")
+    return sigil, rest

@@ -47,20 +47,20 @@ class MemoryVerbs:
     def store(self, body: dict[str, Any], source: str = "memorize", **extra: Any) -> Stored:
         """Validate ``{text, namespace?}`` (``@name`` sigil allowed) and memorize it."""
         text = requests.text(body, "text", MAX_TEXT_BYTES)
-        target = disciplines.for_write(text, requests.namespace(body, default=None))
+        target = disciplines.for_write(self.host, text, disciplines.requested(body))
         text = requests.text({"text": target.text}, "text", MAX_TEXT_BYTES)
         return memorize(self.host, self.embedder, text, target.namespaces[0], source, **extra)
 
     def hits(self, body: dict[str, Any]) -> list[Hit]:
         """Validate ``{query, limit?, namespace?, mode?, recency_weight?, ...}`` and recall."""
         query = requests.text(body, "query", MAX_QUERY_BYTES)
-        limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+        limit = requests.integer(body, "limit", DEFAULT_LIMIT, 0, MAX_LIMIT) or DEFAULT_LIMIT  # 0: default
         options = RecallOptions(
             mode=requests.choice(body, "mode", "hybrid", MODES),
             recency_weight=requests.number(body, "recency_weight", 0.0, 0.0, 10.0),
             recency_half_life_days=requests.number(body, "recency_half_life_days", 30.0, 0.01, 36_500.0),
         )
-        target = disciplines.for_read(self.host, query, requests.namespace(body, default=None))
+        target = disciplines.for_read(self.host, query, disciplines.requested(body))
         query = requests.text({"query": target.text}, "query", MAX_QUERY_BYTES)
         hits = recall(self.host, self.embedder, query, limit, target.namespaces, options)
         if target.explicit:
@@ -84,7 +84,8 @@ class MemoryVerbs:
         per_hit = requests.integer(body, "max_hit_tokens", DEFAULT_HIT_TOKENS, 10, 10_000)
         strategy = requests.choice(body, "strategy", "auto", STRATEGIES)
         gate = requests.boolean(body, "gate", True)
-        target = disciplines.for_read(self.host, prompt, requests.namespace(body, default=None))
+        cleaned = autorecall.clean(prompt)  # markup an agent injected cannot choose a discipline
+        target = disciplines.for_read(self.host, cleaned, disciplines.requested(body))
 
         def df(term: str) -> int:
             return sum(

@@ -12,6 +12,7 @@ verb): they may go stale when another process writes records directly, never the
   of a session note's title and content; the hash lets :func:`rebuild` keep vectors that are still
   current and re-embed only the stale ones.
 * ``records-meta`` ``index``: ``{"docs", "tokens", "embedder"}`` for BM25.
+* ``records-slugs``: which slug each record holds (``guest/structured/slugs.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections import Counter
 from typing import Any
 
 from guest.host import Host
+from guest.structured import slugs
 from guest.structured.store import DELETED, TERMS, doc_number, read_meta, vectors_ns, write_meta
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
@@ -88,6 +90,7 @@ def update(
         docs += (after is not None) - (before is not None)
         tokens += new_len - old_len
     write_meta(host, "index", {"docs": max(docs, 0), "tokens": max(tokens, 0), "embedder": embedder.id})
+    slugs.move(host, old, new)
     old_key, new_key = note_key(old), note_key(new)
     if old_key != new_key:
         vectors = vectors_ns(embedder.id)

@@ -22,7 +22,7 @@ from typing import Any
 
 from guest.errors import InvalidRequest
 from guest.host import INFO, WARN, Host
-from guest.structured import fields, index, store, tree
+from guest.structured import fields, index, slugs, store, tree
 from guest.structured.context import Context
 from guest.structured.records import check_version, stamp
 from guest.structured.store import ARCHIVED, DELETED
@@ -124,6 +124,8 @@ def reconcile(host: Host, embedder: StaticEmbedder) -> dict[str, Any]:
             corrupt.append(key)
             continue
         records.append(record)
+    slugged = slugs.backfill(host, records)  # records written before slugs existed, or by other tools
+    slugs.rebuild(host, records)
     counts = index.rebuild(host, embedder, records)
     seq = store.read_meta(host, "seq")
     numbers = [r["id"] for r in records] + [str(i.get("id")) for r in records for i in r.get("items", [])]
@@ -134,4 +136,4 @@ def reconcile(host: Host, embedder: StaticEmbedder) -> dict[str, Any]:
             seq[prefix] = number
     if seq:
         store.write_meta(host, "seq", seq)
-    return {"records": len(records), "skipped": corrupt, **counts}
+    return {"records": len(records), "skipped": corrupt, "slugged": slugged, **counts}

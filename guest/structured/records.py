@@ -5,16 +5,16 @@ Every write validates the whole request first, then writes the record and moves 
 the ``version`` it was based on; a stale one is ``conflict:``. An update without ``version`` is
 applied to whatever is stored (last writer wins). An update that changes nothing writes nothing and
 keeps the version. Setting ``status`` to ``archived`` stamps ``archivedAt``; any other status clears it.
+A new record gets a ``slug`` from its title (``guest/structured/slugs.py``); updates keep it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from guest import requests
 from guest.errors import Conflict, InvalidRequest
 from guest.host import Host
-from guest.structured import fields, index, store, tree
+from guest.structured import fields, index, slugs, store, tree
 from guest.structured.context import Context
 from guest.structured.store import ARCHIVED, DEFAULT_STATUS, STATUSES
 from guest.text.embed import StaticEmbedder
@@ -130,6 +130,7 @@ class RecordWriter:
                 ordinal = tree.next_ordinal(items, parent_id)
                 items.append(tree.new_item(ids[-1], parent_id, ordinal, spec, ctx.now))
             record["items"] = tree.ordered(items)
+        record["slug"] = slugs.assign(self.host, record)
         return self._write(None, record)
 
     def update(self, ctx: Context, kind: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -219,23 +220,5 @@ def _required_id(body: dict[str, Any], field: str, prefix: str) -> str:
 
 def _item_specs(value: Any, max_depth: int) -> list[tuple[dict[str, Any], int]]:
     """Flatten nested ``items`` (each may carry ``items``) into ``(fields, parent index)`` in pre-order."""
-    out: list[tuple[dict[str, Any], int]] = []
-
-    def visit(nodes: Any, parent: int, depth: int, path: str) -> None:
-        if not isinstance(nodes, list):
-            raise InvalidRequest(f"field {path!r} must be an array of items, not {requests.kind_of(nodes)}")
-        for i, node in enumerate(nodes):
-            where = f"{path}[{i}]"
-            if not isinstance(node, dict):
-                raise InvalidRequest(f"field {where!r} must be an object, not {requests.kind_of(node)}")
-            fields.only(node, (*tree.ITEM_FIELDS, "items"), where)
-            if depth > max_depth:
-                raise InvalidRequest(
-                    f"item {where!r} would be at depth {depth}; maxChecklistDepth is {max_depth}"
-                )
-            out.append((tree.item_fields(node, where + ".", creating=True), parent))
-            tree.check_count([], len(out))
-            visit(node.get("items", []), len(out) - 1, depth + 1, where + ".items")
-
-    visit(value, -1, 1, "items")
-    return out
+    nodes = tree.flatten(value, "items", (*tree.ITEM_FIELDS, "items"), max_depth)
+    return [(tree.item_fields(node, where + ".", creating=True), parent) for node, where, parent in nodes]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from guest.errors import InvalidRequest
+from guest.requests import kind_of
 from guest.structured import fields
 from guest.structured.store import DEFAULT_STATUS, STATUSES, id_number
 
@@ -122,6 +123,35 @@ def next_ordinal(items: list[dict[str, Any]], parent_id: str | None) -> int:
     """One past the largest ordinal among the children of ``parent_id``."""
     siblings = [int(i.get("ordinal", 0)) for i in items if i.get("parentId") == parent_id]
     return min(max(siblings) + 1, fields.MAX_ORDINAL) if siblings else 0
+
+
+def flatten(
+    value: Any, path: str, allowed: tuple[str, ...], max_depth: int
+) -> list[tuple[dict[str, Any], str, int]]:
+    """Nested ``items`` (each may carry ``items``) in pre-order as ``(node, path, parent index or -1)``.
+
+    Checks the shape (arrays of objects with ``allowed`` fields), the depth and the item count.
+    """
+    out: list[tuple[dict[str, Any], str, int]] = []
+
+    def visit(nodes: Any, parent: int, depth: int, path: str) -> None:
+        if not isinstance(nodes, list):
+            raise InvalidRequest(f"field {path!r} must be an array of items, not {kind_of(nodes)}")
+        for i, node in enumerate(nodes):
+            where = f"{path}[{i}]"
+            if not isinstance(node, dict):
+                raise InvalidRequest(f"field {where!r} must be an object, not {kind_of(node)}")
+            fields.only(node, allowed, where)
+            if depth > max_depth:
+                raise InvalidRequest(
+                    f"item {where!r} would be at depth {depth}; maxChecklistDepth is {max_depth}"
+                )
+            out.append((node, where, parent))
+            check_count([], len(out))
+            visit(node.get("items", []), len(out) - 1, depth + 1, where + ".items")
+
+    visit(value, -1, 1, path)
+    return out
 
 
 def item_fields(body: dict[str, Any], path: str, creating: bool) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from guest.errors import InvalidRequest
 from guest.host import Host
-from guest.structured import fields, maintenance, query, retrieve, store
+from guest.structured import fields, maintenance, query, retrieve, snapshot, store
 from guest.structured.context import Context, load_context
 from guest.structured.records import RecordWriter
 from guest.text.embed import StaticEmbedder
@@ -117,6 +117,9 @@ class StructuredVerbs:
         return maintenance.retention(self.host, self.embedder, ctx, force)
 
     def reconcile(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
-        """``reconcile_index``: rebuild the derived index from the durable records."""
-        fields.only(body, ())
-        return maintenance.reconcile(self.host, self.embedder)
+        """``reconcile_index {records?}``: store a snapshot's records, then rebuild the derived index."""
+        fields.only(body, ("records",))
+        hydrated: list[str] = []
+        if body.get("records") is not None:
+            hydrated = snapshot.hydrate(self.host, ctx, snapshot.parse(body["records"], ctx))
+        return {**maintenance.reconcile(self.host, self.embedder), "hydrated": hydrated}

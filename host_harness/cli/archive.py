@@ -1,7 +1,8 @@
 """``rs-learn-host archive``: the verbatim archive from the command line (issue #5).
 
 Each subcommand is one ``dispatch`` call (``archive``, ``archive_recall``,
-``archive_search``) -- the path the exec spool uses.
+``recall_search``) -- the path the exec spool uses. ``rs-learn-host recall-search``
+is ``archive search`` under the seed's tool name.
 """
 
 from __future__ import annotations
@@ -95,15 +96,17 @@ def search(session: Session, query: str, limit: int | None, namespace: str, as_j
     in its content (as a substring, case-insensitive); keywords shorter than two
     characters are ignored.
 
+    The seed calls this tool recall_search; `rs-learn-host recall-search` is the same command.
+
     \b
     Examples:
       rs-learn-host archive search "nginx upstream"
-      rs-learn-host archive search "failing tests" --limit 1 --json
+      rs-learn-host recall-search "failing tests" --limit 1 --json
     """
     body: dict[str, object] = {"query": query, "namespace": namespace}
     if limit is not None:
         body["limit"] = limit
-    data = session.dispatch("archive_search", body)
+    data = session.dispatch("recall_search", body)
     if as_json:
         echo_json(data)
     else:

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from host_harness.guests.session import Session, echo_json
-from host_harness.store.enabled_list import BadName, EnabledList, check_name, discipline_dirs
+from host_harness.store.enabled_list import BadName, EnabledList, check_name
 from host_harness.store.router import Project
 
 
@@ -22,12 +22,15 @@ def _name(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
 def discipline() -> None:
     """Disciplines: separate memory stores under .gm/disciplines/<name>/.
 
-    Recall without an @name sigil searches the project store plus every
+    A text starting with @NAME goes to discipline NAME only when the project knows
+    it (its folder exists or enabled.txt lists it); otherwise the @ is ordinary
+    text. Recall without a sigil searches the project store plus every
     discipline listed in .gm/disciplines/enabled.txt.
 
     \b
     Examples:
       rs-learn-host discipline list
+      rs-learn-host discipline create notes     # @notes works; recall does not search it by default
       rs-learn-host discipline enable frontend
       rs-learn-host discipline disable frontend
     """
@@ -48,7 +51,7 @@ def list_(session: Session, counts: bool, as_json: bool) -> None:
     project = Project(session.project)
     enabled = EnabledList(project).names()
     rows: list[dict[str, Any]] = []
-    for name in sorted(set(discipline_dirs(project)) | set(enabled)):
+    for name in project.known_disciplines():
         store = project.discipline_db(name)
         rows.append({"name": name, "enabled": name in enabled, "store": store.is_file(), "memories": None})
     if counts:
@@ -57,7 +60,7 @@ def list_(session: Session, counts: bool, as_json: bool) -> None:
         echo_json(rows)
         return
     if not rows:
-        click.echo("No disciplines. Create one with `rs-learn-host memorize -n NAME TEXT`.")
+        click.echo("No disciplines. Create one with `rs-learn-host discipline create NAME` (or enable NAME).")
         return
     width = max(len(row["name"]) for row in rows)
     for row in rows:
@@ -77,6 +80,25 @@ def _count(session: Session, rows: list[dict[str, Any]]) -> None:
         except click.ClickException as error:
             click.echo(f"warning: cannot count memories: {error.format_message()}", err=True)
             return
+
+
+@discipline.command("create")
+@click.argument("name", callback=_name)
+@click.pass_obj
+def create(session: Session, name: str) -> None:
+    """Create the folder of discipline NAME, so that a leading @NAME selects it.
+
+    Its store is created by the first memory written to it. Git keeps no empty
+    folders: until then, other clones do not know NAME (enable it to share it).
+
+    \b
+    Example:
+      rs-learn-host discipline create notes
+    """
+    folder = Project(session.project).discipline_db(name).parent
+    existed = folder.is_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    click.echo(f"{name} already exists" if existed else f"created {name}")
 
 
 @discipline.command("enable")

@@ -1,11 +1,11 @@
-"""``rs-learn-host hook``: Claude Code hooks (``prompt-submit`` injects recalled memories).
+"""``rs-learn-host hook``: Claude Code hooks.
 
-``prompt-submit`` must never block a prompt: Claude Code blocks it on exit
-status 2, which is also click's status for a usage error. So the entry point
-routes a ``hook prompt-submit`` command line through :func:`run_prompt_submit`,
-which runs the CLI in non-standalone mode and turns *every* outcome -- a bad
-option, a missing ``-p`` directory, an exception -- into exit status 0 and a
-line in the hook log.
+``prompt-submit`` injects recalled memories before the model sees a prompt; ``session-start``
+tells a new session which managed and authored skills exist. Neither may ever block Claude Code,
+which blocks on exit status 2 -- also click's status for a usage error. So the entry point
+routes a ``hook <event>`` command line through :func:`run_hook`, which runs the CLI in
+non-standalone mode and turns *every* outcome -- a bad option, a missing ``-p`` directory, an
+exception -- into exit status 0 and a line in the hook log.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from __future__ import annotations
 import itertools
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import click
 
@@ -23,10 +24,15 @@ from host_harness.hook import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_TIMEOUT_S,
     MAX_INPUT_BYTES,
+    Hook,
     HookConfig,
     PromptSubmitHook,
+    SessionStartHook,
     log_reason,
 )
+
+HOOK_COMMANDS = ("prompt-submit", "session-start")
+FC = TypeVar("FC", bound=Callable[..., object])
 
 
 @click.group("hook")
@@ -35,20 +41,31 @@ def hook() -> None:
 
     \b
     Install in .claude/settings.json:
-      {"hooks": {"UserPromptSubmit": [{"hooks": [
-        {"type": "command", "command": "rs-learn-host hook prompt-submit"}]}]}}
+      {"hooks": {
+        "UserPromptSubmit": [{"hooks": [
+          {"type": "command", "command": "rs-learn-host hook prompt-submit"}]}],
+        "SessionStart": [{"hooks": [
+          {"type": "command", "command": "rs-learn-host hook session-start"}]}]}}
     """
 
 
-@hook.command("prompt-submit")
-@click.option(
-    "--budget", type=click.IntRange(1, 100_000), default=DEFAULT_BUDGET_TOKENS, show_default=True,
-    envvar="RS_LEARN_HOOK_BUDGET", show_envvar=True, help="Tokens of recalled context at most.",
-)
-@click.option(
+TIMEOUT = click.option(
     "--timeout", type=click.FloatRange(0.01, 60.0), default=DEFAULT_TIMEOUT_S, show_default=True,
     envvar="RS_LEARN_HOOK_TIMEOUT", show_envvar=True, help="Seconds before the hook gives up silently.",
 )
+
+
+def budget(envvar: str, what: str) -> Callable[[FC], FC]:
+    """The ``--budget`` option of a hook (tokens of context at most)."""
+    return click.option(
+        "--budget", type=click.IntRange(1, 100_000), default=DEFAULT_BUDGET_TOKENS, show_default=True,
+        envvar=envvar, show_envvar=True, help=f"Tokens of {what} at most.",
+    )
+
+
+@hook.command("prompt-submit")
+@budget("RS_LEARN_HOOK_BUDGET", "recalled context")
+@TIMEOUT
 @click.pass_obj
 def prompt_submit(session: Session, budget: int, timeout: float) -> None:
     """Read a UserPromptSubmit event on stdin; print the memories relevant to its prompt.
@@ -61,9 +78,34 @@ def prompt_submit(session: Session, budget: int, timeout: float) -> None:
     Example:
       echo '{"cwd": ".", "prompt": "how do we deploy?"}' | rs-learn-host hook prompt-submit
     """
+    _run(PromptSubmitHook, session, budget, timeout)
+
+
+@hook.command("session-start")
+@budget("RS_LEARN_SESSION_BUDGET", "skill list")
+@TIMEOUT
+@click.pass_obj
+def session_start(session: Session, budget: int, timeout: float) -> None:
+    """Read a SessionStart event on stdin; print the skills a new session should know about.
+
+    Prints {"hookSpecificOutput": {"hookEventName": "SessionStart",
+    "additionalContext": "## Skills in this project ..."}} -- the managed skills
+    (.gm/managed-skills/) and authored ones (.gm/skills/, .claude/skills/) with
+    their descriptions and where to read them -- or nothing. Always exits 0;
+    reasons for injecting nothing go to <project>/.gm/logs/hook.log.
+
+    \b
+    Example:
+      echo '{"cwd": ".", "hook_event_name": "SessionStart"}' | rs-learn-host hook session-start
+    """
+    _run(SessionStartHook, session, budget, timeout)
+
+
+def _run(kind: type[Hook], session: Session, budget: int, timeout: float) -> None:
+    """Run one hook on stdin and print what it has to add."""
     config = HookConfig(wasm=session.wasm, fallback_project=session.project, native=session.native,
                         budget_tokens=budget, timeout_s=timeout)
-    runner = PromptSubmitHook(config)
+    runner = kind(config)
     output = runner.run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
     if output:
         sys.stdout.write(output + "\n")
@@ -72,13 +114,13 @@ def prompt_submit(session: Session, budget: int, timeout: float) -> None:
         os._exit(0)  # the worker thread may sit in the guest or in SQLite: leave without waiting
 
 
-def is_prompt_submit(args: Sequence[str]) -> bool:
-    """Whether a command line invokes ``hook prompt-submit``."""
-    return any(a == "hook" and b == "prompt-submit" for a, b in itertools.pairwise(args))
+def is_hook(args: Sequence[str]) -> bool:
+    """Whether a command line invokes one of the hooks."""
+    return any(a == "hook" and b in HOOK_COMMANDS for a, b in itertools.pairwise(args))
 
 
-def run_prompt_submit(command: click.Command, args: Sequence[str]) -> int:
-    """Run the CLI for ``hook prompt-submit``; always return 0, logging whatever went wrong."""
+def run_hook(command: click.Command, args: Sequence[str]) -> int:
+    """Run the CLI for a hook; always return 0, logging whatever went wrong."""
     try:
         command.main(args=list(args), prog_name="rs-learn-host", standalone_mode=False)
     except SystemExit as done:
@@ -86,7 +128,7 @@ def run_prompt_submit(command: click.Command, args: Sequence[str]) -> int:
             log_reason(_project_hint(args), f"hook exited with status {done.code}; nothing injected")
     except click.ClickException as error:
         log_reason(_project_hint(args), f"hook command line rejected: {error.format_message()}")
-    except BaseException as error:  # the prompt must go through, whatever happened
+    except BaseException as error:  # the event must go through, whatever happened
         log_reason(_project_hint(args), f"hook failed: {type(error).__name__}: {error}")
     return 0
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -11,6 +10,7 @@ import click
 from guest.learn.skills import sanitize_name
 from host_harness.guests.session import Session, echo_json
 from host_harness.store.router import Project
+from host_harness.store.skills import discover
 
 
 @click.command()
@@ -91,13 +91,15 @@ def list_skills(session: Session, as_json: bool) -> None:
 
 def skill_table(project: Project) -> list[dict[str, Any]]:
     """Every skill with its kind, path and whether it is the one discovered."""
-    authored: list[tuple[str, Path]] = []
-    for base in project.skill_dirs:
-        found = sorted(base.iterdir()) if base.is_dir() else []
-        authored += [(d.name, d / "SKILL.md") for d in found if (d / "SKILL.md").is_file()]
-    claimed = {sanitize_name(name) for name, _ in authored}
-    rows = [{"name": name, "kind": "authored", "path": str(path), "wins": True} for name, path in authored]
-    for name in project.managed_skills():
-        path = project.gm / "managed-skills" / name / "SKILL.md"
-        rows.append({"name": name, "kind": "managed", "path": str(path), "wins": name not in claimed})
+    found = discover(project.root)
+    claimed = {sanitize_name(s["name"]) for s in found if s["kind"] == "authored"}
+    rows = [
+        {
+            "name": s["name"],
+            "kind": s["kind"],
+            "path": str(project.root / s["path"]),
+            "wins": s["kind"] == "authored" or s["name"] not in claimed,
+        }
+        for s in found
+    ]
     return sorted(rows, key=lambda r: (r["name"], r["kind"]))

@@ -14,9 +14,9 @@ from pathlib import Path
 import click
 
 from host_harness import __version__
-from host_harness.cli.archive import archive
+from host_harness.cli.archive import archive, search
 from host_harness.cli.discipline import discipline
-from host_harness.cli.hook import hook, is_prompt_submit, run_prompt_submit
+from host_harness.cli.hook import hook, is_hook, run_hook
 from host_harness.cli.learn import learn, skills
 from host_harness.cli.mcp import mcp
 from host_harness.cli.records import records
@@ -140,8 +140,8 @@ def version(session: Session, as_json: bool) -> None:
 
 def main() -> None:
     """Entry point of ``rs-learn-host`` and ``python -m host_harness``."""
-    if is_prompt_submit(sys.argv[1:]):  # a hook must never exit 2 (that blocks the prompt): see cli_hook
-        sys.exit(run_prompt_submit(cli, sys.argv[1:]))
+    if is_hook(sys.argv[1:]):  # a hook must never exit 2 (that blocks Claude Code): see cli/hook.py
+        sys.exit(run_hook(cli, sys.argv[1:]))
     cli(prog_name="rs-learn-host")
 
 
@@ -149,3 +149,4 @@ def main() -> None:
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)
+cli.add_command(search, "recall-search")  # the seed's tool name for `archive search`

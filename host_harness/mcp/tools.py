@@ -19,9 +19,6 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from guest.structured.fields import SCOPE_KEYS
 from host_harness.mcp.schemas import Schema
 
-# issue 10 adds the guest's own `recall_search` verb; until then the tool is served by
-# `archive_search`, whose rules are the seed's (lot 46). Switch it here, and only here.
-RECALL_SEARCH_VERB = "archive_search"
 JSON_TYPES: dict[str, type | tuple[type, ...]] = {
     "array": list, "object": dict, "integer": int, "number": (int, float), "boolean": bool,
 }
@@ -73,7 +70,7 @@ MEMORY_TOOLS = (
              "Before summarising or dropping a big block of context (a file, a page, a diff, a log), "
              "archive it verbatim under a short id such as `r7` and cite that id in your summary. Returns "
              "the id; `recall` with that `id` brings the block back byte for byte."),
-    ToolSpec("recall_search", RECALL_SEARCH_VERB, "Search archived blocks",
+    ToolSpec("recall_search", "recall_search", "Search archived blocks",
              "Find archived blocks by keywords when you do not have their id (for instance an `r` id that "
              "fell out of the summary). Returns matching blocks, best first, each with its id, label and a "
              "one-line excerpt; then `recall` with the id brings a block back verbatim.",

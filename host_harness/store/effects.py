@@ -40,6 +40,7 @@ def apply(gm: Path, envelope: str) -> str:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         prefix = str(write.get("failure_prefix", "Done")) if isinstance(write, dict) else "Done"
         data["text"] = f"{prefix}, but the managed skill could not be written: {reason}"
+        data["content"] = [{"type": "text", "text": data["text"]}]  # the seed's tool-result shape
         data["isError"] = True
         data["details"] = {"skill": None}
     return json.dumps(value, ensure_ascii=False)

@@ -109,13 +109,3 @@ def _name_of(line: str) -> str:
     """The name a line enables ('' for blank and comment lines)."""
     name = line.strip()
     return "" if name.startswith("#") else name
-
-
-def discipline_dirs(project: Project) -> list[str]:
-    """Names of the discipline directories under ``.gm/disciplines/`` (valid names only), sorted."""
-    base = project.gm / "disciplines"
-    if not base.is_dir():
-        return []
-    names = (d.name for d in base.iterdir() if d.is_dir())
-    return sorted(name for name in names if valid_name(name) and name not in RESERVED)
-

@@ -25,12 +25,16 @@ from typing import Any
 from host_harness.errors import StoreError
 from host_harness.store.config import MemoryConfig, load_memory_config
 from host_harness.store.kv import check_name
+from host_harness.store.skills import discover as discover_skills
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 HOST_NS = "host"
 DISCIPLINES = "disciplines"
 DB_NAME = "rs-learn.db"
-HOST_KEYS = ("authored-skills", "enabled-disciplines", "managed-skills", "memory-config", "scope")
+HOST_KEYS = (
+    "authored-skills", "disciplines", "enabled-disciplines", "managed-skills", "memory-config", "scope",
+    "skills",
+)
 
 log = logging.getLogger("rs_learn.host")
 
@@ -91,6 +95,18 @@ class Project:
                 continue
             names.append(name)
         return names
+
+    def discipline_dirs(self) -> list[str]:
+        """The discipline folders under ``.gm/disciplines/`` (valid names, never ``default``), sorted."""
+        base = self.gm / DISCIPLINES
+        if not base.is_dir():
+            return []
+        found = (d.name for d in base.iterdir() if d.is_dir())
+        return sorted(name for name in found if valid_name(name) and name != "default")
+
+    def known_disciplines(self) -> list[str]:
+        """The disciplines a leading ``@name`` selects: every folder and every enabled name, sorted."""
+        return sorted(set(self.discipline_dirs()) | set(self.enabled_disciplines()))
 
     def managed_skills(self) -> list[str]:
         """List the managed skills written so far (``.gm/managed-skills/<name>/SKILL.md``)."""
@@ -155,6 +171,8 @@ class StoreRouter:
         value: Any
         if key == "enabled-disciplines":
             value = self.project.enabled_disciplines()
+        elif key == "disciplines":
+            value = self.project.known_disciplines()
         elif key == "authored-skills":
             value = self.project.authored_skills()
         elif key == "managed-skills":
@@ -163,6 +181,8 @@ class StoreRouter:
             value = self.scope
         elif key == "memory-config":
             value = self.memory_config.as_json()
+        elif key == "skills":
+            value = discover_skills(self.project.root)
         else:
             return None
         return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")

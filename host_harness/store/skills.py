@@ -1,0 +1,87 @@
+"""Skill folders on disk: what the host serves as ``host/skills`` and ``skills list`` shows.
+
+A skill is a folder holding a ``SKILL.md``: managed ones in ``.gm/managed-skills/<name>/`` (names
+as the host writes them, lowercase kebab-case), authored ones in ``.gm/skills/<name>/`` and
+``.claude/skills/<name>/``. Each is listed with its path relative to the project and the
+``description`` of its front matter (the ``---`` block at the top; a plain, quoted or folded YAML
+scalar), read from the first :data:`MAX_HEAD_BYTES` of the file. A file that cannot be read is
+listed without a description: the listing never fails because of one skill.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from host_harness.store.effects import SKILL_PATH
+
+MAX_HEAD_BYTES = 16 * 1024
+MAX_SKILLS = 500
+
+
+def places(root: Path) -> list[tuple[str, Path]]:
+    """``(kind, folder)`` of every place skills live, managed first."""
+    gm = root / ".gm"
+    return [
+        ("managed", gm / "managed-skills"),
+        ("authored", gm / "skills"),
+        ("authored", root / ".claude" / "skills"),
+    ]
+
+
+def discover(root: Path) -> list[dict[str, Any]]:
+    """Every skill of the project: ``{"name", "kind", "path", "description"}``, by place then name."""
+    found: list[dict[str, Any]] = []
+    for kind, base in places(root):
+        try:
+            folders = sorted(d for d in base.iterdir() if d.is_dir()) if base.is_dir() else []
+        except OSError:
+            continue
+        for folder in folders:
+            skill = folder / "SKILL.md"
+            path = skill.relative_to(root).as_posix()
+            if (kind == "managed" and not SKILL_PATH.fullmatch(path[len(".gm/") :])) or not skill.is_file():
+                continue
+            found.append({"name": folder.name, "kind": kind, "path": path, "description": description(skill)})
+            if len(found) == MAX_SKILLS:
+                return found
+    return found
+
+
+def description(skill: Path) -> str | None:
+    """The ``description`` of a ``SKILL.md``'s front matter, or ``None``."""
+    try:
+        with open(skill, "rb") as handle:
+            head = handle.read(MAX_HEAD_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
+    lines = head.lstrip("\ufeff").splitlines()
+    if not lines or lines[0].strip() != "---":
+        return None
+    for n, line in enumerate(lines[1:], start=1):
+        if line.strip() == "---":
+            return None
+        if line.startswith("description:"):
+            return _scalar(line[len("description:") :].strip(), lines[n + 1 :])
+    return None
+
+
+def _scalar(value: str, following: list[str]) -> str | None:
+    """A YAML scalar: ``"json-like"``, ``'single'``, a folded/literal block, or plain text."""
+    if value[:1] == '"':
+        try:
+            decoded = json.loads(value)
+            return decoded if isinstance(decoded, str) else None
+        except ValueError:
+            return value.strip('"')
+    if value[:1] == "'":
+        return value[1:-1].replace("''", "'") if value.endswith("'") and len(value) > 1 else value[1:]
+    if value[:1] in (">", "|"):
+        block = []
+        for line in following:
+            if line and not line[:1].isspace():
+                break
+            block.append(line.strip())
+        return " ".join(part for part in block if part) or None
+    return value or None
