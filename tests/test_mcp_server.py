@@ -167,7 +167,7 @@ def test_bad_arguments_are_error_results_and_store_nothing(wasm_path: Path, proj
             before = db.read_bytes()
             for tool, args in [("create_todo", {"title": "x" * 201}), ("memorize", {"text": ""}),
                                ("create_todo", {"title": "t", "actorId": "me"}), ("recall", {"limit": 5}),
-                               ("learn", {"memory": "m", "skill": {"action": "delete"}}),
+                               ("learn", {"memory": "   ", "skill": {"action": "create", "name": "x"}}),
                                ("archive", {"content": "x", "label": "two\nlines"}), ("no_such_tool", {})]:
                 result = await client.call_tool(tool, args)
                 assert result.is_error is True, (tool, args)

@@ -203,7 +203,7 @@ def test_results_carry_text_and_structured_content(serve):
         assert text(lesson) == "Lesson stored." and lesson.is_error is False
         data = lesson.structured_content
         assert data == {"id": data["id"], "namespace": "default", "text": "Lesson stored.", "isError": False,
-                        "details": {"skill": None}}
+                        "details": {"skill": None}, "content": [{"type": "text", "text": "Lesson stored."}]}
         empty = await client.call_tool("retrieve_memory", {"query": "nothing here"})
         assert empty.is_error is False and empty.structured_content["text"] == ""
 
@@ -234,7 +234,7 @@ BAD_CALLS = [
     ("create_checklist", {"title": "T", "items": [{"title": "a", "scope": {}}]}, "is a scope field"),
     ("memorize", {"text": "A fact", "tags": ["x"]}, "validation: unknown argument 'tags'; memorize takes"),
     ("memorize", {"text": "   "}, "validation: field 'text' is empty"),
-    ("recall", {"query": "x", "limit": 0}, "validation: field 'limit' must be between 1 and 100"),
+    ("recall", {"query": "x", "limit": 101}, "validation: field 'limit' must be between"),
     ("archive", {"label": "no content"}, "validation: missing field 'content'"),
     ("learn", {"memory": "\x01\x02"}, "validation: Lesson was empty after sanitization; nothing stored."),
     ("update_todo", {"id": "td-1", "version": 7}, "conflict: record 'td-1' is at version 1, not 7"),

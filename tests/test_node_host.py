@@ -52,7 +52,7 @@ def test_the_cli(node_host: Path, project: Path):
     assert json.loads(cli("recall", "pnpm", "--json").stdout)[0]["id"] == first.stdout.strip()
     envelope = json.loads(cli("dispatch", "stats", "{}").stdout)
     assert envelope["ok"] and envelope["data"]["memories"] == 1
-    bad = cli("dispatch", "recall", '{"query": "x", "limit": 0}')
+    bad = cli("dispatch", "recall", '{"query": "x", "limit": 101}')
     assert bad.returncode == 1
     assert json.loads(bad.stdout)["error"] == "validation: field 'limit' must be between 1 and 100, got 0"
     usage = cli("frobnicate")

@@ -43,9 +43,13 @@ def test_make_demo_memorizes_and_recalls_through_the_component():
     assert "-wal" not in out and "-shm" not in out
 
 
-# Every `rs-learn-host` line of the README's shell blocks, run as written, in order, in one
+# Every `rs-learn-host` command line of the README's shell blocks, run as written, in order, in one
 # temporary directory (a daemon -- a line ending in `&` -- is skipped). `rs-learn-host` and
-# `.venv/bin/rs-learn-host` are this checkout's CLI; the files the examples name exist.
+# `.venv/bin/rs-learn-host` are this checkout's CLI; the files the examples name exist. Lines that
+# run another program with rs-learn-host as its argument (`claude mcp add ... -- rs-learn-host mcp`,
+# a server those agents start) and the wheel's `~/rs-learn/bin/rs-learn-host` (tests/test_wheel.py
+# runs that) are not commands of this checkout's CLI.
+COMMAND = re.compile(r"(?:^|\|\s*)(?:\.venv/bin/)?rs-learn-host ")
 CHECKS = {
     'memorize "Use pnpm': ("mem-",),
     'recall "which package manager?"': ("pnpm",),
@@ -71,7 +75,7 @@ CHECKS = {
 def readme_commands() -> list[str]:
     lines = []
     for block in re.findall(r"```sh\n(.*?)```", README, re.S):
-        lines += [line for line in block.splitlines() if "rs-learn-host " in line.split("#")[0]]
+        lines += [line for line in block.splitlines() if COMMAND.search(line.split("#")[0])]
     return lines
 
 

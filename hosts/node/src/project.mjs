@@ -1,12 +1,18 @@
 // A project's paths, namespace routing and the reserved read-only `host` namespace
 // (docs/host-contract.md, "Namespaces and routing"), plus the one file effect (managed skills).
-import { existsSync, mkdirSync, openSync, closeSync, fsyncSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { StoreError, checkName } from './kv.mjs';
 
 export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const DB_NAME = 'rs-learn.db';
-const HOST_KEYS = ['authored-skills', 'enabled-disciplines', 'managed-skills', 'memory-config', 'scope'];
+const HOST_KEYS = [
+  'authored-skills', 'disciplines', 'enabled-disciplines', 'managed-skills', 'memory-config', 'scope', 'skills',
+];
+const MAX_SKILLS = 500;
+const MAX_HEAD_BYTES = 16 * 1024;
 const SKILL_PATH = /^managed-skills\/([a-z0-9][a-z0-9-]{0,63})\/SKILL\.md$/;
 
 export class Project {
@@ -43,6 +49,42 @@ export class Project {
       if (name && !name.startsWith('#') && !names.includes(name) && NAME_RE.test(name)) names.push(name);
     }
     return names;
+  }
+
+  /** The discipline folders under `.gm/disciplines/` (valid names, never `default`), sorted. */
+  disciplineDirs() {
+    const base = join(this.gm, 'disciplines');
+    let names;
+    try {
+      names = readdirSync(base, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    } catch {
+      return [];
+    }
+    return names.filter((name) => NAME_RE.test(name) && name !== 'default').sort();
+  }
+
+  /** The disciplines a leading `@name` selects: every folder and every enabled name, sorted. */
+  knownDisciplines() {
+    return [...new Set([...this.disciplineDirs(), ...this.enabledDisciplines()])].sort();
+  }
+
+  /** Every skill folder with a SKILL.md: `{name, kind, path, description}`, managed first, by name. */
+  skills() {
+    const found = [];
+    const places = [
+      ['managed', join(this.gm, 'managed-skills'), '.gm/managed-skills'],
+      ['authored', join(this.gm, 'skills'), '.gm/skills'],
+      ['authored', join(this.root, '.claude', 'skills'), '.claude/skills'],
+    ];
+    for (const [kind, base, rel] of places) {
+      for (const name of skillDirs(base)) {
+        const path = `${rel}/${name}/SKILL.md`;
+        if (kind === 'managed' && !SKILL_PATH.test(path.slice('.gm/'.length))) continue;
+        found.push({ name, kind, path, description: skillDescription(join(base, name, 'SKILL.md')) });
+        if (found.length === MAX_SKILLS) return found;
+      }
+    }
+    return found;
   }
 
   managedSkills() {
@@ -84,6 +126,8 @@ export class Project {
     if (ns !== 'host') return null;
     let value;
     if (key === 'enabled-disciplines') value = this.enabledDisciplines();
+    else if (key === 'disciplines') value = this.knownDisciplines();
+    else if (key === 'skills') value = this.skills();
     else if (key === 'authored-skills') value = this.authoredSkills();
     else if (key === 'managed-skills') value = this.managedSkills();
     else if (key === 'scope' && this.scope !== null) value = this.scope;
@@ -113,6 +157,7 @@ export class Project {
     } catch (error) {
       const prefix = write !== null && typeof write === 'object' && 'failure_prefix' in write ? String(write.failure_prefix) : 'Done';
       data.text = `${prefix}, but the managed skill could not be written: ${error.message}`;
+      if (Array.isArray(data.content) && data.content.length > 0) data.content[0].text = data.text;
       data.isError = true;
       data.details = { skill: null };
     }
@@ -128,6 +173,53 @@ function skillDirs(base) {
   } catch {
     return [];
   }
+}
+
+/** The `description` of a SKILL.md's front matter (the `---` block at the top), or null. */
+function skillDescription(file) {
+  let head;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(MAX_HEAD_BYTES);
+      head = new TextDecoder().decode(buffer.subarray(0, readSync(fd, buffer, 0, MAX_HEAD_BYTES, 0)));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+  const lines = head.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  if (lines.length === 0 || lines[0].trim() !== '---') return null;
+  for (let n = 1; n < lines.length; n++) {
+    if (lines[n].trim() === '---') return null;
+    if (lines[n].startsWith('description:')) return yamlScalar(lines[n].slice('description:'.length).trim(), lines.slice(n + 1));
+  }
+  return null;
+}
+
+/** A YAML scalar as the Python host reads it: "json-like", 'single', a folded/literal block, plain. */
+function yamlScalar(value, following) {
+  if (value.startsWith('"')) {
+    try {
+      const decoded = JSON.parse(value);
+      return typeof decoded === 'string' ? decoded : null;
+    } catch {
+      return value.replace(/^"+|"+$/g, '');
+    }
+  }
+  if (value.startsWith("'")) {
+    return value.endsWith("'") && value.length > 1 ? value.slice(1, -1).replaceAll("''", "'") : value.slice(1);
+  }
+  if (value.startsWith('>') || value.startsWith('|')) {
+    const block = [];
+    for (const line of following) {
+      if (line && !/^\s/.test(line)) break;
+      block.push(line.trim());
+    }
+    return block.filter((part) => part).join(' ') || null;
+  }
+  return value || null;
 }
 
 /** Python's `json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))`. */
