@@ -54,7 +54,7 @@ def test_the_cli(node_host: Path, project: Path):
     assert envelope["ok"] and envelope["data"]["memories"] == 1
     bad = cli("dispatch", "recall", '{"query": "x", "limit": 101}')
     assert bad.returncode == 1
-    assert json.loads(bad.stdout)["error"] == "validation: field 'limit' must be between 1 and 100, got 0"
+    assert json.loads(bad.stdout)["error"] == "validation: field 'limit' must be between 0 and 100, got 101"
     usage = cli("frobnicate")
     assert usage.returncode == 2 and "usage: rs-learn-node" in usage.stderr
     assert not list(project.rglob("*-journal")), "no SQLite side file left behind"
