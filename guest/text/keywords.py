@@ -62,6 +62,51 @@ def index_document(host: Host, ns: str, doc: int, words: list[str]) -> None:
         host.kv_put(ns, term, HEAD.pack(full) + body)
 
 
+class _Buffer:
+    """The one bucket being rebuilt, held in guest memory: :func:`index_document` reads and writes here."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.values: dict[str, bytes] = {}
+
+    def kv_get(self, ns: str, key: str) -> bytes | None:
+        return self.values.get(key)
+
+    def kv_put(self, ns: str, key: str, value: bytes) -> None:
+        self.values[key] = value
+
+    def kv_query(self, ns: str, q: str, limit: int) -> list[tuple[str, bytes]]:
+        return self.host.kv_query(ns, q, limit)
+
+    def vec_search(self, ns: str, query: list[float], k: int) -> list[tuple[str, float]]:
+        return self.host.vec_search(ns, query, k)
+
+    def log(self, level: int, msg: str) -> None:
+        self.host.log(level, msg)
+
+    def now_ms(self) -> int:
+        return self.host.now_ms()
+
+
+def rebuild(host: Host, ns: str, documents: list[tuple[int, list[str]]]) -> int:
+    """Rewrite bucket ``ns`` as the index of ``documents`` (``(doc, terms)``, indexed in this order).
+
+    The postings are built by :func:`index_document` in guest memory, so the bucket ends up
+    byte for byte as if every document had been indexed one by one into an empty bucket; then
+    each key is written once (an unchanged value writes nothing) and stale keys are deleted.
+    Returns the number of keys.
+    """
+    buffer = _Buffer(host)
+    for doc, words in documents:
+        index_document(buffer, ns, doc, words)
+    for key, _ in host.kv_query(ns, "", 0):
+        if key not in buffer.values:
+            host.kv_put(ns, key, b"")
+    for key in sorted(buffer.values):
+        host.kv_put(ns, key, buffer.values[key])
+    return len(buffer.values)
+
+
 def postings(host: Host, ns: str, term: str) -> list[tuple[int, int, int]]:
     """Every ``(doc, tf, doc_length)`` posting of ``term``."""
     raw = host.kv_get(ns, term)
