@@ -3,6 +3,7 @@
 * ``keywords.rebuild`` gives the bytes that indexing the same documents one by one gives;
 * ``reindex {rebuild: true}`` renumbers memories densely and rebuilds ``docs``/``terms``/``meta``:
   a no-op on a sound store, a repair on a damaged one;
+* ``remove`` deletes memories and leaves exactly the index a rebuild would give;
 * ``Archive.reindex`` packs the search index exactly like ``archive`` calls do;
 * ``archive-alias`` makes ``archive_recall`` name the blocks a merge renumbered.
 """
@@ -15,6 +16,7 @@ from envelopes import call, ok
 
 from guest.archive.search import entry_of
 from guest.archive.store import Archive, Block
+from guest.memory.reindex import remove
 from guest.text import keywords
 
 TEXTS = [
@@ -73,6 +75,37 @@ def test_rebuild_renumbers_after_a_memory_is_gone(guest, services):
     hits = ok(guest, "recall", {"query": "staging port 8080", "mode": "keyword"})
     assert [h["id"] for h in hits] == [ids[2]]
     assert not call(guest, "reindex", {"rebuild": "yes"})["ok"]
+
+
+def test_set_postings_lays_out_like_appending(services):
+    services.begin()
+    for doc in range(1500):
+        keywords.index_document(services, "all", doc, ["shared", f"only{doc}"])
+        if doc % 7:
+            keywords.index_document(services, "kept", doc, ["shared", f"only{doc}"])
+    plist = [p for p in keywords.postings(services, "all", "shared") if p[0] % 7]
+    keywords.set_postings(services, "all", "shared", list(reversed(plist)))
+    assert len(services.kv_query("kept", "shared", 0)) == 2  # the head and one full chunk
+    assert services.kv_query("all", "shared", 0) == services.kv_query("kept", "shared", 0)
+    keywords.set_postings(services, "all", "shared", [])
+    assert services.kv_query("all", "shared", 0) == []
+    services.commit()
+
+
+def test_remove_leaves_what_a_rebuild_gives(guest, services, project):
+    texts = [f"{text} (variant {n})" for n in range(3) for text in TEXTS]
+    ids = [ok(guest, "memorize", {"text": text})["id"] for text in texts]
+    services.begin()
+    assert remove(services, "default", [ids[0], ids[5], ids[11], ids[10], "mem-absent"]) == 4
+    services.commit()
+    after = db_digest(project)
+    ok(guest, "reindex", {"rebuild": True})
+    assert db_digest(project) == after, "remove left an index that a rebuild changes"
+    assert ok(guest, "stats")["memories"] == 8
+    assert services.kv_query("vectors/" + ok(guest, "stats")["embedder"], "", 0)[0][0] in ids
+    assert len(services.kv_query("vectors/" + ok(guest, "stats")["embedder"], "", 0)) == 8
+    hits = ok(guest, "recall", {"query": "pnpm npm", "limit": 10, "mode": "keyword"})
+    assert sorted(h["id"] for h in hits) == sorted([ids[4], ids[8]])
 
 
 def test_archive_reindex_packs_like_archiving(guest, services):

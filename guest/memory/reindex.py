@@ -8,8 +8,9 @@ the records' ``embedder`` field, deletes the old vectors and updates the stats.
 One export call, so one transaction: a failure leaves the store as it was.
 
 ``reindex {rebuild: true}`` first rebuilds the keyword side from the ``memories`` bucket
-(:func:`rebuild`): doc numbers, postings and stats. A git merge needs it (two branches
-number their documents independently), and it repairs a store whose index was damaged.
+(:func:`rebuild`): doc numbers, postings and stats; it repairs a store whose index was damaged.
+:func:`remove` deletes memories and keeps that index exact without rebuilding it (a git merge
+honours a deletion made on another branch with it).
 """
 
 from __future__ import annotations
@@ -85,3 +86,47 @@ def rebuild(host: Host, namespace: str) -> dict[str, int]:
     if raw is not None or memories:
         host.kv_put(meta, "stats", stats.encode())
     return {"memories": len(memories), "terms": terms}
+
+
+def remove(host: Host, namespace: str, ids: list[str]) -> int:
+    """Delete memories (record, vector) and keep the keyword index exact and its doc numbers dense.
+
+    The last documents move into the freed numbers, so only the postings of the terms of the
+    removed and the moved memories are rewritten: the store ends up as :func:`rebuild` would
+    leave it. Returns how many memories were removed.
+    """
+    names = ("memories", "docs", "meta", "terms")
+    records_ns, docs_ns, meta, terms_ns = (bucket(namespace, name) for name in names)
+    gone: dict[int, Memory] = {}
+    for key in ids:
+        raw = host.kv_get(records_ns, key)
+        if raw is not None:
+            memory = Memory.decode(raw)
+            gone[memory.doc] = memory
+            host.kv_put(records_ns, key, b"")
+            host.kv_put(bucket(namespace, f"vectors/{memory.embedder}"), key, b"")
+    if not gone:
+        return 0
+    stats = Stats.decode(host.kv_get(meta, "stats"))
+    size = stats.docs - len(gone)
+    holes = sorted(doc for doc in gone if doc < size)
+    movers = [doc for doc in range(size, stats.docs) if doc not in gone]
+    moved: dict[int, int] = dict(zip(movers, holes, strict=True))
+    touched = [memory.text for memory in gone.values()]
+    for old, new in moved.items():
+        key = (host.kv_get(docs_ns, f"{old:010d}") or b"").decode("utf-8")
+        memory = Memory.decode(host.kv_get(records_ns, key) or b"null")
+        memory.doc = new
+        host.kv_put(records_ns, key, memory.encode())
+        host.kv_put(docs_ns, f"{new:010d}", key.encode("utf-8"))
+        touched.append(memory.text)
+    for doc in range(size, stats.docs):
+        host.kv_put(docs_ns, f"{doc:010d}", b"")
+    for term in sorted({term for text in touched for term in keywords.terms(text)}):
+        plist = keywords.postings(host, terms_ns, term)
+        kept = [(moved.get(doc, doc), tf, n) for doc, tf, n in plist if doc not in gone]
+        keywords.set_postings(host, terms_ns, term, kept)
+    stats.docs = size
+    stats.tokens -= sum(len(keywords.terms(memory.text)) for memory in gone.values())
+    host.kv_put(meta, "stats", stats.encode())
+    return len(gone)
