@@ -16,6 +16,7 @@ import click
 from host_harness import __version__
 from host_harness.cli.archive import archive
 from host_harness.cli.discipline import discipline
+from host_harness.cli.git import git
 from host_harness.cli.hook import hook, is_prompt_submit, run_prompt_submit
 from host_harness.cli.learn import learn, skills
 from host_harness.cli.records import records
@@ -145,6 +146,6 @@ def main() -> None:
 
 
 # Command groups of other capabilities register here, one line each.
-COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline]
+COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, git]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)

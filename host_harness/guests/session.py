@@ -35,20 +35,22 @@ class Session:
                 self.services = HostServices(self.project, scope=self.scope)
             except ConfigError as error:
                 raise click.ClickException(f"invalid configuration: {error}") from None
-            if self.native:
-                from host_harness.guests.native import NativeGuest
-
-                self.guest = NativeGuest(self.services)
-            else:
-                if not self.wasm.is_file():
-                    raise click.ClickException(
-                        f"component not found: {self.wasm} "
-                        "(run `make wasm`, or pass --wasm / set RS_LEARN_WASM)"
-                    )
-                from host_harness.guests.component import WasmGuest
-
-                self.guest = WasmGuest(Runtime.load(self.wasm), self.services)
+            self.guest = self.guest_for(self.services)
         return self.guest
+
+    def guest_for(self, services: HostServices) -> BaseGuest:
+        """A guest of this invocation's target (native or the component) over ``services``."""
+        if self.native:
+            from host_harness.guests.native import NativeGuest
+
+            return NativeGuest(services)
+        if not self.wasm.is_file():
+            raise click.ClickException(
+                f"component not found: {self.wasm} (run `make wasm`, or pass --wasm / set RS_LEARN_WASM)"
+            )
+        from host_harness.guests.component import WasmGuest
+
+        return WasmGuest(Runtime.load(self.wasm), services)
 
     def dispatch(self, verb: str, body: dict[str, Any]) -> Any:
         """One verb; its ``data``, or a ``ClickException`` with the guest's error."""
