@@ -22,7 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import wasmtime
@@ -37,6 +38,33 @@ from host_harness.services import HostServices
 ROOT = Path(__file__).resolve().parent.parent
 WASM = ROOT / "dist" / "rs_learn.wasm"
 ROWS: list[tuple[str, str, str]] = []
+
+
+@contextmanager
+def filled(size: int, fill: Callable[[Path, int], None], what: str) -> Iterator[Path]:
+    """A temporary folder filled by ``fill(folder, size)``; says how long filling took."""
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        fill(Path(tmp), size)
+        print(f"    (built {size} {what} in {time.perf_counter() - start:.1f} s)", flush=True)
+        yield Path(tmp)
+
+
+def sized_main(
+    doc: str, title: str, column: str, measure: Callable[[Runtime, list[int]], None],
+    rows: list[tuple[str, str]], sizes: list[int],
+) -> None:
+    """``main`` of a benchmark over store sizes (``--sizes``): run ``measure``, print ``rows`` as a table."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=sizes)
+    args = parser.parse_args()
+    print(f"rs-learn {title} bench: python {sys.version.split()[0]}, {os.cpu_count()} cpus")
+    runtime = Runtime.load(WASM)
+    measure(runtime, args.sizes)
+    runtime.close()
+    print(f"\n| measure | {column} |\n|---|---:|")
+    for name, value in rows:
+        print(f"| {name.strip()} | {value} |")
 
 
 def row(name: str, value: str, target: str = "") -> None:

@@ -12,15 +12,10 @@ Numbers are wall-clock on whatever machine runs this: compare ratios within one 
 
 from __future__ import annotations
 
-import argparse
-import os
 import random
-import sys
-import tempfile
-import time
 from pathlib import Path
 
-from bench.__main__ import WASM, dispatch, pct, sentences, timed
+from bench.__main__ import dispatch, filled, pct, sentences, sized_main, timed
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.component import WasmGuest
 from host_harness.guests.native import NativeGuest
@@ -75,11 +70,7 @@ def measure(runtime: Runtime, sizes: list[int]) -> None:
     """p50 / p95 of query_records and retrieve_memory per size and target."""
     queries = [" ".join(s.split()[:3]) for s in sentences(QUERIES, 12, seed=4242)]
     for size in sizes:
-        with tempfile.TemporaryDirectory() as tmp:
-            project = Path(tmp)
-            start = time.perf_counter()
-            populate(project, size)
-            print(f"    (populated {size} records in {time.perf_counter() - start:.1f} s)", flush=True)
+        with filled(size, populate, "records") as project:
             for target in ("native", "wasm"):
                 services = HostServices(project, scope=SCOPE)
                 guest: BaseGuest = (
@@ -104,18 +95,7 @@ def measure(runtime: Runtime, sizes: list[int]) -> None:
 
 def main() -> None:
     """Run the structured-memory benchmark and print a table."""
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
-    args = parser.parse_args()
-    print(f"rs-learn structured-memory bench: python {sys.version.split()[0]}, {os.cpu_count()} cpus")
-    runtime = Runtime.load(WASM)
-    measure(runtime, args.sizes)
-    runtime.close()
-    print("\n| measure | p50 / p95 |\n|---|---:|")
-    for name, value in ROWS:
-        print(f"| {name} | {value} |")
+    sized_main(__doc__ or "", "structured-memory", "p50 / p95", measure, ROWS, [1000, 10000])
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from guest import requests
 from guest.archive.verbs import ArchiveVerbs
 from guest.errors import EngineError, Internal, InvalidRequest
+from guest.git.verbs import GitVerbs
 from guest.host import ERROR, Host, HostError
 from guest.learn.verbs import LearnVerbs
 from guest.memory.memorize import Stored
@@ -41,6 +42,7 @@ class Engine:
             **StructuredVerbs(host, embedder).table(),
             **ArchiveVerbs(host).table(),
             **LearnVerbs(self.memory).table(),
+            **GitVerbs(host, embedder).table(),
         }
         # `recall {"id": "r7"}` brings back an archived block (seed 002); any other body recalls memories.
         self.verbs["recall"] = ArchiveVerbs(host).with_recall_by_id(self.verbs["recall"])

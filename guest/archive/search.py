@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import contains
 
-from guest.archive.store import Chunk, Entry
+from guest.archive.store import Block, Chunk, Entry
 from guest.text.gostrings import FIELD_RE, go_lower, trim_space
 
 DEFAULT_LIMIT = 5
@@ -93,6 +93,12 @@ def search(terms: list[str], chunks: list[Chunk], limit: int) -> list[Result]:
         ranked.extend((-scores[i], -seqs[i], chunk, i) for i in hits if seqs[i] not in locked)
     best = heapq.nsmallest(limit, ranked, key=lambda r: (r[0], r[1]))
     return [Result(chunk.entry(i), -neg) for neg, _, chunk, i in best]
+
+
+def entry_of(block: Block) -> Entry:
+    """A block's search entry: label, excerpt and the keyword texts a search scans."""
+    return Entry(block.seq, block.label, excerpt(block.content), term_text(go_lower(block.label)),
+                 term_text(block.content))
 
 
 def limit_of(value: object) -> int:

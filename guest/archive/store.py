@@ -14,6 +14,9 @@ see :func:`guest.host.bucket`). Buckets of a store:
   each value crossing the component boundary has a fixed cost.
 * ``archive-meta``   ``seq`` -> the last sequence number handed out; ``chunk`` -> the index
   chunk being filled; both ASCII decimal
+* ``archive-alias``  ``%020d`` seq -> JSON list of sequence numbers: blocks that another branch
+  had also numbered ``seq`` and that a git merge renumbered (``docs/decisions.md`` D52);
+  ``archive_recall`` of that id names them
 
 The sequence lives in the store: monotonic, starting at 1, never reused, one per store,
 and it survives restarts (each export call is one host transaction, so the counter and
@@ -164,6 +167,7 @@ class Archive:
         self.blocks_ns = bucket(namespace, "archive")
         self.index_ns = bucket(namespace, "archive-index")
         self.meta_ns = bucket(namespace, "archive-meta")
+        self.alias_ns = bucket(namespace, "archive-alias")
 
     def add(self, block: Block, entry: Entry) -> None:
         """Store a block (numbered by :meth:`next_seq`) and append its search entry to the index."""
@@ -171,12 +175,72 @@ class Archive:
         number = self._counter("chunk")
         raw = self.host.kv_get(self.index_ns, _key(number))
         chunk = self._chunk(raw) if raw else Chunk()
-        if chunk is None or len(chunk) >= CHUNK_ENTRIES or len(raw or b"") >= CHUNK_BYTES:
+        if chunk is None or _full(chunk, raw or b""):
             number, chunk = number + 1, Chunk()  # a damaged chunk is left as it is
             self.host.kv_put(self.meta_ns, "chunk", str(number).encode("ascii"))
         chunk.append(entry)
         self.host.kv_put(self.index_ns, _key(number), chunk.encode())
         self.host.kv_put(self.meta_ns, "seq", str(block.seq).encode("ascii"))
+
+    def reindex(self, entries: list[Entry], locked: set[int]) -> int:
+        """Rewrite the whole index as ``entries`` (by sequence), packed like :meth:`add` packs them.
+
+        ``locked`` lists the sequence numbers to mark unreadable. Returns the number of chunks.
+        """
+        chunks: list[Chunk] = [Chunk()]
+        raw = b""
+        for entry in sorted(entries, key=lambda e: e.seq):
+            if _full(chunks[-1], raw):
+                chunks.append(Chunk())
+            chunks[-1].append(entry)
+            if entry.seq in locked:
+                chunks[-1].locked.append(entry.seq)
+            raw = chunks[-1].encode()
+        values = {_key(n): chunk.encode() for n, chunk in enumerate(chunks) if len(chunk)}
+        for key, _ in self.host.kv_query(self.index_ns, "", 0):
+            if key not in values:
+                self.host.kv_put(self.index_ns, key, b"")
+        for key, value in values.items():
+            self.host.kv_put(self.index_ns, key, value)
+        self.host.kv_put(self.meta_ns, "chunk", str(max(len(values) - 1, 0)).encode("ascii"))
+        return len(values)
+
+    def entries(self) -> tuple[dict[int, Entry], set[int]]:
+        """Every indexed entry by sequence, and the sequence numbers marked locked."""
+        found: dict[int, Entry] = {}
+        locked: set[int] = set()
+        for chunk in self.chunks():
+            found.update((entry.seq, entry) for entry in map(chunk.entry, range(len(chunk))))
+            locked.update(chunk.locked)
+        return found, locked
+
+    def raw(self, seq: int) -> bytes | None:
+        """The stored record of block ``seq`` as bytes, whatever its state."""
+        return self.host.kv_get(self.blocks_ns, _key(seq))
+
+    def put_raw(self, seq: int, raw: bytes) -> None:
+        """Store a block record as it is (a merge copies records between branches); empty deletes."""
+        self.host.kv_put(self.blocks_ns, _key(seq), raw)
+
+    def last_seq(self) -> int:
+        """The last sequence number handed out (0 for a new archive)."""
+        return self._counter("seq")
+
+    def set_last_seq(self, seq: int) -> None:
+        """Record that every sequence number up to ``seq`` is used."""
+        self.host.kv_put(self.meta_ns, "seq", str(seq).encode("ascii"))
+
+    def aliases(self, seq: int) -> list[int]:
+        """The blocks a git merge renumbered away from ``seq`` (see ``archive-alias``)."""
+        return decode_aliases(self.host.kv_get(self.alias_ns, _key(seq)))
+
+    def all_aliases(self) -> dict[int, list[int]]:
+        """The whole alias map."""
+        return {int(key): decode_aliases(raw) for key, raw in self.host.kv_query(self.alias_ns, "", 0)}
+
+    def set_aliases(self, seq: int, seqs: list[int]) -> None:
+        """Record the blocks renumbered away from ``seq``."""
+        self.host.kv_put(self.alias_ns, _key(seq), _dump(sorted(set(seqs))) if seqs else b"")
 
     def next_seq(self) -> int:
         """The next sequence number (not yet reserved: :meth:`add` records it)."""
@@ -212,14 +276,50 @@ class Archive:
 
     def _decode(self, raw: bytes) -> dict[str, Any] | None:
         """The block record as a dict when it is well formed and not locked."""
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            data = None
-        if not _valid(data, _BLOCK_FIELDS):
+        data = _record(raw)
+        if data is None:
             self.host.log(WARN, f"archive: skipping an undecodable record in {self.blocks_ns}")
             return None
         return None if data.get("locked") is True else data
+
+
+def _record(raw: bytes) -> dict[str, Any] | None:
+    """A well-formed block record as a dict (locked or not), else ``None``."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return data if _valid(data, _BLOCK_FIELDS) else None
+
+
+def renumbered(raw: bytes, seq: int) -> bytes | None:
+    """The block record ``raw`` moved to number ``seq`` (other fields kept); ``None`` if undecodable."""
+    data = _record(raw)
+    return None if data is None else _dump({**data, "id": format_id(seq), "seq": seq})
+
+
+def decode_block(raw: bytes) -> Block | None:
+    """A readable block record, or ``None`` (not a block record, or locked)."""
+    data = _record(raw)
+    if data is None or data.get("locked") is True:
+        return None
+    return Block(data["seq"], data["label"], data["content"], data["ts"])
+
+
+def decode_aliases(raw: bytes | None) -> list[int]:
+    """An ``archive-alias`` value: sequence numbers (anything malformed reads as none)."""
+    try:
+        value = json.loads(raw) if raw else []
+    except ValueError:
+        return []
+    if not isinstance(value, list):
+        return []
+    return [n for n in value if isinstance(n, int) and not isinstance(n, bool) and 0 < n <= MAX_SEQ]
+
+
+def _full(chunk: Chunk, raw: bytes) -> bool:
+    """Whether a chunk (stored as ``raw``) takes no more entries."""
+    return len(chunk) >= CHUNK_ENTRIES or len(raw) >= CHUNK_BYTES
 
 
 def _valid(data: object, fields: dict[str, type]) -> TypeGuard[dict[str, Any]]:

@@ -16,19 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from guest import requests
-from guest.archive.search import (
-    derived_label,
-    excerpt,
-    limit_of,
-    query_terms,
-    results_text,
-    search,
-    term_text,
-)
-from guest.archive.store import Archive, Block, Entry, parse_id
+from guest.archive.search import derived_label, entry_of, limit_of, query_terms, results_text, search
+from guest.archive.store import Archive, Block, format_id, parse_id
 from guest.errors import InvalidRequest, NotFound
 from guest.host import Host
-from guest.text.gostrings import go_lower, quote, trim_space
+from guest.text.gostrings import quote, trim_space
 from guest.verbs import Verb
 
 MAX_CONTENT_BYTES = requests.MAX_BODY_BYTES - 64 * 1024
@@ -66,8 +58,7 @@ class ArchiveVerbs:
         store = Archive(self.host, namespace)
         seq = store.next_seq()
         block = Block(seq, label, content, self.host.now_ms())
-        entry = Entry(seq, label, excerpt(content), term_text(go_lower(label)), term_text(content))
-        store.add(block, entry)
+        store.add(block, entry_of(block))
         size = len(content.encode("utf-8"))
         return {
             "text": f"Archived as {block.id}: {label} ({size} bytes).",
@@ -85,20 +76,30 @@ class ArchiveVerbs:
         seq = parse_id(raw)
         if seq is None:  # checked before anything is read
             raise InvalidRequest(f"block id {quote(raw)} is not valid: expected r and digits, e.g. r7")
-        block = Archive(self.host, namespace).get(seq)
+        store = Archive(self.host, namespace)
+        block = store.get(seq)
+        moved = [b for b in map(store.get, store.aliases(seq)) if b is not None]
+        if block is None and moved:  # only renumbered blocks carry this number now
+            block = moved.pop(0)
         if block is None:
             raise NotFound(
                 f"archived block {quote(raw)} not found: check the id, "
                 "or find the block by keywords with archive_search"
             )
-        return {
-            "text": f"[{block.id} — {block.label}, recalled verbatim]\n{block.content}",
+        note = "".join(f"; another branch's {format_id(seq)} is now {b.id} ({b.label})" for b in moved)
+        if block.seq != seq:
+            note = f"; {format_id(seq)} on another branch" + note
+        answer = {
+            "text": f"[{block.id} — {block.label}, recalled verbatim{note}]\n{block.content}",
             "id": block.id,
             "label": block.label,
             "namespace": namespace,
             "ts": block.ts,
             "content": block.content,
         }
+        if moved:
+            answer["renumbered"] = [{"id": b.id, "label": b.label} for b in moved]
+        return answer
 
     def search(self, body: dict[str, Any]) -> dict[str, Any]:
         """``recall_search {query, limit?, namespace?}`` (also ``archive_search``): blocks, best first."""

@@ -38,9 +38,6 @@ def memorize(
     if host.kv_get(memories, key) is not None:
         return Stored(key, namespace, True)
     vector = embedder.embed(text)  # embed first: no text is ever stored without its vector
-    meta = bucket(namespace, "meta")
-    stats = Stats.decode(host.kv_get(meta, "stats"))
-    words = keywords.terms(text)
     record = Memory(
         id=key,
         text=text,
@@ -48,16 +45,28 @@ def memorize(
         ts=host.now_ms(),
         embedder=embedder.id,
         source=source,
-        doc=stats.docs,
+        doc=0,
         importance=importance,
         context=context,
     )
-    host.kv_put(bucket(namespace, f"vectors/{embedder.id}"), key, pack(vector))
-    host.kv_put(memories, key, record.encode())
-    host.kv_put(bucket(namespace, "docs"), f"{record.doc:010d}", key.encode("utf-8"))
+    add(host, namespace, record, pack(vector))
+    return Stored(key, namespace, False)
+
+
+def add(host: Host, namespace: str, record: Memory, vector: bytes) -> None:
+    """Write a new memory: its vector, the record under the store's next doc number, postings, stats.
+
+    ``record.doc`` is set here. ``vector`` is the packed vector made by ``record.embedder``.
+    """
+    meta = bucket(namespace, "meta")
+    stats = Stats.decode(host.kv_get(meta, "stats"))
+    words = keywords.terms(record.text)
+    record.doc = stats.docs
+    host.kv_put(bucket(namespace, f"vectors/{record.embedder}"), record.id, vector)
+    host.kv_put(bucket(namespace, "memories"), record.id, record.encode())
+    host.kv_put(bucket(namespace, "docs"), f"{record.doc:010d}", record.id.encode("utf-8"))
     keywords.index_document(host, bucket(namespace, "terms"), record.doc, words)
     stats.docs += 1
     stats.tokens += len(words)
-    stats.embedder = stats.embedder or embedder.id
+    stats.embedder = stats.embedder or record.embedder
     host.kv_put(meta, "stats", stats.encode())
-    return Stored(key, namespace, False)

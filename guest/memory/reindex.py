@@ -6,12 +6,18 @@ has a new id), recall notices the mismatch, logs it and recalls by keywords
 only; ``reindex`` re-embeds every memory with the current embedder, rewrites
 the records' ``embedder`` field, deletes the old vectors and updates the stats.
 One export call, so one transaction: a failure leaves the store as it was.
+
+``reindex {rebuild: true}`` first rebuilds the keyword side from the ``memories`` bucket
+(:func:`rebuild`): doc numbers, postings and stats; it repairs a store whose index was damaged.
+:func:`remove` deletes memories and keeps that index exact without rebuilding it (a git merge
+honours a deletion made on another branch with it).
 """
 
 from __future__ import annotations
 
 from guest.host import INFO, Host, bucket
 from guest.memory.records import Memory, Stats
+from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
 
 
@@ -47,3 +53,80 @@ def reindex(host: Host, embedder: StaticEmbedder, namespace: str) -> dict[str, o
         "previous_embedder": previous,
         "embedder": embedder.id,
     }
+
+
+def rebuild(host: Host, namespace: str) -> dict[str, int]:
+    """Renumber the memories densely (in their current doc order, then by id) and rebuild the index.
+
+    Writes the ``doc`` of each record that moves, the ``docs`` map, the ``terms`` postings (through
+    :func:`guest.text.keywords.rebuild`) and the stats; on a consistent store it writes nothing.
+    Vectors are :func:`reindex`'s business.
+    """
+    records_ns, docs_ns, meta = (bucket(namespace, name) for name in ("memories", "docs", "meta"))
+    memories = sorted(
+        (Memory.decode(raw) for _, raw in host.kv_query(records_ns, "", 0)), key=lambda m: (m.doc, m.id)
+    )
+    wanted = {f"{doc:010d}": memory.id for doc, memory in enumerate(memories)}
+    for key, _ in host.kv_query(docs_ns, "", 0):
+        if key not in wanted:
+            host.kv_put(docs_ns, key, b"")
+    documents: list[tuple[int, list[str]]] = []
+    for doc, memory in enumerate(memories):
+        if memory.doc != doc:
+            memory.doc = doc
+            host.kv_put(records_ns, memory.id, memory.encode())
+        host.kv_put(docs_ns, f"{doc:010d}", memory.id.encode("utf-8"))
+        documents.append((doc, keywords.terms(memory.text)))
+    terms = keywords.rebuild(host, bucket(namespace, "terms"), documents)
+    raw = host.kv_get(meta, "stats")
+    stats = Stats.decode(raw)
+    stats.docs, stats.tokens = len(memories), sum(len(words) for _, words in documents)
+    if memories:
+        stats.embedder = stats.embedder or memories[0].embedder
+    if raw is not None or memories:
+        host.kv_put(meta, "stats", stats.encode())
+    return {"memories": len(memories), "terms": terms}
+
+
+def remove(host: Host, namespace: str, ids: list[str]) -> int:
+    """Delete memories (record, vector) and keep the keyword index exact and its doc numbers dense.
+
+    The last documents move into the freed numbers, so only the postings of the terms of the
+    removed and the moved memories are rewritten: the store ends up as :func:`rebuild` would
+    leave it. Returns how many memories were removed.
+    """
+    names = ("memories", "docs", "meta", "terms")
+    records_ns, docs_ns, meta, terms_ns = (bucket(namespace, name) for name in names)
+    gone: dict[int, Memory] = {}
+    for key in ids:
+        raw = host.kv_get(records_ns, key)
+        if raw is not None:
+            memory = Memory.decode(raw)
+            gone[memory.doc] = memory
+            host.kv_put(records_ns, key, b"")
+            host.kv_put(bucket(namespace, f"vectors/{memory.embedder}"), key, b"")
+    if not gone:
+        return 0
+    stats = Stats.decode(host.kv_get(meta, "stats"))
+    size = stats.docs - len(gone)
+    holes = sorted(doc for doc in gone if doc < size)
+    movers = [doc for doc in range(size, stats.docs) if doc not in gone]
+    moved: dict[int, int] = dict(zip(movers, holes, strict=True))
+    touched = [memory.text for memory in gone.values()]
+    for old, new in moved.items():
+        key = (host.kv_get(docs_ns, f"{old:010d}") or b"").decode("utf-8")
+        memory = Memory.decode(host.kv_get(records_ns, key) or b"null")
+        memory.doc = new
+        host.kv_put(records_ns, key, memory.encode())
+        host.kv_put(docs_ns, f"{new:010d}", key.encode("utf-8"))
+        touched.append(memory.text)
+    for doc in range(size, stats.docs):
+        host.kv_put(docs_ns, f"{doc:010d}", b"")
+    for term in sorted({term for text in touched for term in keywords.terms(text)}):
+        plist = keywords.postings(host, terms_ns, term)
+        kept = [(moved.get(doc, doc), tf, n) for doc, tf, n in plist if doc not in gone]
+        keywords.set_postings(host, terms_ns, term, kept)
+    stats.docs = size
+    stats.tokens -= sum(len(keywords.terms(memory.text)) for memory in gone.values())
+    host.kv_put(meta, "stats", stats.encode())
+    return len(gone)

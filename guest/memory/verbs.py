@@ -11,7 +11,7 @@ from guest.memory import autorecall, disciplines
 from guest.memory.memorize import Stored, memorize
 from guest.memory.recall import MODES, Hit, RecallOptions, recall
 from guest.memory.records import Stats
-from guest.memory.reindex import reindex
+from guest.memory.reindex import rebuild, reindex
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder
 from guest.verbs import Verb
@@ -110,8 +110,14 @@ class MemoryVerbs:
         return {"context": context, "query": derived.query, "hits": [_hit(h) for h in shown]}
 
     def reindex(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``reindex``: re-embed a store written by another embedder."""
-        return reindex(self.host, self.embedder, requests.namespace(body) or disciplines.DEFAULT)
+        """``reindex {namespace?, rebuild?}``: re-embed a store written by another embedder.
+
+        With ``rebuild: true`` the keyword index (doc numbers, postings, stats) is rebuilt first.
+        """
+        namespace = requests.namespace(body) or disciplines.DEFAULT
+        rebuilt = rebuild(self.host, namespace) if requests.boolean(body, "rebuild", False) else None
+        report = reindex(self.host, self.embedder, namespace)
+        return report if rebuilt is None else {**report, "rebuilt": rebuilt}
 
     def embed(self, body: dict[str, Any]) -> dict[str, Any]:
         """``embed``: the vector of ``text``."""

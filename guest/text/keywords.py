@@ -52,14 +52,84 @@ def index_document(host: Host, ns: str, doc: int, words: list[str]) -> None:
     """Append ``doc``'s postings to the index in bucket ``ns``."""
     length = min(len(words), 0xFFFF)
     for term, tf in sorted(Counter(words).items()):
-        raw = host.kv_get(ns, term)
-        full = HEAD.unpack_from(raw)[0] if raw else 0
-        body = raw[HEAD.size :] if raw else b""
-        body += POSTING.pack(doc, min(tf, 0xFFFF), length)
-        if len(body) == CHUNK * POSTING.size:
-            host.kv_put(ns, f"{term}#{full}", body)
-            full, body = full + 1, b""
-        host.kv_put(ns, term, HEAD.pack(full) + body)
+        _append(host, ns, term, POSTING.pack(doc, min(tf, 0xFFFF), length))
+
+
+def _append(host: Host, ns: str, term: str, posting: bytes) -> None:
+    """Append one posting to ``term``'s head; a full head moves to ``<term>#<n>``."""
+    raw = host.kv_get(ns, term)
+    full = HEAD.unpack_from(raw)[0] if raw else 0
+    body = raw[HEAD.size :] if raw else b""
+    body += posting
+    if len(body) == CHUNK * POSTING.size:
+        host.kv_put(ns, f"{term}#{full}", body)
+        full, body = full + 1, b""
+    host.kv_put(ns, term, HEAD.pack(full) + body)
+
+
+def set_postings(host: Host, ns: str, term: str, plist: list[tuple[int, int, int]]) -> None:
+    """Rewrite ``term``'s postings as ``plist``, laid out as appending them in doc order would.
+
+    That is: every ``CHUNK`` postings a full chunk ``<term>#<n>``, the rest in the head (no key
+    at all when ``plist`` is empty).
+    """
+    body = b"".join(POSTING.pack(*posting) for posting in sorted(plist))
+    size = CHUNK * POSTING.size
+    full = len(body) // size
+    values = {f"{term}#{n}": body[n * size : (n + 1) * size] for n in range(full)}
+    if body:
+        values[term] = HEAD.pack(full) + body[full * size :]
+    raw = host.kv_get(ns, term)
+    old = {term, *(f"{term}#{n}" for n in range(HEAD.unpack_from(raw)[0]))} if raw else set()
+    for key in sorted(old - set(values)):
+        host.kv_put(ns, key, b"")
+    for key in sorted(values):
+        host.kv_put(ns, key, values[key])
+
+
+class _Buffer:
+    """The one bucket being rebuilt, held in guest memory: :func:`index_document` reads and writes here."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.values: dict[str, bytes] = {}
+
+    def kv_get(self, ns: str, key: str) -> bytes | None:
+        return self.values.get(key)
+
+    def kv_put(self, ns: str, key: str, value: bytes) -> None:
+        self.values[key] = value
+
+    def kv_query(self, ns: str, q: str, limit: int) -> list[tuple[str, bytes]]:
+        return self.host.kv_query(ns, q, limit)
+
+    def vec_search(self, ns: str, query: list[float], k: int) -> list[tuple[str, float]]:
+        return self.host.vec_search(ns, query, k)
+
+    def log(self, level: int, msg: str) -> None:
+        self.host.log(level, msg)
+
+    def now_ms(self) -> int:
+        return self.host.now_ms()
+
+
+def rebuild(host: Host, ns: str, documents: list[tuple[int, list[str]]]) -> int:
+    """Rewrite bucket ``ns`` as the index of ``documents`` (``(doc, terms)``, indexed in this order).
+
+    The postings are built by :func:`index_document` in guest memory, so the bucket ends up
+    byte for byte as if every document had been indexed one by one into an empty bucket; then
+    each key is written once (an unchanged value writes nothing) and stale keys are deleted.
+    Returns the number of keys.
+    """
+    buffer = _Buffer(host)
+    for doc, words in documents:
+        index_document(buffer, ns, doc, words)
+    for key, _ in host.kv_query(ns, "", 0):
+        if key not in buffer.values:
+            host.kv_put(ns, key, b"")
+    for key in sorted(buffer.values):
+        host.kv_put(ns, key, buffer.values[key])
+    return len(buffer.values)
 
 
 def postings(host: Host, ns: str, term: str) -> list[tuple[int, int, int]]:

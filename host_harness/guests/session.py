@@ -39,24 +39,25 @@ class Session:
                 self.services = HostServices(self.project, scope=self.scope)
             except ConfigError as error:
                 raise click.ClickException(f"invalid configuration: {error}") from None
-            if self.native:
-                from host_harness.guests.native import NativeGuest
-
-                self.guest = NativeGuest(self.services)
-            else:
-                if not self.wasm.is_file():
-                    raise click.ClickException(
-                        f"component not found: {self.wasm} "
-                        "(run `make wasm`, or pass --wasm / set RS_LEARN_WASM)"
-                    )
-                from host_harness.guests.component import WasmGuest
-
-                runtime = Runtime.load(self.wasm)
-                if self.timeout_s is None:
-                    self.guest = WasmGuest(runtime, self.services)
-                else:
-                    self.guest = WasmGuest(runtime, self.services, timeout_s=self.timeout_s)
+            self.guest = self.guest_for(self.services)
         return self.guest
+
+    def guest_for(self, services: HostServices) -> BaseGuest:
+        """A guest of this invocation's target (native or the component) over ``services``."""
+        if self.native:
+            from host_harness.guests.native import NativeGuest
+
+            return NativeGuest(services)
+        if not self.wasm.is_file():
+            raise click.ClickException(
+                f"component not found: {self.wasm} (run `make wasm`, or pass --wasm / set RS_LEARN_WASM)"
+            )
+        from host_harness.guests.component import WasmGuest
+
+        runtime = Runtime.load(self.wasm)
+        if self.timeout_s is None:
+            return WasmGuest(runtime, services)
+        return WasmGuest(runtime, services, timeout_s=self.timeout_s)
 
     def dispatch(self, verb: str, body: dict[str, Any]) -> Any:
         """One verb; its ``data``, or a ``ClickException`` with the guest's error."""

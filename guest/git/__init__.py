@@ -1,0 +1,1 @@
+"""Git-native memory: the text projection and the three-way merge of a committed store."""

@@ -1,0 +1,1 @@
+"""Git integration: the textconv and merge drivers for committed stores, and their setup."""
