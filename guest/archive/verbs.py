@@ -17,7 +17,7 @@ from typing import Any
 
 from guest import requests
 from guest.archive.search import derived_label, entry_of, limit_of, query_terms, results_text, search
-from guest.archive.store import Archive, Block, format_id, parse_id
+from guest.archive.store import Archive, Block, Entry, format_id, parse_id
 from guest.errors import InvalidRequest, NotFound
 from guest.host import Host
 from guest.text.gostrings import quote, trim_space
