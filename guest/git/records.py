@@ -15,7 +15,8 @@ Rules (``docs/decisions.md`` D53), per record id of ``records`` that differs bet
   under the record's own scope.
 
 Sequences become the larger of both sides' (then past any renumbered id); the derived index moves
-record by record (:func:`guest.structured.index.update`).
+record by record (:func:`guest.structured.index.update`). Slugs stay unique per kind and scope: where
+both branches gave one slug to two records, the lower id keeps it and the other is re-slugged.
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ from typing import Any
 
 from guest.git.sides import MISSING, Report, Sides, pick, take
 from guest.host import Host
-from guest.structured import index, store, tree
+from guest.structured import index, slugs, store, tree
 from guest.structured.context import load_context, record_scope
 from guest.structured.records import RecordWriter
 from guest.text.embed import StaticEmbedder
 
-OWNED = (store.RECORDS, store.META, store.TERMS)
+OWNED = (store.RECORDS, store.META, store.TERMS, slugs.SLUGS)
 STAMPS = ("version", "updatedAt")
 VALUE_CHARS = 300
 NOTE_BYTES = 12_000  # under the 16 KiB text limit
@@ -80,6 +81,13 @@ def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report) ->
     for record, notes in conflicted:
         if record:
             report.add("records", "notes", _note(host, embedder, record, notes, sides.path))
+    # Both branches may have given one slug to two records (each was unique on its branch): the
+    # record with the lower id keeps it, the other gets the next free one, as reconcile_index does.
+    merged = store.scan(host)
+    reslugged = slugs.backfill(host, merged)
+    slugs.rebuild(host, merged)
+    if reslugged:
+        report.count("records", "reslugged", reslugged)
 
 
 def _merge_meta(host: Host, sides: Sides, report: Report) -> dict[str, Any]:
