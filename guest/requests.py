@@ -166,12 +166,19 @@ def namespace(
 
 
 def check_name(value: str, field: str) -> None:
-    """Names are ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``: no ``/``, ``..``, NUL or absolute path."""
+    """Names are ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``: no ``/``, ``..``, NUL or absolute path; not ``host``."""
     if not NAME_RE.fullmatch(value):
         raise InvalidRequest(
             f"{field} {value!r} is not a valid name (letters, digits, '_' and '-', "
             "starting with a letter or digit, at most 64 characters)"
         )
+    if value in RESERVED_NAMES:
+        raise InvalidRequest(reserved(value, field))
+
+
+def reserved(name: str, what: str) -> str:
+    """The message refusing a reserved discipline name."""
+    return f"{what} {name!r} is reserved: it is the host's read-only namespace, not a discipline"
 
 
 def kind_of(value: Any) -> str:

@@ -14,14 +14,19 @@ from dataclasses import dataclass
 
 from guest.errors import InvalidRequest
 from guest.host import HOST_NS, Host
+from guest.text import namefold
 
 MAX_NAME = 64
 MAX_FILE_BYTES = 64_000
 NOT_KEBAB = re.compile(r"[^a-z0-9]+")
-# Latin letters with diacritics -> ASCII, so "Café Setup" becomes "cafe-setup", not "caf-setup".
-_FROM = "àáâãäåāăąçćĉċčďđèéêëēĕėęěĝğġģĥħìíîïĩīĭįıĵķĺļľŀłñńņňòóôõöøōŏőŕŗřśŝşšţťŧùúûüũūŭůűųŵýÿŷźżž"
-_TO = "aaaaaaaaacccccddeeeeeeeeegggghhiiiiiiiiijklllllnnnnooooooooorrrsssstttuuuuuuuuuuwyyyzzz"
-TRANSLIT = str.maketrans({**dict(zip(_FROM, _TO, strict=True)), "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th"})
+# Normalised before sanitising (NFKC's compatibility decomposition, marks dropped, Latin letters
+# transliterated), from a pinned Unicode 14 table: "Café Setup" -> "cafe-setup" whether the é
+# is one code point or e + U+0301, "ſkill" -> "skill", "Ⅻ" -> "xii". ASCII is lower-cased here.
+FOLD_TABLE: dict[int, str | None] = {
+    **{cp: None for lo, hi in namefold.MARKS for cp in range(lo, hi + 1)},
+    **{cp: value for value, spans in namefold.FOLD.items() for lo, hi in spans for cp in range(lo, hi + 1)},
+    **{cp: chr(cp + 32) for cp in range(ord("A"), ord("Z") + 1)},
+}
 SKILLS_DIR = "managed-skills"
 
 
@@ -48,7 +53,7 @@ class SkillRequest:
 
 def sanitize_name(raw: str) -> str:
     """Lowercase kebab-case, at most 64 characters; ``""`` when nothing usable is left."""
-    name = NOT_KEBAB.sub("-", raw.lower().translate(TRANSLIT)).strip("-")
+    name = NOT_KEBAB.sub("-", raw.translate(FOLD_TABLE)).strip("-")
     return name[:MAX_NAME].rstrip("-")
 
 

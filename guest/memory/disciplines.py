@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from guest.errors import InvalidRequest
 from guest.host import HOST_NS, WARN, Host
-from guest.requests import NAME_RE
+from guest.requests import NAME_RE, RESERVED_NAMES, reserved
 
 SIGIL_RE = re.compile(r"\s*@([^\s@]*)(?:\s+|$)", re.S)
 DEFAULT = "default"
@@ -46,6 +46,8 @@ def split_sigil(text: str) -> tuple[str | None, str]:
         if "/" in name or "\\" in name or "\x00" in name or ".." in name or len(name) > 64:
             raise InvalidRequest(f"discipline {name!r} is not a valid name")
         return None, text  # e.g. "@latest," — punctuation: ordinary text
+    if name in RESERVED_NAMES:
+        raise InvalidRequest(reserved(name, "discipline"))
     return name, text[match.end() :]
 
 
@@ -61,7 +63,8 @@ def enabled(host: Host) -> list[str]:
         return []
     out: list[str] = []
     for name in names if isinstance(names, list) else []:
-        if isinstance(name, str) and NAME_RE.fullmatch(name) and name != DEFAULT and name not in out:
+        usable = isinstance(name, str) and NAME_RE.fullmatch(name) and name not in RESERVED_NAMES
+        if usable and name != DEFAULT and name not in out:
             out.append(name)
         elif name != DEFAULT:
             host.log(WARN, f"ignoring invalid enabled discipline {name!r}")

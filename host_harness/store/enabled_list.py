@@ -22,7 +22,7 @@ import os
 from collections.abc import Iterator
 
 from host_harness.store.atomic import write_atomic
-from host_harness.store.router import Project, valid_name
+from host_harness.store.router import RESERVED_DISCIPLINES, Project, valid_discipline, valid_name
 
 RESERVED = frozenset({"default"})
 
@@ -35,6 +35,8 @@ def check_name(name: str) -> str:
     """Return ``name`` if it is a usable discipline name; raise :class:`BadName` with the rule otherwise."""
     if name in RESERVED:
         raise BadName(f"{name!r} is the project store, always searched; it cannot be a discipline")
+    if name in RESERVED_DISCIPLINES:
+        raise BadName(f"{name!r} is reserved: it is the host's read-only namespace, not a discipline")
     if not valid_name(name):
         raise BadName(
             f"{name!r} is not a valid discipline name: use letters, digits, '_' and '-', starting with "
@@ -117,5 +119,5 @@ def discipline_dirs(project: Project) -> list[str]:
     if not base.is_dir():
         return []
     names = (d.name for d in base.iterdir() if d.is_dir())
-    return sorted(name for name in names if valid_name(name) and name not in RESERVED)
+    return sorted(name for name in names if valid_discipline(name) and name not in RESERVED)
 

@@ -28,6 +28,7 @@ from host_harness.store.kv import check_name
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 HOST_NS = "host"
+RESERVED_DISCIPLINES = frozenset({HOST_NS})  # a discipline folder named like the host namespace
 DISCIPLINES = "disciplines"
 DB_NAME = "rs-learn.db"
 HOST_KEYS = ("authored-skills", "enabled-disciplines", "managed-skills", "memory-config", "scope")
@@ -36,8 +37,13 @@ log = logging.getLogger("rs_learn.host")
 
 
 def valid_name(name: str) -> bool:
-    """Return whether ``name`` is a safe discipline name."""
+    """Return whether ``name`` is a safe folder name (a discipline's or a managed skill's)."""
     return NAME_RE.fullmatch(name) is not None
+
+
+def valid_discipline(name: str) -> bool:
+    """Return whether ``name`` may name a discipline: a safe name that is not reserved (``host``)."""
+    return valid_name(name) and name not in RESERVED_DISCIPLINES
 
 
 @dataclass(frozen=True)
@@ -58,10 +64,10 @@ class Project:
 
     def discipline_db(self, name: str) -> Path:
         """Return the store of discipline ``name`` (validated)."""
-        if not valid_name(name):
+        if not valid_discipline(name):
             raise StoreError(
                 f"discipline name {name!r} is not valid: use letters, digits, '_' and '-', "
-                "starting with a letter or digit, at most 64 characters (no '/', '..', NUL)"
+                "starting with a letter or digit, at most 64 characters (no '/', '..', NUL), not 'host'"
             )
         return self.gm / DISCIPLINES / name / DB_NAME
 
@@ -86,7 +92,7 @@ class Project:
             name = line.strip()
             if not name or name.startswith("#") or name in names:
                 continue
-            if not valid_name(name):
+            if not valid_discipline(name):
                 log.warning("%s:%d: skipping invalid discipline name %r", self.enabled_file, number, name)
                 continue
             names.append(name)
