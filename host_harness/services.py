@@ -5,12 +5,22 @@ native target passes it to ``Engine`` as is, and the wasm binding
 (``host_harness.component``) wraps the same methods.
 
 Transactions: :meth:`HostServices.begin` starts an export call; every database the
-call touches is opened in a transaction (see ``host_harness.kv``);
+call touches is opened in a transaction (see ``host_harness.store.kv``);
 :meth:`HostServices.commit` commits all of them when the call succeeded and
 :meth:`HostServices.rollback` rolls all of them back otherwise. Outside
 ``begin()``/``commit()`` each operation is its own transaction (handy in tests).
 Commits are per file: if the second of two databases fails to commit, the first
 has already committed (SQLite cannot join files that were not ATTACHed first).
+
+A call starts as a reader (``begin()``): its transactions are deferred, so it
+neither waits behind nor blocks another process's writer. Its first put that
+changes something takes the write lock; if another connection holds it, the put
+fails at once, :attr:`HostServices.write_lock_busy` is set and the caller runs the
+call again under ``begin(write_lock=True)`` (``BEGIN IMMEDIATE`` everywhere),
+which waits its turn. Every lock wait of the call, over both attempts and every
+store, draws on one budget of ``busy_timeout_ms``; and once a store operation has
+failed, the call's later store operations fail at once instead of each waiting
+again.
 
 Failures: storage errors (locked beyond the busy timeout, corrupt file, disk
 full, a harness bug) are recorded in :attr:`HostServices.failures` as well as
@@ -34,7 +44,14 @@ from typing import Any, TypeVar
 
 from guest.host import HostError
 from host_harness.errors import HostFailure, StoreError
-from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
+from host_harness.store.kv import (
+    DEFAULT_BUSY_TIMEOUT_MS,
+    LockBudget,
+    SqliteKV,
+    WriteLockBusy,
+    check_name,
+    contains,
+)
 from host_harness.store.router import Project, StoreRouter
 from host_harness.store.vectors import VectorIndex
 
@@ -107,14 +124,17 @@ class HostServices:
         self.logs: deque[LogRecord] = deque(maxlen=MAX_LOG_RECORDS)
         self.failures: list[str] = []
         self.stores: dict[Path, tuple[SqliteKV, VectorIndex]] = {}
+        self.write_lock_busy = False  # a put of this call found the write lock taken: run it again
         self._touched: dict[Path, SqliteKV] = {}
         self._in_call = False
+        self._write_lock = False
+        self._budget: LockBudget | None = None
 
     # the Host protocol
 
     def kv_get(self, ns: str, key: str) -> bytes | None:
         """``host-kv-get``."""
-        with self._op("kv_get"):
+        with self._op("kv_get", store=not self.router.is_reserved(ns)):
             check_name(ns, "namespace")
             if self.router.is_reserved(ns):
                 check_name(key, "key")
@@ -149,22 +169,31 @@ class HostServices:
             return self._store(route.db)[1].search(route.ns, query, k)
 
     def log(self, level: int, msg: str) -> None:
-        """``host-log``: to the ``rs_learn.guest`` logger and :attr:`logs`."""
+        """``host-log``: to the ``rs_learn.guest`` logger and :attr:`logs` (never fails fast)."""
         self.logs.append(LogRecord(level, msg, parse_event(msg)))
         guest_log.log(LEVELS.get(level, logging.WARNING), "%s", msg)
 
     def now_ms(self) -> int:
         """``host-now-ms`` from :attr:`clock`, clamped to ``u64``."""
-        with self._op("now_ms"):
+        with self._op("now_ms", store=False):
             return min(max(int(self.clock()), 0), U64_MAX)
 
     # transactions
 
-    def begin(self) -> None:
-        """Start an export call: clear the failures; stores join as they are touched."""
+    def begin(self, *, write_lock: bool = False, retry: bool = False) -> None:
+        """Start an export call: clear the failures; stores join as they are touched.
+
+        ``write_lock=False`` starts every store as a reader (upgraded by its first change);
+        ``True`` takes each store's write lock when the call first touches it. ``retry``
+        marks the second attempt of the same call: it keeps what is left of the lock budget.
+        """
         if self._in_call:
             self.rollback()
         self.failures = []
+        self.write_lock_busy = False
+        if not retry or self._budget is None:
+            self._budget = LockBudget(self.busy_timeout_ms)
+        self._write_lock = write_lock
         self._in_call = True
 
     def commit(self) -> None:
@@ -218,18 +247,35 @@ class HostServices:
         if entry is None:
             kv = self.store_factory(db, self.busy_timeout_ms)
             entry = self.stores[db] = (kv, VectorIndex(kv))
-        self._touched[db] = entry[0]
+        kv = entry[0]
+        if db not in self._touched and not kv.in_transaction:  # how this call's transaction starts
+            kv.write_lock = self._write_lock or not self._in_call
+            kv.upgrade_fails_fast = self._in_call and not self._write_lock
+            kv.budget = self._budget if self._in_call else None
+        self._touched[db] = kv
         return entry
 
     @contextmanager
-    def _op(self, where: str) -> Iterator[None]:
-        """Run one import: contract errors pass through, anything else is recorded and raised."""
+    def _op(self, where: str, store: bool = True) -> Iterator[None]:
+        """Run one import: contract errors pass through, anything else is recorded and raised.
+
+        A store operation after the call has failed (or found the write lock taken) fails at
+        once: the call is lost anyway, and each lookup would otherwise wait out the busy timeout.
+        """
+        if store and self._in_call and (self.failures or self.write_lock_busy):
+            reason = "the write lock is taken" if self.write_lock_busy else self.failures[0]
+            raise HostError(f"host failure in {where}: the call already failed ({reason})")
         try:
             yield
         except StoreError:
             if not self._in_call:
                 self.rollback()
             raise
+        except WriteLockBusy as error:
+            self.write_lock_busy = True
+            if not self._in_call:
+                self.rollback()
+            raise HostError(f"host failure in {where}: {error}") from error
         except Exception as error:
             self.record_failure(where, error)
             if not self._in_call:

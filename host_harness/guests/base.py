@@ -4,7 +4,9 @@ Both targets -- :class:`host_harness.native.NativeGuest` (the guest package unde
 CPython) and :class:`host_harness.component.WasmGuest` (the built component) --
 inherit these rules, so one test suite checks both:
 
-* every call runs inside ``HostServices.begin()``;
+* every call runs inside ``HostServices.begin()``, as a reader first: if its first
+  write finds another connection holding the write lock, the call is rolled back and
+  run once more with the write lock taken up front (``begin(write_lock=True)``);
 * it commits only when the call succeeded: ``memorize``/``recall`` returned ok,
   ``dispatch`` returned an envelope with ``"ok": true`` (``version`` too);
 * a guest error, an exception or a trap rolls back every store the call touched;
@@ -86,30 +88,36 @@ class BaseGuest(ABC):
 
     def _transact(self, run: Callable[[], T], succeeded: Callable[[T], bool]) -> T:
         services = self.services
-        services.begin()
-        try:
-            result = run()
-        except GuestTrap:
-            services.rollback()
-            raise
-        except GuestError as error:  # the guest's answer may stem from a failed import: say so
+        for write_lock in (False, True):  # a second attempt only when the first found the lock taken
+            services.begin(write_lock=write_lock, retry=write_lock)  # (begin rolls the first back)
+            try:
+                result = run()
+            except GuestTrap:
+                services.rollback()
+                raise
+            except GuestError as error:  # the guest's answer may stem from a failed import: say so
+                if services.write_lock_busy and not write_lock:
+                    continue
+                failure = services.failure()
+                services.rollback()
+                if failure is not None:
+                    raise HostFailure(failure) from error
+                raise
+            except BaseException:
+                services.rollback()
+                raise
+            if services.write_lock_busy and not write_lock:
+                continue
             failure = services.failure()
-            services.rollback()
             if failure is not None:
-                raise HostFailure(failure) from error
-            raise
-        except BaseException:
-            services.rollback()
-            raise
-        failure = services.failure()
-        if failure is not None:
-            services.rollback()
-            raise HostFailure(failure)
-        if succeeded(result):
-            services.commit()
-        else:
-            services.rollback()
-        return result
+                services.rollback()
+                raise HostFailure(failure)
+            if succeeded(result):
+                services.commit()
+            else:
+                services.rollback()
+            return result
+        raise AssertionError("unreachable: the second attempt holds the write lock")
 
     # what each target provides
 

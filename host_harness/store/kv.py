@@ -5,14 +5,30 @@ The file is committed to git, so it stays in rollback-journal mode (never a
 byte-identical (a put of the stored value and a delete of a missing key write
 nothing), and a read of a store that does not exist yet does not create it.
 
-Transactions. The first access in a unit of work opens ``BEGIN IMMEDIATE`` and
-the transaction stays open until the owner calls :meth:`SqliteKV.commit` or
-:meth:`SqliteKV.rollback` (``HostServices`` does, once per export call). Taking
-the write lock up front, even for a call that turns out to only read, makes a
-call's read-modify-write cycles (memorize reads the doc counter, then bumps it)
-serialisable across processes without the ``SQLITE_BUSY`` that upgrading a read
-transaction can hit; readers in other processes are not blocked (rollback mode
-only blocks them during the short commit). ``busy_timeout`` bounds the wait.
+Transactions. The first access in a unit of work opens a transaction that stays
+open until the owner calls :meth:`SqliteKV.commit` or :meth:`SqliteKV.rollback`
+(``HostServices`` does, once per export call). Its kind is the owner's choice
+(:attr:`SqliteKV.write_lock`):
+
+* ``BEGIN IMMEDIATE`` takes the write lock up front (the default for direct use,
+  and a call's second attempt);
+* ``BEGIN`` (deferred) only reads: it takes SQLite's shared lock, so it never waits
+  behind another writer's transaction (only behind the few milliseconds of a
+  commit) and never blocks one. The first put that would change something
+  upgrades it to a write transaction. Upgrading can fail with ``SQLITE_BUSY``
+  while another connection holds the write lock; with
+  :attr:`SqliteKV.upgrade_fails_fast` it then fails at once with
+  :class:`WriteLockBusy` instead of waiting, and ``HostServices`` runs the whole
+  call again with the write lock taken up front (calls are atomic and
+  deterministic given the host, so a re-run is safe). In rollback-journal mode a
+  reader holding the shared lock keeps other writers from committing, so what a
+  call read is still current when it writes.
+
+A put that would change nothing (the stored value again, deleting a missing key)
+is answered by a read and takes no lock. Lock waits (``BEGIN IMMEDIATE``, the
+first read, ``COMMIT``) draw on one :class:`LockBudget` per export call, so a
+call waits for locks at most ``busy_timeout`` in total, however many stores and
+attempts it takes.
 
 Schema changes are numbered migrations in :data:`MIGRATIONS`, applied in order
 under ``PRAGMA user_version``; each is idempotent.
@@ -22,6 +38,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,6 +58,36 @@ DEFAULT_BUSY_TIMEOUT_MS = 10_000
 # 384-d f32 vector (1,536 bytes) needs no overflow page. With 4 KiB pages every vector spilled
 # into a mostly empty overflow page: files were 2.2x larger and full scans 2x slower (measured).
 PAGE_SIZE = 8192
+
+
+class WriteLockBusy(sqlite3.OperationalError):
+    """A read transaction could not take the write lock at once: another connection holds it."""
+
+
+class LockBudget:
+    """How long one unit of work may still wait for SQLite locks, over all its stores and attempts."""
+
+    def __init__(self, ms: int) -> None:
+        self.left_s = ms / 1000
+
+    def remaining_ms(self) -> int:
+        """Milliseconds left (0 when spent)."""
+        return max(int(self.left_s * 1000), 0)
+
+    @contextmanager
+    def waiting(self) -> Iterator[None]:
+        """Charge the time the body takes to the budget."""
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.left_s -= time.monotonic() - started
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether ``error`` is SQLite's ``SQLITE_BUSY``/``SQLITE_LOCKED`` (another connection's lock)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 class KVListener(Protocol):
@@ -82,9 +129,16 @@ class SqliteKV:
         self.path = Path(path)
         self.busy_timeout_ms = busy_timeout_ms
         self.listeners: list[KVListener] = []
+        # How the next transaction starts (see the module docstring); the owner may change these
+        # between transactions.
+        self.write_lock = True
+        self.upgrade_fails_fast = False
+        self.budget: LockBudget | None = None
         self._conn: sqlite3.Connection | None = None
         self._inode: tuple[int, int] | None = None
         self._dirty: set[str] = set()
+        self._writing = False  # the open transaction holds the write lock
+        self._busy_ms = busy_timeout_ms
 
     # connection and transaction
 
@@ -95,18 +149,58 @@ class SqliteKV:
             self.close()  # the file was replaced (git checkout) or removed under us
             conn = None
         if conn is None:
-            if not create and not self.path.exists():
-                return None
+            if not create and not _has_data(self.path):
+                return None  # absent (or empty): nothing to read, and a read must not create it
             conn = self._open(create)
         if not conn.in_transaction:
-            conn.execute("BEGIN IMMEDIATE")
+            if self.write_lock:
+                self._wait(conn, "BEGIN IMMEDIATE")
+                self._writing = True
+            else:
+                conn.execute("BEGIN")
+                self._wait(conn, "PRAGMA schema_version")  # take the shared lock now, within the budget
+                self._writing = False
         return conn
+
+    def _set_busy(self, conn: sqlite3.Connection, ms: int) -> None:
+        if ms != self._busy_ms:
+            conn.execute(f"PRAGMA busy_timeout = {int(ms)}")
+            self._busy_ms = ms
+
+    def _wait(self, conn: sqlite3.Connection, sql: str, params: tuple[object, ...] = ()) -> None:
+        """Run a statement that may wait for a lock, within the budget (or the busy timeout)."""
+        budget = self.budget
+        if budget is None:
+            self._set_busy(conn, self.busy_timeout_ms)
+            conn.execute(sql, params).fetchall()
+            return
+        self._set_busy(conn, budget.remaining_ms())
+        with budget.waiting():
+            conn.execute(sql, params).fetchall()
+
+    def _write(self, conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> None:
+        """Run a write; the first one of a read transaction takes the write lock (upgrade)."""
+        if self._writing:
+            conn.execute(sql, params)
+            return
+        if not self.upgrade_fails_fast:
+            self._wait(conn, sql, params)
+        else:
+            self._set_busy(conn, 0)
+            try:
+                conn.execute(sql, params)
+            except sqlite3.OperationalError as error:
+                if is_busy(error):
+                    raise WriteLockBusy(f"another connection holds the write lock of {self.path}") from error
+                raise
+        self._writing = True
 
     def _open(self, create: bool) -> sqlite3.Connection:
         if create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         uri = f"file:{quote(str(self.path))}?mode={'rwc' if create else 'rw'}"
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=self.busy_timeout_ms / 1000)
+        self._busy_ms = self.busy_timeout_ms
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
             conn.execute("PRAGMA journal_mode = DELETE").fetchone()
@@ -122,14 +216,20 @@ class SqliteKV:
         return conn
 
     def commit(self) -> None:
-        """Commit the open transaction, if any."""
-        if self._conn is not None and self._conn.in_transaction:
-            self._conn.execute("COMMIT")
+        """Commit the open transaction, if any (a write transaction may wait for readers to finish)."""
+        conn = self._conn
+        if conn is not None and conn.in_transaction:
+            if self._writing:
+                self._wait(conn, "COMMIT")
+            else:
+                conn.execute("COMMIT")  # a read transaction: releases the shared lock, never waits
         self._dirty.clear()
+        self._writing = False
 
     def rollback(self) -> None:
         """Roll back the open transaction, if any, and tell the listeners what it had changed."""
         dirty, self._dirty = self._dirty, set()
+        self._writing = False
         if self._conn is not None and self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
         if dirty:
@@ -160,6 +260,11 @@ class SqliteKV:
         """Whether a transaction is open on this store."""
         return self._conn is not None and self._conn.in_transaction
 
+    @property
+    def changed(self) -> bool:
+        """Whether the open transaction has changed anything."""
+        return bool(self._dirty)
+
     def data_version(self) -> int | None:
         """Return ``PRAGMA data_version`` (changes when ANOTHER connection commits); ``None`` if no file."""
         conn = self._connection(create=False)
@@ -187,15 +292,20 @@ class SqliteKV:
         conn = self._connection(create=bool(value))
         if conn is None:
             return False  # deleting from a store that does not exist
+        if not self._writing:  # a read transaction: a put that changes nothing must not take the lock
+            row = conn.execute("SELECT value FROM kv WHERE ns = ? AND key = ?", (ns, key)).fetchone()
+            if (bytes(row[0]) == value) if row is not None else not value:
+                return False
         before = conn.total_changes
         if value:  # one statement; an identical value matches no row, so nothing is written
-            conn.execute(
+            self._write(
+                conn,
                 "INSERT INTO kv (ns, key, value) VALUES (?, ?, ?) ON CONFLICT (ns, key) "
                 "DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value",
                 (ns, key, value),
             )
         else:
-            conn.execute("DELETE FROM kv WHERE ns = ? AND key = ?", (ns, key))
+            self._write(conn, "DELETE FROM kv WHERE ns = ? AND key = ?", (ns, key))
         if conn.total_changes == before:
             return False
         self._dirty.add(ns)
@@ -252,6 +362,14 @@ def migrate(conn: sqlite3.Connection) -> int:
         conn.execute("ROLLBACK")
         raise
     return len(MIGRATIONS)
+
+
+def _has_data(path: Path) -> bool:
+    """Whether ``path`` exists and is not empty (an empty file is no store yet)."""
+    try:
+        return os.stat(path).st_size > 0
+    except FileNotFoundError:
+        return False
 
 
 def _inode(path: Path) -> tuple[int, int] | None:
