@@ -54,6 +54,7 @@ from host_harness.guests.runtime import (
     make_engine,
 )
 from host_harness.services import HostServices
+from host_harness.store import confine
 from host_harness.store.atomic import write_atomic
 
 HOOK_EVENT = "UserPromptSubmit"
@@ -133,22 +134,34 @@ def clip(context: str, limit: int = MAX_CONTEXT_CHARS) -> str:
 
 
 def log_reason(project: Path | None, reason: str, cache_dir: Path | None = None) -> None:
-    """Append one line to the project's hook log (or the fallback log); never raises."""
+    """Append one line to the project's hook log (or the fallback log); never raises.
+
+    The project's log is reached without following links (``.gm/`` is committed: a planted
+    ``.gm/logs`` link must not make the hook append outside the project); when it is refused,
+    the line goes to the fallback log, with the reason.
+    """
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    line = f"{stamp} pid={os.getpid()} {' '.join(reason.split())}\n".encode("utf-8", "backslashreplace")
-    targets = [project / ".gm" / "logs"] if project is not None and (project / ".gm").is_dir() else []
-    targets.append(cache_dir if cache_dir is not None else default_cache_dir())
-    for directory in targets:
+    line = f"{stamp} pid={os.getpid()} {' '.join(reason.split())}\n"
+    if project is not None and (project / ".gm").is_dir():
         try:
-            directory.mkdir(parents=True, exist_ok=True)
-            path = directory / LOG_NAME
-            if path.exists() and path.stat().st_size > MAX_LOG_BYTES:
-                os.replace(path, directory / (LOG_NAME + ".1"))
-            with open(path, "ab") as log:
-                log.write(line)
+            confine.append_file(project, (".gm", "logs", LOG_NAME), _encoded(line), MAX_LOG_BYTES)
             return
-        except OSError:
-            continue
+        except OSError as error:
+            line = f"{line.rstrip()} (not logged in {project}: {error})\n"
+    directory = cache_dir if cache_dir is not None else default_cache_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / LOG_NAME
+        if path.exists() and path.stat().st_size > MAX_LOG_BYTES:
+            os.replace(path, directory / (LOG_NAME + ".1"))
+        with open(path, "ab") as log:
+            log.write(_encoded(line))
+    except OSError:
+        pass
+
+
+def _encoded(line: str) -> bytes:
+    return line.encode("utf-8", "backslashreplace")
 
 
 def cached_runtime(wasm: Path, cache_dir: Path | None) -> Runtime:

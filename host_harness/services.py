@@ -40,10 +40,11 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from guest.host import HostError
 from host_harness.errors import HostFailure, StoreError
+from host_harness.store import effects
 from host_harness.store.kv import (
     DEFAULT_BUSY_TIMEOUT_MS,
     LockBudget,
@@ -104,6 +105,32 @@ def parse_event(msg: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+class AnswerLedger(Protocol):
+    """Where calls made with a token record their answers (``host_harness/spool/ledger.py``)."""
+
+    @property
+    def path(self) -> Path:
+        """The ledger's file."""
+        ...
+
+    @property
+    def schema(self) -> str:
+        """The statement creating its table under the alias ``ledger``."""
+        ...
+
+    def statements(self, token: str, envelope: str) -> list[tuple[str, tuple[str, ...]]]:
+        """The writes that record ``envelope`` under ``token``."""
+        ...
+
+    def recorded(self) -> None:
+        """The statements were committed."""
+        ...
+
+    def record(self, token: str, envelope: str) -> None:
+        """Record in a transaction of its own."""
+        ...
+
+
 class HostServices:
     """The host side of one project: the ``Host`` protocol plus per-call transactions."""
 
@@ -129,6 +156,7 @@ class HostServices:
         self._in_call = False
         self._write_lock = False
         self._budget: LockBudget | None = None
+        self.ledger: AnswerLedger | None = None  # the spool's replay ledger, if any
 
     # the Host protocol
 
@@ -196,11 +224,40 @@ class HostServices:
         self._write_lock = write_lock
         self._in_call = True
 
-    def commit(self) -> None:
-        """Commit every store the call touched; on a failure roll back the rest and raise."""
+    def use_ledger(self, ledger: AnswerLedger) -> None:
+        """Record the answers of calls made with a token in ``ledger`` (attached to every store)."""
+        self.ledger = ledger
+        for kv, _ in self.stores.values():
+            kv.attach("ledger", ledger.path, ledger.schema)
+
+    def commit(self, *, token: str | None = None, answer: str | None = None) -> None:
+        """Commit every store the call touched; on a failure roll back the rest and raise.
+
+        With a ledger, a ``token`` and the call's ``answer``: a call that changed a store records
+        the answer in that store's transaction (committed last, atomically with its writes); a call
+        that changed nothing but asks for a file write records it on its own after the commits.
+        """
+        stores = list(self._touched.values())
+        ledger = self.ledger if token is not None and answer is not None else None
+        carried = standalone = False
         try:
-            for kv in self._touched.values():
+            if ledger is not None and token is not None and answer is not None:
+                changed = [kv for kv in stores if kv.changed]
+                if changed:
+                    carrier = changed[-1]
+                    for sql, params in ledger.statements(token, answer):
+                        carrier.execute_attached(sql, params)
+                    stores = [kv for kv in stores if kv is not carrier] + [carrier]
+                    carried = True
+                else:
+                    standalone = effects.pending(answer)
+            for kv in stores:
                 kv.commit()
+            if ledger is not None and token is not None and answer is not None:
+                if carried:
+                    ledger.recorded()
+                if standalone:
+                    ledger.record(token, answer)
         except Exception as error:
             self.rollback()
             raise HostFailure(f"internal: host failure: commit failed: {_describe(error)}") from error
@@ -246,6 +303,9 @@ class HostServices:
         entry = self.stores.get(db)
         if entry is None:
             kv = self.store_factory(db, self.busy_timeout_ms)
+            kv.confine_to = self.project.root
+            if self.ledger is not None:
+                kv.attach("ledger", self.ledger.path, self.ledger.schema)
             entry = self.stores[db] = (kv, VectorIndex(kv))
         kv = entry[0]
         if db not in self._touched and not kv.in_transaction:  # how this call's transaction starts

@@ -68,8 +68,12 @@ class BaseGuest(ABC):
         _require_unicode(query=query)
         return self._transact(lambda: self._recall(query, limit), lambda _: True)
 
-    def dispatch(self, verb: str, body: str) -> str:
-        """Serve one spool verb; returns the JSON envelope (a host failure becomes an error envelope)."""
+    def dispatch(self, verb: str, body: str, *, token: str | None = None) -> str:
+        """Serve one spool verb; returns the JSON envelope (a host failure becomes an error envelope).
+
+        With a ``token`` (the spool's claim) and a ledger on the services, the envelope is recorded
+        under the token in the transaction that commits the call (``host_harness/spool/ledger.py``).
+        """
         try:
             _require_unicode(verb=verb, body=body)
         except GuestError as error:
@@ -77,16 +81,20 @@ class BaseGuest(ABC):
                 {"ok": False, "verb": verb.encode("utf-8", "replace").decode(), "error": error.message}
             )
         try:
-            envelope = self._transact(lambda: self._dispatch(verb, body), envelope_ok)
+            envelope = self._transact(lambda: self._dispatch(verb, body), envelope_ok, token)
         except HostFailure as failure:
             return json.dumps({"ok": False, "verb": verb, "error": failure.message}, ensure_ascii=False)
-        return effects.apply(self.services.project.gm, envelope)  # after the commit: files to write
+        return self.finish(envelope)
+
+    def finish(self, envelope: str) -> str:
+        """Perform the host effects a committed envelope asks for (a managed skill's file); the answer."""
+        return effects.apply(self.services.project.root, envelope)
 
     @abstractmethod
     def close(self) -> None:
         """Release the target's resources (the services stay open: they are the caller's)."""
 
-    def _transact(self, run: Callable[[], T], succeeded: Callable[[T], bool]) -> T:
+    def _transact(self, run: Callable[[], T], succeeded: Callable[[T], bool], token: str | None = None) -> T:
         services = self.services
         for write_lock in (False, True):  # a second attempt only when the first found the lock taken
             services.begin(write_lock=write_lock, retry=write_lock)  # (begin rolls the first back)
@@ -113,7 +121,7 @@ class BaseGuest(ABC):
                 services.rollback()
                 raise HostFailure(failure)
             if succeeded(result):
-                services.commit()
+                services.commit(token=token, answer=result if isinstance(result, str) else None)
             else:
                 services.rollback()
             return result

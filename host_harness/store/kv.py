@@ -30,6 +30,10 @@ first read, ``COMMIT``) draw on one :class:`LockBudget` per export call, so a
 call waits for locks at most ``busy_timeout`` in total, however many stores and
 attempts it takes.
 
+Attachments. An owner may :meth:`SqliteKV.attach` another database file (the spool's
+replay ledger) to the connection and write it with :meth:`SqliteKV.execute_attached`
+inside the open write transaction: SQLite then commits both files atomically.
+
 Schema changes are numbered migrations in :data:`MIGRATIONS`, applied in order
 under ``PRAGMA user_version``; each is idempotent.
 """
@@ -46,6 +50,7 @@ from typing import Protocol
 from urllib.parse import quote
 
 from host_harness.errors import StoreError
+from host_harness.store import confine
 
 MIGRATIONS: list[str] = [
     # 1: the key-value table; keys are compared by BINARY collation = UTF-8 byte order.
@@ -134,6 +139,10 @@ class SqliteKV:
         self.write_lock = True
         self.upgrade_fails_fast = False
         self.budget: LockBudget | None = None
+        # The project root: the file and its folders are checked for links below it before every
+        # open (``host_harness/store/confine.py``); ``None`` for a store outside any project.
+        self.confine_to: Path | None = None
+        self.attachments: dict[str, tuple[Path, str]] = {}  # alias -> (file, schema statement)
         self._conn: sqlite3.Connection | None = None
         self._inode: tuple[int, int] | None = None
         self._dirty: set[str] = set()
@@ -196,7 +205,9 @@ class SqliteKV:
         self._writing = True
 
     def _open(self, create: bool) -> sqlite3.Connection:
-        if create:
+        if self.confine_to is not None:
+            confine.check_database(self.confine_to, self.path, create=create)
+        elif create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         uri = f"file:{quote(str(self.path))}?mode={'rwc' if create else 'rw'}"
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=self.busy_timeout_ms / 1000)
@@ -207,6 +218,8 @@ class SqliteKV:
             if int(conn.execute("PRAGMA page_count").fetchone()[0]) == 0:
                 conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # only takes effect on a new file
             migrate(conn)
+            for alias in self.attachments:
+                self._attach(conn, alias)
         except BaseException:
             conn.close()
             raise
@@ -214,6 +227,30 @@ class SqliteKV:
         for listener in self.listeners:
             listener.reset()
         return conn
+
+    def attach(self, alias: str, path: Path, schema: str) -> None:
+        """ATTACH ``path`` as ``alias`` to the connection (now, or when it opens); run ``schema`` there."""
+        if self.in_transaction:
+            raise StoreError(f"cannot attach {path} inside a transaction")
+        self.attachments[alias] = (Path(path), schema)
+        if self._conn is not None:
+            self._attach(self._conn, alias)
+
+    def _attach(self, conn: sqlite3.Connection, alias: str) -> None:
+        path, schema = self.attachments[alias]
+        if self.confine_to is not None:
+            confine.check_database(self.confine_to, path, create=True)
+        attached = {row[1] for row in conn.execute("PRAGMA database_list")}
+        if alias not in attached:
+            conn.execute(f"ATTACH DATABASE ? AS {alias}", (str(path),))
+            conn.execute(f"PRAGMA {alias}.journal_mode = DELETE").fetchone()
+        conn.execute(schema)
+
+    def execute_attached(self, sql: str, params: tuple[object, ...]) -> None:
+        """Run a write on an attached database inside the open write transaction (committed with it)."""
+        if self._conn is None or not self._writing:
+            raise StoreError("execute_attached needs an open write transaction")
+        self._conn.execute(sql, params)
 
     def commit(self) -> None:
         """Commit the open transaction, if any (a write transaction may wait for readers to finish)."""

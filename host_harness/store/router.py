@@ -9,20 +9,25 @@
 A discipline ``<name>`` becomes a directory name, so it must match
 ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``: no ``/``, ``..``, NUL, absolute path or
 empty name can reach the file system. Nothing here creates ``.gm/``: the store
-creates its directory on the first write.
+creates its directory on the first write. Nothing here follows a symbolic link below
+the project either (``host_harness/store/confine.py``): a linked ``enabled.txt`` or
+skills folder reads as absent, with a warning.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from host_harness.errors import StoreError
+from host_harness.store import confine
 from host_harness.store.config import MemoryConfig, load_memory_config
 from host_harness.store.kv import check_name
 
@@ -32,6 +37,7 @@ RESERVED_DISCIPLINES = frozenset({HOST_NS})  # a discipline folder named like th
 DISCIPLINES = "disciplines"
 DB_NAME = "rs-learn.db"
 HOST_KEYS = ("authored-skills", "enabled-disciplines", "managed-skills", "memory-config", "scope")
+MAX_ENABLED_BYTES = 1024 * 1024
 
 log = logging.getLogger("rs_learn.host")
 
@@ -84,9 +90,15 @@ class Project:
     def enabled_disciplines(self) -> list[str]:
         """Read ``enabled.txt``: trimmed names, blank and ``#`` lines skipped, de-duplicated, valid only."""
         try:
-            text = self.enabled_file.read_text(encoding="utf-8-sig", errors="replace")
-        except FileNotFoundError:
+            raw = confine.read_file(self.root, (".gm", DISCIPLINES, "enabled.txt"), MAX_ENABLED_BYTES)
+        except FileNotFoundError:  # no .gm/disciplines
             return []
+        except OSError as error:
+            log.warning("ignoring %s: %s", self.enabled_file, error)
+            return []
+        if raw is None:
+            return []
+        text = raw.decode("utf-8-sig", errors="replace")
         names: list[str] = []
         for number, line in enumerate(text.splitlines(), start=1):
             name = line.strip()
@@ -100,18 +112,35 @@ class Project:
 
     def managed_skills(self) -> list[str]:
         """List the managed skills written so far (``.gm/managed-skills/<name>/SKILL.md``)."""
-        base = self.gm / "managed-skills"
-        if not base.is_dir():
-            return []
-        return sorted(d.name for d in base.iterdir() if valid_name(d.name) and (d / "SKILL.md").is_file())
+        return sorted(name for name in self._skill_folders((".gm", "managed-skills")) if valid_name(name))
 
     def authored_skills(self) -> list[str]:
         """List the skill directories with a ``SKILL.md`` in ``.gm/skills`` and ``.claude/skills``."""
-        names: set[str] = set()
-        for base in self.skill_dirs:
-            if base.is_dir():
-                names.update(d.name for d in base.iterdir() if (d / "SKILL.md").is_file())
+        names = set(self._skill_folders((".gm", "skills")))
+        base = self.skill_dirs[1]  # .claude/skills: the agent's own folder, outside .gm
+        if base.is_dir():
+            names.update(d.name for d in base.iterdir() if (d / "SKILL.md").is_file())
         return sorted(names)
+
+    def _skill_folders(self, parts: tuple[str, ...]) -> list[str]:
+        """Folders of ``parts`` holding a regular ``SKILL.md``, links never followed."""
+        try:
+            with confine.directory(self.root, parts) as fd:
+                found = []
+                for entry in os.scandir(fd):
+                    if entry.is_dir(follow_symlinks=False):
+                        try:
+                            st = os.stat(f"{entry.name}/SKILL.md", dir_fd=fd, follow_symlinks=False)
+                        except OSError:
+                            continue
+                        if stat.S_ISREG(st.st_mode):
+                            found.append(entry.name)
+                return found
+        except FileNotFoundError:
+            return []
+        except OSError as error:
+            log.warning("ignoring %s: %s", self.root.joinpath(*parts), error)
+            return []
 
 
 @dataclass(frozen=True)
