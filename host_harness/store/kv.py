@@ -411,7 +411,7 @@ def _has_data(path: Path) -> bool:
 
 def _inode(path: Path) -> tuple[int, int] | None:
     try:
-        st = os.stat(path)
+        st = os.lstat(path)  # a file replaced by a link to it is a replaced file
     except FileNotFoundError:
         return None
     return (st.st_dev, st.st_ino)
