@@ -330,4 +330,6 @@ class PromptSubmitHook:
         if not isinstance(envelope, dict) or envelope.get("ok") is not True:
             reason = envelope.get("error") if isinstance(envelope, dict) else envelope
             raise Skip(f"auto_recall failed: {reason}")
+        for warning in envelope.get("warnings") or []:
+            self.log(f"warning: {warning}")  # e.g. a discipline store that is not a database
         return envelope.get("data")

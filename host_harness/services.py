@@ -22,6 +22,13 @@ store, draws on one budget of ``busy_timeout_ms``; and once a store operation ha
 failed, the call's later store operations fail at once instead of each waiting
 again.
 
+Unusable disciplines: when the guest asks for ``host/enabled-disciplines`` (the
+fan-out of a recall or the hook), an enabled discipline whose store cannot be
+opened -- not a database (a git-LFS pointer), corrupt, newer than this build,
+behind a link -- is left out of the list, logged as a warning and named in
+:attr:`HostServices.warnings`, which ``dispatch`` adds to its envelope. The other
+stores are recalled. A store named explicitly (``@name``) still fails the call.
+
 Failures: storage errors (locked beyond the busy timeout, corrupt file, disk
 full, a harness bug) are recorded in :attr:`HostServices.failures` as well as
 raised as :class:`guest.host.HostError`; the guest wrapper then fails the whole
@@ -52,8 +59,9 @@ from host_harness.store.kv import (
     WriteLockBusy,
     check_name,
     contains,
+    is_busy,
 )
-from host_harness.store.router import Project, StoreRouter
+from host_harness.store.router import HOST_NS, Project, StoreRouter
 from host_harness.store.vectors import VectorIndex
 
 T = TypeVar("T")
@@ -150,6 +158,7 @@ class HostServices:
         self.store_factory = store_factory
         self.logs: deque[LogRecord] = deque(maxlen=MAX_LOG_RECORDS)
         self.failures: list[str] = []
+        self.warnings: list[str] = []  # what the last call left out (e.g. an unusable discipline store)
         self.stores: dict[Path, tuple[SqliteKV, VectorIndex]] = {}
         self.write_lock_busy = False  # a put of this call found the write lock taken: run it again
         self._touched: dict[Path, SqliteKV] = {}
@@ -166,6 +175,8 @@ class HostServices:
             check_name(ns, "namespace")
             if self.router.is_reserved(ns):
                 check_name(key, "key")
+                if ns == HOST_NS and key == "enabled-disciplines":
+                    return self._enabled_disciplines()
                 return self.router.host_value(ns, key)
             route = self.router.route(ns)
             return self._store(route.db)[0].get(route.ns, key)
@@ -218,6 +229,7 @@ class HostServices:
         if self._in_call:
             self.rollback()
         self.failures = []
+        self.warnings = []
         self.write_lock_busy = False
         if not retry or self._budget is None:
             self._budget = LockBudget(self.busy_timeout_ms)
@@ -294,6 +306,32 @@ class HostServices:
         for kv, _ in self.stores.values():
             kv.close()
         self.stores.clear()
+
+    def _enabled_disciplines(self) -> bytes:
+        """``host/enabled-disciplines`` without the disciplines whose store cannot be opened."""
+        usable = []
+        for name in self.project.enabled_disciplines():
+            db = self.project.discipline_db(name)
+            try:
+                if db.exists() or db.is_symlink():
+                    self._store(db)[0].probe()
+            except Exception as error:
+                if is_busy(error):
+                    raise  # locked is not broken: the call fails (and is not silently partial)
+                self._drop_store(db)
+                where, why = db.relative_to(self.project.root), _describe(error)
+                warning = f"discipline {name!r} skipped: its store {where} cannot be used ({why})"
+                self.warnings.append(warning)
+                guest_log.warning("%s", warning)
+                continue
+            usable.append(name)
+        return json.dumps(usable, separators=(",", ":")).encode("utf-8")
+
+    def _drop_store(self, db: Path) -> None:
+        self._touched.pop(db, None)
+        entry = self.stores.pop(db, None)
+        if entry is not None:
+            entry[0].close()
 
     def _end(self) -> None:
         self._touched = {}

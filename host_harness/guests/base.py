@@ -39,6 +39,19 @@ def envelope_ok(envelope: str) -> bool:
     return isinstance(value, dict) and value.get("ok") is True
 
 
+def with_warnings(envelope: str, warnings: list[str]) -> str:
+    """The envelope with ``"warnings": [...]`` (what the host left out of the call) when there are any."""
+    if not warnings:
+        return envelope
+    try:
+        value = json.loads(envelope)
+    except ValueError:
+        return envelope
+    if not isinstance(value, dict):
+        return envelope
+    return json.dumps({**value, "warnings": list(warnings)}, ensure_ascii=False)
+
+
 def _require_unicode(**strings: str) -> None:
     """Strings with lone surrogates (e.g. undecodable bytes from argv) cannot cross into the guest."""
     for name, value in strings.items():
@@ -84,7 +97,7 @@ class BaseGuest(ABC):
             envelope = self._transact(lambda: self._dispatch(verb, body), envelope_ok, token)
         except HostFailure as failure:
             return json.dumps({"ok": False, "verb": verb, "error": failure.message}, ensure_ascii=False)
-        return self.finish(envelope)
+        return self.finish(with_warnings(envelope, self.services.warnings))
 
     def finish(self, envelope: str) -> str:
         """Perform the host effects a committed envelope asks for (a managed skill's file); the answer."""

@@ -302,6 +302,10 @@ class SqliteKV:
         """Whether the open transaction has changed anything."""
         return bool(self._dirty)
 
+    def probe(self) -> None:
+        """Open the store and its transaction (reading its header); raise if it is not a usable store."""
+        self._connection(create=False)
+
     def data_version(self) -> int | None:
         """Return ``PRAGMA data_version`` (changes when ANOTHER connection commits); ``None`` if no file."""
         conn = self._connection(create=False)
