@@ -14,6 +14,22 @@ see :func:`guest.host.bucket`). Buckets of a store:
   each value crossing the component boundary has a fixed cost.
 * ``archive-meta``   ``seq`` -> the last sequence number handed out; ``chunk`` -> the index
   chunk being filled; both ASCII decimal
+* ``archive-terms/%020d``  the keyword text of a *large* block (over :data:`INLINE_TERMS`
+  characters), out of its index entry: pieces of at most :data:`PIECE_CHARS` characters, whole
+  runs where they fit, a longer run in windows overlapping by :data:`MAX_TERM_CHARS` (the longest
+  keyword a query can hold), so that every keyword found in the text is found inside one piece.
+  Piece keys are made of punctuation only: ``host-kv-query(ns, keyword, 1)`` matches keys too, and
+  no keyword can occur in them. The entry keeps ``content_terms = ""`` and its sequence number is
+  listed in the chunk's ``split`` list.
+
+Bounded search. A search reads the index one chunk at a time (``host-kv-get``, chunk 0 up to the
+``chunk`` counter) and keeps only the best results so far; for a large block it asks the host
+whether one of its pieces contains the keyword (``host-kv-query`` with the keyword and limit 1,
+which the host answers by scanning those pieces, case-insensitively -- the same as ``in`` here,
+since keyword text is lower-case keyword runes only). Neither side ever holds more than a chunk
+(about 128 KB plus one entry of at most 16 KB of keyword text) or one piece, whatever the size of
+the archive; before, every search moved the whole index -- megabytes of keyword text per large
+block -- into the guest at once, and the host needed ~80 bytes per byte to do it.
 
 The sequence lives in the store: monotonic, starting at 1, never reused, one per store,
 and it survives restarts (each export call is one host transaction, so the counter and
@@ -29,6 +45,7 @@ rewritten (the next entry starts a new chunk).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
@@ -39,7 +56,40 @@ from guest.text.gostrings import trim_space
 MAX_SEQ = 2**64 - 1
 CHUNK_ENTRIES = 32
 CHUNK_BYTES = 128 * 1024
+INLINE_TERMS = 16 * 1024  # keyword text longer than this lives out of the index (characters)
+PIECE_CHARS = 32 * 1024
+MAX_TERM_CHARS = 8 * 1024  # a query holds at most 8 KiB, so no keyword is longer
 _MAX_DIGITS = len(str(MAX_SEQ))
+_PIECE_KEY = str.maketrans("0123456789", "!#$%&()*+,")
+
+
+def pieces(terms: str, size: int = PIECE_CHARS, overlap: int = MAX_TERM_CHARS) -> list[str]:
+    """Cut keyword text into pieces so that every keyword of at most ``overlap`` runes is in one piece."""
+    out: list[str] = []
+    current: list[str] = []
+    length = 0
+    for run in terms.split(" ") if terms else []:
+        if len(run) > size:  # one long run: overlapping windows
+            start = 0
+            while True:
+                out.append(run[start : start + size])
+                if start + size >= len(run):
+                    break
+                start += size - overlap
+            continue
+        if current and length + 1 + len(run) > size:
+            out.append(" ".join(current))
+            current, length = [], 0
+        length += len(run) + (1 if current else 0)
+        current.append(run)
+    if current:
+        out.append(" ".join(current))
+    return out
+
+
+def piece_key(i: int) -> str:
+    """The key of piece ``i``: digits spelled in punctuation (a keyword never matches it)."""
+    return f"{i:06d}".translate(_PIECE_KEY)
 
 
 def parse_id(raw: str) -> int | None:
@@ -113,9 +163,15 @@ class Chunk:
     sequence numbers of entries that are unreadable.
     """
 
-    def __init__(self, columns: dict[str, list[Any]] | None = None, locked: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        columns: dict[str, list[Any]] | None = None,
+        locked: list[int] | None = None,
+        split: list[int] | None = None,
+    ) -> None:
         self.columns: dict[str, list[Any]] = columns or {name: [] for name in COLUMNS}
         self.locked = locked or []
+        self.split = split or []  # entries whose keyword text lives in ``archive-terms/<seq>``
 
     def __len__(self) -> int:
         return len(self.columns["seq"])
@@ -131,7 +187,10 @@ class Chunk:
 
     def encode(self) -> bytes:
         """Stable JSON bytes."""
-        return _dump({**self.columns, **({"locked": self.locked} if self.locked else {})})
+        extra = {"locked": self.locked} if self.locked else {}
+        if self.split:
+            extra["split"] = self.split
+        return _dump({**self.columns, **extra})
 
     @classmethod
     def decode(cls, raw: bytes) -> Chunk | None:
@@ -142,8 +201,10 @@ class Chunk:
             return None
         if not isinstance(data, dict):
             return None
-        locked = data.get("locked", [])
+        locked, split = data.get("locked", []), data.get("split", [])
         if not all(isinstance(data.get(name), list) for name in COLUMNS) or not isinstance(locked, list):
+            return None
+        if not isinstance(split, list) or not set(map(type, split)) <= {int}:
             return None
         columns: dict[str, list[Any]] = {name: data[name] for name in COLUMNS}
         if len({len(column) for column in columns.values()}) != 1:
@@ -152,7 +213,7 @@ class Chunk:
             return None
         if not set(map(type, locked)) <= {int}:
             return None
-        return cls(columns, locked)
+        return cls(columns, locked, split)
 
 
 class Archive:
@@ -165,9 +226,18 @@ class Archive:
         self.index_ns = bucket(namespace, "archive-index")
         self.meta_ns = bucket(namespace, "archive-meta")
 
+    def terms_ns(self, seq: int) -> str:
+        """Where the keyword text of large block ``seq`` lives."""
+        return bucket(self.namespace, f"archive-terms/{_key(seq)}")
+
     def add(self, block: Block, entry: Entry) -> None:
         """Store a block (numbered by :meth:`next_seq`) and append its search entry to the index."""
         self.host.kv_put(self.blocks_ns, _key(block.seq), block.encode())
+        split = len(entry.content_terms) > INLINE_TERMS
+        if split:
+            for i, piece in enumerate(pieces(entry.content_terms)):
+                self.host.kv_put(self.terms_ns(block.seq), piece_key(i), piece.encode("utf-8"))
+            entry = Entry(entry.seq, entry.label, entry.excerpt, entry.label_terms, "")
         number = self._counter("chunk")
         raw = self.host.kv_get(self.index_ns, _key(number))
         chunk = self._chunk(raw) if raw else Chunk()
@@ -175,6 +245,8 @@ class Archive:
             number, chunk = number + 1, Chunk()  # a damaged chunk is left as it is
             self.host.kv_put(self.meta_ns, "chunk", str(number).encode("ascii"))
         chunk.append(entry)
+        if split:
+            chunk.split.append(entry.seq)
         self.host.kv_put(self.index_ns, _key(number), chunk.encode())
         self.host.kv_put(self.meta_ns, "seq", str(block.seq).encode("ascii"))
 
@@ -199,10 +271,17 @@ class Archive:
             return None
         return Block(seq, data["label"], data["content"], data["ts"])
 
-    def chunks(self) -> list[Chunk]:
-        """Every well-formed index chunk, by increasing sequence."""
-        chunks = (self._chunk(raw) for _, raw in self.host.kv_query(self.index_ns, "", 0))
-        return [chunk for chunk in chunks if chunk is not None]
+    def chunks(self) -> Iterator[Chunk]:
+        """Every well-formed index chunk, by increasing sequence, read one at a time."""
+        for number in range(self._counter("chunk") + 1):
+            raw = self.host.kv_get(self.index_ns, _key(number))
+            chunk = self._chunk(raw) if raw else None
+            if chunk is not None:
+                yield chunk
+
+    def has_term(self, seq: int, term: str) -> bool:
+        """Whether the out-of-line keyword text of large block ``seq`` contains ``term``."""
+        return bool(self.host.kv_query(self.terms_ns(seq), term, 1))
 
     def _chunk(self, raw: bytes) -> Chunk | None:
         chunk = Chunk.decode(raw)
