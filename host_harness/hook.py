@@ -18,10 +18,13 @@ relevant); the host only moves JSON. It must never block or fail a prompt:
 * a project without any memory store is answered at once, without loading the
   component, and is not an error;
 * a hard time budget (:data:`DEFAULT_TIMEOUT_S`, ``--timeout`` or
-  ``$RS_LEARN_HOOK_TIMEOUT``) bounds everything: the work runs in a worker
-  thread, the SQLite busy timeout and the guest's epoch deadline are set to what
-  is left, and if the worker is still busy at the deadline the hook logs it and
-  the CLI leaves with ``os._exit(0)``;
+  ``$RS_LEARN_HOOK_TIMEOUT``) bounds everything, counted from the start of the
+  process (:func:`process_started`: the interpreter's start-up and the imports are
+  part of what Claude Code waits for): the work runs in a worker thread, the SQLite
+  busy timeout and the guest's epoch deadline are set to what is left, and if the
+  worker is still busy at the deadline the hook logs it; the CLI always leaves with
+  ``os._exit(0)`` after printing, so interpreter teardown is not paid either, and
+  :data:`EXIT_MARGIN_S` of the budget is kept for printing and exiting;
 * the component is loaded only from the precompiled cache (milliseconds). On a
   cache miss (first prompt after an upgrade) a detached ``rs-learn-host version``
   compiles it in the background and this prompt gets nothing.
@@ -66,6 +69,26 @@ LOG_NAME = "hook.log"
 MAX_LOG_BYTES = 1024 * 1024
 STAMP_NAME = ".hook-verified.json"
 WARMING_S = 300.0  # a background compile younger than this is not started again
+EXIT_MARGIN_S = 0.05  # kept from the budget for printing the answer and leaving
+
+
+def process_started() -> float:
+    """When this process started, on the ``time.monotonic()`` clock.
+
+    Linux: the start time in ``/proc/self/stat`` (clock ticks since boot, compared with
+    ``CLOCK_BOOTTIME``; rounded down to a tick, so never late). Elsewhere: when ``host_harness``
+    was first imported.
+    """
+    from host_harness import IMPORTED_AT
+
+    try:
+        stat = Path("/proc/self/stat").read_text(encoding="ascii")
+        ticks = int(stat.rpartition(")")[2].split()[19])  # field 22: starttime
+        since_boot = time.clock_gettime(time.CLOCK_BOOTTIME)
+        started = time.monotonic() - (since_boot - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return IMPORTED_AT
+    return min(started, IMPORTED_AT)
 
 
 class Skip(Exception):
@@ -82,6 +105,7 @@ class HookConfig:
     budget_tokens: int = DEFAULT_BUDGET_TOKENS
     timeout_s: float = DEFAULT_TIMEOUT_S
     cache_dir: Path | None = None
+    started: float | None = None  # monotonic time the budget counts from (default: the process start)
 
 
 def parse_input(raw: bytes) -> tuple[str, str | None]:
@@ -245,7 +269,8 @@ class PromptSubmitHook:
 
     def __init__(self, config: HookConfig) -> None:
         self.config = config
-        self.deadline = time.monotonic() + config.timeout_s
+        started = config.started if config.started is not None else process_started()
+        self.deadline = started + config.timeout_s - EXIT_MARGIN_S
         self.project: Path | None = None
         self.timed_out = False
 
@@ -255,6 +280,12 @@ class PromptSubmitHook:
 
     def run(self, read_input: Callable[[], bytes]) -> str:
         """Do the work in a worker thread bounded by the deadline; never raises."""
+        if time.monotonic() >= self.deadline:
+            self.timed_out = True
+            self.project = self.locate(read_input)
+            budget = self.config.timeout_s
+            self.log(f"the {budget:g} s time budget was spent during start-up; nothing injected")
+            return ""
         result: list[str] = []
         worker = threading.Thread(target=lambda: result.append(self.guarded(read_input)), daemon=True,
                                   name="rs-learn-hook")
@@ -275,6 +306,15 @@ class PromptSubmitHook:
         except Exception as error:  # the prompt must go through whatever happened here
             self.log(f"unexpected {type(error).__name__}: {error}")
         return ""
+
+    def locate(self, read_input: Callable[[], bytes]) -> Path | None:
+        """The project to log in, from the input's ``cwd`` or the fallback; ``None`` when there is none."""
+        try:
+            cwd = parse_input(read_input())[1]
+        except Skip:
+            cwd = None
+        start = Path(cwd) if cwd is not None else self.config.fallback_project
+        return find_project(start) if start.is_dir() else None
 
     def log(self, reason: str) -> None:
         """One line in the hook log."""

@@ -26,6 +26,7 @@ from host_harness.hook import (
     HookConfig,
     PromptSubmitHook,
     log_reason,
+    process_started,
 )
 
 
@@ -62,14 +63,16 @@ def prompt_submit(session: Session, budget: int, timeout: float) -> None:
       echo '{"cwd": ".", "prompt": "how do we deploy?"}' | rs-learn-host hook prompt-submit
     """
     config = HookConfig(wasm=session.wasm, fallback_project=session.project, native=session.native,
-                        budget_tokens=budget, timeout_s=timeout)
+                        budget_tokens=budget, timeout_s=timeout, started=process_started())
     runner = PromptSubmitHook(config)
     output = runner.run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
     if output:
         sys.stdout.write(output + "\n")
     sys.stdout.flush()
-    if runner.timed_out:
-        os._exit(0)  # the worker thread may sit in the guest or in SQLite: leave without waiting
+    # The budget counts to the end of the process: leave now, without interpreter teardown (and
+    # without waiting for a worker that may still sit in the guest or in SQLite). The stores were
+    # only read, and the log lines are already written.
+    os._exit(0)
 
 
 def is_prompt_submit(args: Sequence[str]) -> bool:
