@@ -16,7 +16,7 @@ A call starts as a reader (``begin()``): its transactions are deferred, so it
 neither waits behind nor blocks another process's writer. Its first put that
 changes something takes the write lock; if another connection holds it, the put
 fails at once, :attr:`HostServices.write_lock_busy` is set and the caller runs the
-call again under ``begin(write_lock=True)`` (``BEGIN IMMEDIATE`` everywhere),
+call again under ``begin(write_lock=True)`` (the write lock of every store it touches),
 which waits its turn. Every lock wait of the call, over both attempts and every
 store, draws on one budget of ``busy_timeout_ms``; and once a store operation has
 failed, the call's later store operations fail at once instead of each waiting

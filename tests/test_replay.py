@@ -146,3 +146,23 @@ def test_a_failed_call_records_nothing(guest, project: Path):
     assert answer_of(project, "1")["ok"] is False
     assert spool.ledger.lookup(seen[0]) is None
     spool.close()
+
+
+def test_a_call_holding_two_write_locks_records_once(project: Path, clock):
+    """Every store connection attaches the ledger; taking their write locks must not lock it twice."""
+    from host_harness.spool.ledger import Ledger
+
+    services = HostServices(project, clock=clock, busy_timeout_ms=500)
+    ledger = Ledger(project, project / ".gm" / "exec-spool" / "ledger.db")
+    services.use_ledger(ledger)
+    services.kv_put("seed", "k", b"1")
+    services.kv_put("disciplines/frontend/seed", "k", b"1")
+    services.begin(write_lock=True)  # the second attempt of a call: every store's write lock first
+    assert services.kv_get("seed", "k") == b"1"
+    services.kv_put("disciplines/frontend/notes", "n", b"written")
+    services.commit(token="0123456789abcdef", answer='{"ok": true, "verb": "x", "data": 1}')
+    assert services.failures == []
+    assert ledger.lookup("0123456789abcdef") == '{"ok": true, "verb": "x", "data": 1}'
+    assert services.kv_get("disciplines/frontend/notes", "n") == b"written"
+    ledger.close()
+    services.close()

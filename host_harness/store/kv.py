@@ -10,8 +10,9 @@ open until the owner calls :meth:`SqliteKV.commit` or :meth:`SqliteKV.rollback`
 (``HostServices`` does, once per export call). Its kind is the owner's choice
 (:attr:`SqliteKV.write_lock`):
 
-* ``BEGIN IMMEDIATE`` takes the write lock up front (the default for direct use,
-  and a call's second attempt);
+* the write lock up front (the default for direct use, and a call's second attempt):
+  ``BEGIN`` and a write that matches no row, which locks this file only (``BEGIN
+  IMMEDIATE`` would lock every attached file too);
 * ``BEGIN`` (deferred) only reads: it takes SQLite's shared lock, so it never waits
   behind another writer's transaction (only behind the few milliseconds of a
   commit) and never blocks one. The first put that would change something
@@ -25,7 +26,7 @@ open until the owner calls :meth:`SqliteKV.commit` or :meth:`SqliteKV.rollback`
   call read is still current when it writes.
 
 A put that would change nothing (the stored value again, deleting a missing key)
-is answered by a read and takes no lock. Lock waits (``BEGIN IMMEDIATE``, the
+is answered by a read and takes no lock. Lock waits (taking the write lock, the
 first read, ``COMMIT``) draw on one :class:`LockBudget` per export call, so a
 call waits for locks at most ``busy_timeout`` in total, however many stores and
 attempts it takes.
@@ -163,7 +164,10 @@ class SqliteKV:
             conn = self._open(create)
         if not conn.in_transaction:
             if self.write_lock:
-                self._wait(conn, "BEGIN IMMEDIATE")
+                # The write lock of this file only: BEGIN IMMEDIATE would also lock every ATTACHed
+                # file (the spool's ledger), which the call's other store connections attach too.
+                conn.execute("BEGIN")
+                self._wait(conn, "DELETE FROM main.kv WHERE 0")
                 self._writing = True
             else:
                 conn.execute("BEGIN")
