@@ -52,15 +52,8 @@ from typing import Any, Protocol, TypeVar
 from guest.host import HostError
 from host_harness.errors import HostFailure, StoreError
 from host_harness.store import effects
-from host_harness.store.kv import (
-    DEFAULT_BUSY_TIMEOUT_MS,
-    LockBudget,
-    SqliteKV,
-    WriteLockBusy,
-    check_name,
-    contains,
-    is_busy,
-)
+from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
+from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
 from host_harness.store.router import HOST_NS, Project, StoreRouter
 from host_harness.store.vectors import VectorIndex
 

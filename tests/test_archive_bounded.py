@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_archive import GOLDEN
 
-from guest.archive import store
+from guest.archive import terms
 from host_harness.services import HostServices
 
 WORDS = ["deploy", "rollback", "canary", "kubernetes", "helm", "ingress", "latency", "budget", "alpha"]
@@ -27,7 +27,7 @@ WORDS = ["deploy", "rollback", "canary", "kubernetes", "helm", "ingress", "laten
        size=st.integers(12, 40), overlap=st.integers(1, 8), data=st.data())
 def test_every_short_keyword_is_inside_one_piece(runs, size, overlap, data):
     text = " ".join(runs)
-    chunks = store.pieces(text, size, overlap)
+    chunks = terms.pieces(text, size, overlap)
     assert all(len(piece) <= size for piece in chunks)
     run = data.draw(st.sampled_from(runs))
     start = data.draw(st.integers(0, len(run) - 1))
@@ -36,16 +36,16 @@ def test_every_short_keyword_is_inside_one_piece(runs, size, overlap, data):
 
 
 def test_piece_keys_hold_no_keyword_rune():
-    keys = [store.piece_key(i) for i in (0, 7, 12_345, 999_999)]
+    keys = [terms.piece_key(i) for i in (0, 7, 12_345, 999_999)]
     assert all(not any(c.isalnum() for c in key) for key in keys)
     assert len(set(keys)) == 4
 
 
 def test_the_golden_log_answers_the_same_with_every_block_out_of_line(native_guest_factory, clock,
                                                                       monkeypatch):
-    monkeypatch.setattr(store, "INLINE_TERMS", 0)
-    monkeypatch.setattr(store, "PIECE_CHARS", 40)  # many pieces, long runs in windows
-    monkeypatch.setattr(store, "MAX_TERM_CHARS", 16)  # the golden log's keywords have at most 12 runes
+    monkeypatch.setattr(terms, "INLINE_TERMS", 0)
+    monkeypatch.setattr(terms, "PIECE_CHARS", 40)  # many pieces, long runs in windows
+    monkeypatch.setattr(terms, "MAX_TERM_CHARS", 16)  # the golden log's keywords have at most 12 runes
     guest = native_guest_factory()
     log = json.loads(GOLDEN.read_text(encoding="utf-8"))
     for block in log["blocks"]:

@@ -15,7 +15,8 @@ from host_harness.errors import HostFailure
 from host_harness.guests.component import WasmGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
-from host_harness.store.kv import LockBudget, SqliteKV, WriteLockBusy
+from host_harness.store.kv import SqliteKV
+from host_harness.store.locks import LockBudget, WriteLockBusy
 
 READS = [
     ("recall", {"query": "deploys"}),

@@ -37,6 +37,8 @@ WRITES = [
     ("update_session_note", {"id": "nt-1", "importance": 0.9}),
     ("delete_record", {"id": "td-1"}),
     ("memory_retention", {"force": True}),
+    ("reindex", {}),  # writes only after an embedder change: here it re-runs harmlessly, unrecorded
+    ("reconcile_index", {}),
 ]
 
 

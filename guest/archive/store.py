@@ -14,12 +14,8 @@ see :func:`guest.host.bucket`). Buckets of a store:
   each value crossing the component boundary has a fixed cost.
 * ``archive-meta``   ``seq`` -> the last sequence number handed out; ``chunk`` -> the index
   chunk being filled; both ASCII decimal
-* ``archive-terms/%020d``  the keyword text of a *large* block (over :data:`INLINE_TERMS`
-  characters), out of its index entry: pieces of at most :data:`PIECE_CHARS` characters, whole
-  runs where they fit, a longer run in windows overlapping by :data:`MAX_TERM_CHARS` (the longest
-  keyword a query can hold), so that every keyword found in the text is found inside one piece.
-  Piece keys are made of punctuation only: ``host-kv-query(ns, keyword, 1)`` matches keys too, and
-  no keyword can occur in them. The entry keeps ``content_terms = ""`` and its sequence number is
+* ``archive-terms/%020d``  the keyword text of a *large* block, out of its index entry, in pieces
+  (``guest/archive/terms.py``); the entry keeps ``content_terms = ""`` and its sequence number is
   listed in the chunk's ``split`` list.
 
 Bounded search. A search reads the index one chunk at a time (``host-kv-get``, chunk 0 up to the
@@ -49,6 +45,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+from guest.archive import terms
 from guest.errors import Conflict, Internal
 from guest.host import WARN, Host, bucket
 from guest.text.gostrings import trim_space
@@ -56,42 +53,7 @@ from guest.text.gostrings import trim_space
 MAX_SEQ = 2**64 - 1
 CHUNK_ENTRIES = 32
 CHUNK_BYTES = 128 * 1024
-INLINE_TERMS = 16 * 1024  # keyword text longer than this lives out of the index (characters)
-PIECE_CHARS = 32 * 1024
-MAX_TERM_CHARS = 8 * 1024  # a query holds at most 8 KiB, so no keyword is longer
 _MAX_DIGITS = len(str(MAX_SEQ))
-_PIECE_KEY = str.maketrans("0123456789", "!#$%&()*+,")
-
-
-def pieces(terms: str, size: int = PIECE_CHARS, overlap: int = MAX_TERM_CHARS) -> list[str]:
-    """Cut keyword text into pieces so that every keyword of at most ``overlap`` runes is in one piece."""
-    out: list[str] = []
-    current: list[str] = []
-    length = 0
-    for run in terms.split(" ") if terms else []:
-        if len(run) > size:  # one long run: overlapping windows
-            start = 0
-            while True:
-                out.append(run[start : start + size])
-                if start + size >= len(run):
-                    break
-                start += size - overlap
-            continue
-        if current and length + 1 + len(run) > size:
-            out.append(" ".join(current))
-            current, length = [], 0
-        length += len(run) + (1 if current else 0)
-        current.append(run)
-    if current:
-        out.append(" ".join(current))
-    return out
-
-
-def piece_key(i: int) -> str:
-    """The key of piece ``i``: digits spelled in punctuation (a keyword never matches it)."""
-    return f"{i:06d}".translate(_PIECE_KEY)
-
-
 def parse_id(raw: str) -> int | None:
     """The sequence number of a tolerant id, or ``None`` when the id is malformed.
 
@@ -233,10 +195,11 @@ class Archive:
     def add(self, block: Block, entry: Entry) -> None:
         """Store a block (numbered by :meth:`next_seq`) and append its search entry to the index."""
         self.host.kv_put(self.blocks_ns, _key(block.seq), block.encode())
-        split = len(entry.content_terms) > INLINE_TERMS
+        split = len(entry.content_terms) > terms.INLINE_TERMS
         if split:
-            for i, piece in enumerate(pieces(entry.content_terms)):
-                self.host.kv_put(self.terms_ns(block.seq), piece_key(i), piece.encode("utf-8"))
+            cut = terms.pieces(entry.content_terms, terms.PIECE_CHARS, terms.MAX_TERM_CHARS)
+            for i, piece in enumerate(cut):
+                self.host.kv_put(self.terms_ns(block.seq), terms.piece_key(i), piece.encode("utf-8"))
             entry = Entry(entry.seq, entry.label, entry.excerpt, entry.label_terms, "")
         number = self._counter("chunk")
         raw = self.host.kv_get(self.index_ns, _key(number))

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,6 +51,7 @@ from urllib.parse import quote
 
 from host_harness.errors import StoreError
 from host_harness.store import confine
+from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
 
 MIGRATIONS: list[str] = [
     # 1: the key-value table; keys are compared by BINARY collation = UTF-8 byte order.
@@ -64,36 +64,6 @@ DEFAULT_BUSY_TIMEOUT_MS = 10_000
 # 384-d f32 vector (1,536 bytes) needs no overflow page. With 4 KiB pages every vector spilled
 # into a mostly empty overflow page: files were 2.2x larger and full scans 2x slower (measured).
 PAGE_SIZE = 8192
-
-
-class WriteLockBusy(sqlite3.OperationalError):
-    """A read transaction could not take the write lock at once: another connection holds it."""
-
-
-class LockBudget:
-    """How long one unit of work may still wait for SQLite locks, over all its stores and attempts."""
-
-    def __init__(self, ms: int) -> None:
-        self.left_s = ms / 1000
-
-    def remaining_ms(self) -> int:
-        """Milliseconds left (0 when spent)."""
-        return max(int(self.left_s * 1000), 0)
-
-    @contextmanager
-    def waiting(self) -> Iterator[None]:
-        """Charge the time the body takes to the budget."""
-        started = time.monotonic()
-        try:
-            yield
-        finally:
-            self.left_s -= time.monotonic() - started
-
-
-def is_busy(error: BaseException) -> bool:
-    """Whether ``error`` is SQLite's ``SQLITE_BUSY``/``SQLITE_LOCKED`` (another connection's lock)."""
-    code = getattr(error, "sqlite_errorcode", None)
-    return isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 class KVListener(Protocol):
