@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -91,10 +90,7 @@ def list_skills(session: Session, as_json: bool) -> None:
 
 def skill_table(project: Project) -> list[dict[str, Any]]:
     """Every skill with its kind, path and whether it is the one discovered."""
-    authored: list[tuple[str, Path]] = []
-    for base in project.skill_dirs:
-        found = sorted(base.iterdir()) if base.is_dir() else []
-        authored += [(d.name, d / "SKILL.md") for d in found if (d / "SKILL.md").is_file()]
+    authored = project.authored_skill_files()
     claimed = {sanitize_name(name) for name, _ in authored}
     rows = [{"name": name, "kind": "authored", "path": str(path), "wins": True} for name, path in authored]
     for name in project.managed_skills():

@@ -116,11 +116,15 @@ class Project:
 
     def authored_skills(self) -> list[str]:
         """List the skill directories with a ``SKILL.md`` in ``.gm/skills`` and ``.claude/skills``."""
-        names = set(self._skill_folders((".gm", "skills")))
-        base = self.skill_dirs[1]  # .claude/skills: the agent's own folder, outside .gm
-        if base.is_dir():
-            names.update(d.name for d in base.iterdir() if (d / "SKILL.md").is_file())
-        return sorted(names)
+        return sorted({name for name, _ in self.authored_skill_files()})
+
+    def authored_skill_files(self) -> list[tuple[str, Path]]:
+        """``(name, SKILL.md)`` of every authored skill (``.gm/skills`` is read without following links)."""
+        gm_skills, claude_skills = self.skill_dirs
+        found = [(name, gm_skills / name / "SKILL.md") for name in self._skill_folders((".gm", "skills"))]
+        if claude_skills.is_dir():  # the agent's own folder, outside .gm
+            found += [(d.name, d / "SKILL.md") for d in claude_skills.iterdir() if (d / "SKILL.md").is_file()]
+        return sorted(found)
 
     def _skill_folders(self, parts: tuple[str, ...]) -> list[str]:
         """Folders of ``parts`` holding a regular ``SKILL.md``, links never followed."""
