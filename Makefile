@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 WASM := dist/rs_learn.wasm
 GUEST_SRC := $(shell find guest -name '*.py') $(wildcard wit/*.wit) models/embeddings.bin models/vocab.txt models/manifest.json $(wildcard models/*.json)
 
-.PHONY: demo test lint bench eval model wasm node dist clean
+.PHONY: demo test lint bench eval fuzz model wasm node dist clean
 
 # The Node reference host (hosts/node/): a Node >= 22.13 (the system one when it is recent enough,
 # else a pinned one from the npm registry in hosts/node/runtime/), jco, and the component transpiled
@@ -68,6 +68,10 @@ bench: $(WASM) $(NODE_BINDINGS)
 
 eval: $(WASM)
 	$(PY) -m bench.eval
+
+## Not part of `make test`: 10,000 generated bodies through the component; 0 traps, 0 internal: answers.
+fuzz: $(WASM)
+	$(PY) scripts/fuzz.py
 
 ## Rebuild the embedder assets (heavy: torch CPU, model2vec); see models/README.md.
 model:

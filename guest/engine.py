@@ -65,15 +65,18 @@ class Engine:
     # dispatch
 
     def dispatch(self, verb: str, body: str) -> str:
-        """Serve one spool verb; the result is always a JSON envelope."""
+        """Serve one spool verb; the result is always a JSON envelope, whatever happens."""
         try:
             entry = self.verbs.get(verb)
             if entry is None:
                 raise InvalidRequest(f"unknown verb {verb!r}; known verbs: {', '.join(sorted(self.verbs))}")
             data = self._guard(lambda: entry.handler(requests.parse_body(body, entry.text_field)))
+            return _envelope({"ok": True, "verb": verb, "data": data})
         except EngineError as error:
             return _envelope({"ok": False, "verb": verb, "error": str(error)})
-        return _envelope({"ok": True, "verb": verb, "data": data})
+        except Exception as error:  # e.g. the answer cannot be encoded: still an envelope, never a raise
+            self.host.log(ERROR, f"unexpected {type(error).__name__} while answering {verb!r}: {error}")
+            return _envelope({"ok": False, "verb": verb, "error": f"internal: {type(error).__name__}"})
 
     def _guard(self, call: Callable[[], T]) -> T:
         try:

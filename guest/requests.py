@@ -1,6 +1,14 @@
 """Request bodies: JSON object, bare JSON string or raw text, validated.
 
 Every check names the field and the offending value; nothing here touches a store.
+
+Two checks cover every field of every verb at once, before any handler sees the body:
+
+* nesting is bounded *before* parsing (:data:`MAX_DEPTH` arrays/objects deep): the JSON
+  decoder recurses once per level, and at about a thousand levels it raises
+  ``RecursionError`` natively or exhausts the component's call stack (a trap);
+* no string of the parsed body -- value or key, at any depth -- may hold a lone surrogate
+  (JSON's ``"\\ud800"`` escapes decode to one): it cannot be stored as UTF-8.
 """
 
 from __future__ import annotations
@@ -14,6 +22,13 @@ from guest.errors import InvalidRequest
 MAX_BODY_BYTES = 2 * 1024 * 1024
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 DEFAULT_NAMESPACE = "default"
+RESERVED_NAMES = frozenset({"host"})  # the host's read-only namespace (wit/rs-learn.wit)
+# Deep enough for every verb (a checklist of maxChecklistDepth 64 nests ~130 levels), far below
+# the ~1,000 levels at which the decoder fails.
+MAX_DEPTH = 256
+# A JSON string (unrolled: no backtracking on megabyte strings), an opener, a closer.
+_NESTING_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|([\[{])|[\]}]', re.S)
+_SURROGATE_ESCAPE_RE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def parse_body(body: str, text_field: str) -> dict[str, Any]:
@@ -25,10 +40,13 @@ def parse_body(body: str, text_field: str) -> dict[str, Any]:
     if not stripped:
         return {}
     if stripped[:1] in ("{", "[", '"'):
+        check_depth(stripped)
         try:
             value = json.loads(stripped)
         except ValueError as error:
             raise InvalidRequest(f"body looks like JSON but does not parse: {error}") from None
+        if _SURROGATE_ESCAPE_RE.search(stripped):  # raw surrogates were refused above: only escapes
+            check_strings(value, "")
         if isinstance(value, str):
             return {text_field: value}
         if not isinstance(value, dict):
@@ -36,6 +54,33 @@ def parse_body(body: str, text_field: str) -> dict[str, Any]:
             raise InvalidRequest(f"body must be {expected}, not {kind_of(value)}")
         return value
     return {text_field: body}
+
+
+def check_depth(text: str) -> None:
+    """Refuse JSON text whose arrays and objects nest deeper than :data:`MAX_DEPTH`."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return  # cannot nest deeper: no scan
+    depth = 0
+    for match in _NESTING_RE.finditer(text):
+        if match.lastindex:  # an opener
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise InvalidRequest(f"body nests deeper than {MAX_DEPTH} levels of arrays and objects")
+        elif match.end() - match.start() == 1:  # a closer (strings are at least 2 characters)
+            depth = max(depth - 1, 0)
+
+
+def check_strings(value: Any, path: str) -> None:
+    """Refuse a lone surrogate in any string of a parsed body, naming the field (``skill.body``)."""
+    if isinstance(value, str):
+        check_unicode(value, f"field {path!r}" if path else "body")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_unicode(key, f"a field name in {path!r}" if path else "a field name")
+            check_strings(item, f"{path}.{key}" if path else key)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            check_strings(item, f"{path}[{i}]")
 
 
 def check_unicode(value: str, field: str) -> None:
@@ -121,12 +166,19 @@ def namespace(
 
 
 def check_name(value: str, field: str) -> None:
-    """Names are ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``: no ``/``, ``..``, NUL or absolute path."""
+    """Names are ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``: no ``/``, ``..``, NUL or absolute path; not ``host``."""
     if not NAME_RE.fullmatch(value):
         raise InvalidRequest(
             f"{field} {value!r} is not a valid name (letters, digits, '_' and '-', "
             "starting with a letter or digit, at most 64 characters)"
         )
+    if value in RESERVED_NAMES:
+        raise InvalidRequest(reserved(value, field))
+
+
+def reserved(name: str, what: str) -> str:
+    """The message refusing a reserved discipline name."""
+    return f"{what} {name!r} is reserved: it is the host's read-only namespace, not a discipline"
 
 
 def kind_of(value: Any) -> str:

@@ -19,10 +19,13 @@ or fail its event:
 * a project with nothing to offer (no memory store for a prompt, no skill for a
   session) is answered at once, without loading the component, and is not an error;
 * a hard time budget (:data:`DEFAULT_TIMEOUT_S`, ``--timeout`` or
-  ``$RS_LEARN_HOOK_TIMEOUT``) bounds everything: the work runs in a worker
-  thread, the SQLite busy timeout and the guest's epoch deadline are set to what
-  is left, and if the worker is still busy at the deadline the hook logs it and
-  the CLI leaves with ``os._exit(0)``;
+  ``$RS_LEARN_HOOK_TIMEOUT``) bounds everything, counted from the start of the
+  process (:func:`process_started`: the interpreter's start-up and the imports are
+  part of what Claude Code waits for): the work runs in a worker thread, the SQLite
+  busy timeout and the guest's epoch deadline are set to what is left, and if the
+  worker is still busy at the deadline the hook logs it; the CLI always leaves with
+  ``os._exit(0)`` after printing, so interpreter teardown is not paid either, and
+  :data:`EXIT_MARGIN_S` of the budget is kept for printing and exiting;
 * the component is loaded only from the precompiled cache (milliseconds). On a
   cache miss (first prompt after an upgrade) a detached ``rs-learn-host version``
   compiles it in the background and this event gets nothing.
@@ -55,6 +58,7 @@ from host_harness.guests.runtime import (
     make_engine,
 )
 from host_harness.services import HostServices
+from host_harness.store import confine
 from host_harness.store.atomic import write_atomic
 from host_harness.store.skills import places as skill_places
 
@@ -68,6 +72,26 @@ LOG_NAME = "hook.log"
 MAX_LOG_BYTES = 1024 * 1024
 STAMP_NAME = ".hook-verified.json"
 WARMING_S = 300.0  # a background compile younger than this is not started again
+EXIT_MARGIN_S = 0.05  # kept from the budget for printing the answer and leaving
+
+
+def process_started() -> float:
+    """When this process started, on the ``time.monotonic()`` clock.
+
+    Linux: the start time in ``/proc/self/stat`` (clock ticks since boot, compared with
+    ``CLOCK_BOOTTIME``; rounded down to a tick, so never late). Elsewhere: when ``host_harness``
+    was first imported.
+    """
+    from host_harness import IMPORTED_AT
+
+    try:
+        stat = Path("/proc/self/stat").read_text(encoding="ascii")
+        ticks = int(stat.rpartition(")")[2].split()[19])  # field 22: starttime
+        since_boot = time.clock_gettime(time.CLOCK_BOOTTIME)
+        started = time.monotonic() - (since_boot - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return IMPORTED_AT
+    return min(started, IMPORTED_AT)
 
 
 class Skip(Exception):
@@ -84,6 +108,7 @@ class HookConfig:
     budget_tokens: int = DEFAULT_BUDGET_TOKENS
     timeout_s: float = DEFAULT_TIMEOUT_S
     cache_dir: Path | None = None
+    started: float | None = None  # monotonic time the budget counts from (default: the process start)
 
 
 def parse_event(raw: bytes, event_name: str) -> tuple[dict[str, Any], str | None]:
@@ -148,22 +173,34 @@ def clip(context: str, limit: int = MAX_CONTEXT_CHARS) -> str:
 
 
 def log_reason(project: Path | None, reason: str, cache_dir: Path | None = None) -> None:
-    """Append one line to the project's hook log (or the fallback log); never raises."""
+    """Append one line to the project's hook log (or the fallback log); never raises.
+
+    The project's log is reached without following links (``.gm/`` is committed: a planted
+    ``.gm/logs`` link must not make the hook append outside the project); when it is refused,
+    the line goes to the fallback log, with the reason.
+    """
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    line = f"{stamp} pid={os.getpid()} {' '.join(reason.split())}\n".encode("utf-8", "backslashreplace")
-    targets = [project / ".gm" / "logs"] if project is not None and (project / ".gm").is_dir() else []
-    targets.append(cache_dir if cache_dir is not None else default_cache_dir())
-    for directory in targets:
+    line = f"{stamp} pid={os.getpid()} {' '.join(reason.split())}\n"
+    if project is not None and (project / ".gm").is_dir():
         try:
-            directory.mkdir(parents=True, exist_ok=True)
-            path = directory / LOG_NAME
-            if path.exists() and path.stat().st_size > MAX_LOG_BYTES:
-                os.replace(path, directory / (LOG_NAME + ".1"))
-            with open(path, "ab") as log:
-                log.write(line)
+            confine.append_file(project, (".gm", "logs", LOG_NAME), _encoded(line), MAX_LOG_BYTES)
             return
-        except OSError:
-            continue
+        except OSError as error:
+            line = f"{line.rstrip()} (not logged in {project}: {error})\n"
+    directory = cache_dir if cache_dir is not None else default_cache_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / LOG_NAME
+        if path.exists() and path.stat().st_size > MAX_LOG_BYTES:
+            os.replace(path, directory / (LOG_NAME + ".1"))
+        with open(path, "ab") as log:
+            log.write(_encoded(line))
+    except OSError:
+        pass
+
+
+def _encoded(line: str) -> bytes:
+    return line.encode("utf-8", "backslashreplace")
 
 
 def cached_runtime(wasm: Path, cache_dir: Path | None) -> Runtime:
@@ -254,7 +291,8 @@ class Hook:
 
     def __init__(self, config: HookConfig) -> None:
         self.config = config
-        self.deadline = time.monotonic() + config.timeout_s
+        started = config.started if config.started is not None else process_started()
+        self.deadline = started + config.timeout_s - EXIT_MARGIN_S
         self.project: Path | None = None
         self.timed_out = False
 
@@ -272,6 +310,12 @@ class Hook:
 
     def run(self, read_input: Callable[[], bytes]) -> str:
         """Do the work in a worker thread bounded by the deadline; never raises."""
+        if time.monotonic() >= self.deadline:
+            self.timed_out = True
+            self.project = self.locate(read_input)
+            budget = self.config.timeout_s
+            self.log(f"the {budget:g} s time budget was spent during start-up; nothing injected")
+            return ""
         result: list[str] = []
         worker = threading.Thread(target=lambda: result.append(self.guarded(read_input)), daemon=True,
                                   name="rs-learn-hook")
@@ -292,6 +336,15 @@ class Hook:
         except Exception as error:  # the event must go through whatever happened here
             self.log(f"unexpected {type(error).__name__}: {error}")
         return ""
+
+    def locate(self, read_input: Callable[[], bytes]) -> Path | None:
+        """The project to log in, from the input's ``cwd`` or the fallback; ``None`` when there is none."""
+        try:
+            cwd = parse_input(read_input())[1]
+        except Skip:
+            cwd = None
+        start = Path(cwd) if cwd is not None else self.config.fallback_project
+        return find_project(start) if start.is_dir() else None
 
     def log(self, reason: str) -> None:
         """One line in the hook log."""
@@ -345,6 +398,8 @@ class Hook:
         if not isinstance(envelope, dict) or envelope.get("ok") is not True:
             reason = envelope.get("error") if isinstance(envelope, dict) else envelope
             raise Skip(f"{self.verb} failed: {reason}")
+        for warning in envelope.get("warnings") or []:
+            self.log(f"warning: {warning}")  # e.g. a discipline store that is not a database
         return envelope.get("data")
 
 

@@ -5,12 +5,29 @@ native target passes it to ``Engine`` as is, and the wasm binding
 (``host_harness.component``) wraps the same methods.
 
 Transactions: :meth:`HostServices.begin` starts an export call; every database the
-call touches is opened in a transaction (see ``host_harness.kv``);
+call touches is opened in a transaction (see ``host_harness.store.kv``);
 :meth:`HostServices.commit` commits all of them when the call succeeded and
 :meth:`HostServices.rollback` rolls all of them back otherwise. Outside
 ``begin()``/``commit()`` each operation is its own transaction (handy in tests).
 Commits are per file: if the second of two databases fails to commit, the first
 has already committed (SQLite cannot join files that were not ATTACHed first).
+
+A call starts as a reader (``begin()``): its transactions are deferred, so it
+neither waits behind nor blocks another process's writer. Its first put that
+changes something takes the write lock; if another connection holds it, the put
+fails at once, :attr:`HostServices.write_lock_busy` is set and the caller runs the
+call again under ``begin(write_lock=True)`` (the write lock of every store it touches),
+which waits its turn. Every lock wait of the call, over both attempts and every
+store, draws on one budget of ``busy_timeout_ms``; and once a store operation has
+failed, the call's later store operations fail at once instead of each waiting
+again.
+
+Unusable disciplines: when the guest asks for ``host/enabled-disciplines`` (the
+fan-out of a recall or the hook), an enabled discipline whose store cannot be
+opened -- not a database (a git-LFS pointer), corrupt, newer than this build,
+behind a link -- is left out of the list, logged as a warning and named in
+:attr:`HostServices.warnings`, which ``dispatch`` adds to its envelope. The other
+stores are recalled. A store named explicitly (``@name``) still fails the call.
 
 Failures: storage errors (locked beyond the busy timeout, corrupt file, disk
 full, a harness bug) are recorded in :attr:`HostServices.failures` as well as
@@ -30,12 +47,14 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from guest.host import HostError
 from host_harness.errors import HostFailure, StoreError
+from host_harness.store import effects
 from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
-from host_harness.store.router import Project, StoreRouter
+from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
+from host_harness.store.router import HOST_NS, Project, StoreRouter
 from host_harness.store.vectors import VectorIndex
 
 T = TypeVar("T")
@@ -87,6 +106,32 @@ def parse_event(msg: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+class AnswerLedger(Protocol):
+    """Where calls made with a token record their answers (``host_harness/spool/ledger.py``)."""
+
+    @property
+    def path(self) -> Path:
+        """The ledger's file."""
+        ...
+
+    @property
+    def schema(self) -> str:
+        """The statement creating its table under the alias ``ledger``."""
+        ...
+
+    def statements(self, token: str, envelope: str) -> list[tuple[str, tuple[str, ...]]]:
+        """The writes that record ``envelope`` under ``token``."""
+        ...
+
+    def recorded(self) -> None:
+        """The statements were committed."""
+        ...
+
+    def record(self, token: str, envelope: str) -> None:
+        """Record in a transaction of its own."""
+        ...
+
+
 class HostServices:
     """The host side of one project: the ``Host`` protocol plus per-call transactions."""
 
@@ -106,18 +151,25 @@ class HostServices:
         self.store_factory = store_factory
         self.logs: deque[LogRecord] = deque(maxlen=MAX_LOG_RECORDS)
         self.failures: list[str] = []
+        self.warnings: list[str] = []  # what the last call left out (e.g. an unusable discipline store)
         self.stores: dict[Path, tuple[SqliteKV, VectorIndex]] = {}
+        self.write_lock_busy = False  # a put of this call found the write lock taken: run it again
         self._touched: dict[Path, SqliteKV] = {}
         self._in_call = False
+        self._write_lock = False
+        self._budget: LockBudget | None = None
+        self.ledger: AnswerLedger | None = None  # the spool's replay ledger, if any
 
     # the Host protocol
 
     def kv_get(self, ns: str, key: str) -> bytes | None:
         """``host-kv-get``."""
-        with self._op("kv_get"):
+        with self._op("kv_get", store=not self.router.is_reserved(ns)):
             check_name(ns, "namespace")
             if self.router.is_reserved(ns):
                 check_name(key, "key")
+                if ns == HOST_NS and key == "enabled-disciplines":
+                    return self._enabled_disciplines()
                 return self.router.host_value(ns, key)
             route = self.router.route(ns)
             return self._store(route.db)[0].get(route.ns, key)
@@ -149,29 +201,68 @@ class HostServices:
             return self._store(route.db)[1].search(route.ns, query, k)
 
     def log(self, level: int, msg: str) -> None:
-        """``host-log``: to the ``rs_learn.guest`` logger and :attr:`logs`."""
+        """``host-log``: to the ``rs_learn.guest`` logger and :attr:`logs` (never fails fast)."""
         self.logs.append(LogRecord(level, msg, parse_event(msg)))
         guest_log.log(LEVELS.get(level, logging.WARNING), "%s", msg)
 
     def now_ms(self) -> int:
         """``host-now-ms`` from :attr:`clock`, clamped to ``u64``."""
-        with self._op("now_ms"):
+        with self._op("now_ms", store=False):
             return min(max(int(self.clock()), 0), U64_MAX)
 
     # transactions
 
-    def begin(self) -> None:
-        """Start an export call: clear the failures; stores join as they are touched."""
+    def begin(self, *, write_lock: bool = False, retry: bool = False) -> None:
+        """Start an export call: clear the failures; stores join as they are touched.
+
+        ``write_lock=False`` starts every store as a reader (upgraded by its first change);
+        ``True`` takes each store's write lock when the call first touches it. ``retry``
+        marks the second attempt of the same call: it keeps what is left of the lock budget.
+        """
         if self._in_call:
             self.rollback()
         self.failures = []
+        self.warnings = []
+        self.write_lock_busy = False
+        if not retry or self._budget is None:
+            self._budget = LockBudget(self.busy_timeout_ms)
+        self._write_lock = write_lock
         self._in_call = True
 
-    def commit(self) -> None:
-        """Commit every store the call touched; on a failure roll back the rest and raise."""
+    def use_ledger(self, ledger: AnswerLedger) -> None:
+        """Record the answers of calls made with a token in ``ledger`` (attached to every store)."""
+        self.ledger = ledger
+        for kv, _ in self.stores.values():
+            kv.attach("ledger", ledger.path, ledger.schema)
+
+    def commit(self, *, token: str | None = None, answer: str | None = None) -> None:
+        """Commit every store the call touched; on a failure roll back the rest and raise.
+
+        With a ledger, a ``token`` and the call's ``answer``: a call that changed a store records
+        the answer in that store's transaction (committed last, atomically with its writes); a call
+        that changed nothing but asks for a file write records it on its own after the commits.
+        """
+        stores = list(self._touched.values())
+        ledger = self.ledger if token is not None and answer is not None else None
+        carried = standalone = False
         try:
-            for kv in self._touched.values():
+            if ledger is not None and token is not None and answer is not None:
+                changed = [kv for kv in stores if kv.changed]
+                if changed:
+                    carrier = changed[-1]
+                    for sql, params in ledger.statements(token, answer):
+                        carrier.execute_attached(sql, params)
+                    stores = [kv for kv in stores if kv is not carrier] + [carrier]
+                    carried = True
+                else:
+                    standalone = effects.pending(answer)
+            for kv in stores:
                 kv.commit()
+            if ledger is not None and token is not None and answer is not None:
+                if carried:
+                    ledger.recorded()
+                if standalone:
+                    ledger.record(token, answer)
         except Exception as error:
             self.rollback()
             raise HostFailure(f"internal: host failure: commit failed: {_describe(error)}") from error
@@ -209,6 +300,32 @@ class HostServices:
             kv.close()
         self.stores.clear()
 
+    def _enabled_disciplines(self) -> bytes:
+        """``host/enabled-disciplines`` without the disciplines whose store cannot be opened."""
+        usable = []
+        for name in self.project.enabled_disciplines():
+            db = self.project.discipline_db(name)
+            try:
+                if db.exists() or db.is_symlink():
+                    self._store(db)[0].probe()
+            except Exception as error:
+                if is_busy(error):
+                    raise  # locked is not broken: the call fails (and is not silently partial)
+                self._drop_store(db)
+                where, why = db.relative_to(self.project.root), _describe(error)
+                warning = f"discipline {name!r} skipped: its store {where} cannot be used ({why})"
+                self.warnings.append(warning)
+                guest_log.warning("%s", warning)
+                continue
+            usable.append(name)
+        return json.dumps(usable, separators=(",", ":")).encode("utf-8")
+
+    def _drop_store(self, db: Path) -> None:
+        self._touched.pop(db, None)
+        entry = self.stores.pop(db, None)
+        if entry is not None:
+            entry[0].close()
+
     def _end(self) -> None:
         self._touched = {}
         self._in_call = False
@@ -217,19 +334,39 @@ class HostServices:
         entry = self.stores.get(db)
         if entry is None:
             kv = self.store_factory(db, self.busy_timeout_ms)
+            kv.confine_to = self.project.root
+            if self.ledger is not None:
+                kv.attach("ledger", self.ledger.path, self.ledger.schema)
             entry = self.stores[db] = (kv, VectorIndex(kv))
-        self._touched[db] = entry[0]
+        kv = entry[0]
+        if db not in self._touched and not kv.in_transaction:  # how this call's transaction starts
+            kv.write_lock = self._write_lock or not self._in_call
+            kv.upgrade_fails_fast = self._in_call and not self._write_lock
+            kv.budget = self._budget if self._in_call else None
+        self._touched[db] = kv
         return entry
 
     @contextmanager
-    def _op(self, where: str) -> Iterator[None]:
-        """Run one import: contract errors pass through, anything else is recorded and raised."""
+    def _op(self, where: str, store: bool = True) -> Iterator[None]:
+        """Run one import: contract errors pass through, anything else is recorded and raised.
+
+        A store operation after the call has failed (or found the write lock taken) fails at
+        once: the call is lost anyway, and each lookup would otherwise wait out the busy timeout.
+        """
+        if store and self._in_call and (self.failures or self.write_lock_busy):
+            reason = "the write lock is taken" if self.write_lock_busy else self.failures[0]
+            raise HostError(f"host failure in {where}: the call already failed ({reason})")
         try:
             yield
         except StoreError:
             if not self._in_call:
                 self.rollback()
             raise
+        except WriteLockBusy as error:
+            self.write_lock_busy = True
+            if not self._in_call:
+                self.rollback()
+            raise HostError(f"host failure in {where}: {error}") from error
         except Exception as error:
             self.record_failure(where, error)
             if not self._in_call:

@@ -360,8 +360,9 @@ def test_undecodable_records_are_skipped_and_logged(guest, services):
     ok(guest, "archive", {"label": "good", "content": "alpha"})
     ok(guest, "archive", {"label": "bad", "content": "alpha"})
     services.kv_put("archive", f"{2:020d}", b'{"seq": "2"}')
-    services.kv_put("archive-index", f"{7:020d}", b"{not json")
-    services.kv_put("archive-index", f"{8:020d}", b'{"seq": [9], "label": [1]}')
+    services.kv_put("archive-index", f"{1:020d}", b"{not json")  # chunks a search reads: 0 .. counter
+    services.kv_put("archive-index", f"{2:020d}", b'{"seq": [9], "label": [1]}')
+    services.kv_put("archive-meta", "chunk", b"2")
     assert [r["id"] for r in ok(guest, "archive_search", "alpha")["results"]] == ["r2", "r1"]
     assert call(guest, "archive_recall", "r2")["error"].startswith("not_found:")
     assert sum("undecodable" in record.msg for record in services.logs) == 3

@@ -112,7 +112,8 @@ def test_a_locked_database_fails_cleanly(guest_factory, project: Path, clock: Ma
     try:
         with pytest.raises(HostFailure, match="database is locked"):
             guest.memorize("during the lock", "default")
-        assert envelope(guest, "recall", {"query": "lock"})["error"].startswith("internal: host failure")
+        hits = envelope(guest, "recall", {"query": "lock"})["data"]  # a reader does not wait for writers
+        assert [h["text"] for h in hits] == ["before the lock"]
     finally:
         holder.execute("ROLLBACK")
         holder.close()

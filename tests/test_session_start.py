@@ -12,7 +12,13 @@ from hostprocs import host, host_env
 from guest.learn.discovery import HEADER, INTRO
 from host_harness.guests.runtime import Runtime
 from host_harness.hook import parse_event
-from host_harness.store.skills import description, discover
+from host_harness.store.router import Project
+from host_harness.store.skills import MAX_HEAD_BYTES, description, discover
+
+
+def head(path: Path) -> bytes:
+    """What the host reads of a SKILL.md."""
+    return path.read_bytes()[:MAX_HEAD_BYTES]
 
 
 def skill(project: Path, where: str, name: str, front: str = "", body: str = "Steps.\n") -> Path:
@@ -49,25 +55,25 @@ def skilled(project: Path) -> Path:
     ],
 )
 def test_description_from_front_matter(tmp_path: Path, front: str, expected: str | None):
-    assert description(skill(tmp_path, "s", "x", front)) == expected
+    assert description(head(skill(tmp_path, "s", "x", front))) == expected
 
 
 def test_description_needs_front_matter(tmp_path: Path):
     path = tmp_path / "SKILL.md"
     path.write_text("description: not front matter\n", encoding="utf-8")
-    assert description(path) is None
+    assert description(head(path)) is None
     path.write_text("\ufeff---\ndescription: with a BOM\n---\n", encoding="utf-8")
-    assert description(path) == "with a BOM"
+    assert description(head(path)) == "with a BOM"
     path.write_bytes(b"---\ndescription: caf\xe9 bytes\n---\n")
-    assert description(path) == "caf\ufffd bytes"
-    assert description(tmp_path / "missing.md") is None
+    assert description(head(path)) == "caf\ufffd bytes"
+    assert description(None) is None  # an unreadable file
 
 
 def test_discover_lists_every_skill_folder(skilled: Path):
     (skilled / ".gm" / "managed-skills" / "Not_Managed").mkdir()
     (skilled / ".gm" / "managed-skills" / "Not_Managed" / "SKILL.md").write_text("---\n---\n")
     (skilled / ".claude" / "skills" / "draft").mkdir()  # no SKILL.md: not a skill
-    rows = discover(skilled)
+    rows = discover(Project(skilled))
     assert [(r["kind"], r["name"], r["path"]) for r in rows] == [
         ("managed", "deploy-checklist", ".gm/managed-skills/deploy-checklist/SKILL.md"),
         ("managed", "review", ".gm/managed-skills/review/SKILL.md"),

@@ -83,7 +83,10 @@ def test_retention_archives_then_deletes_by_the_host_clock(guest, services, cloc
     clock.advance(29 * DAY)
     ok(guest, "update_todo", {"id": "td-1", "title": "old todo, touched"})
     clock.advance(2 * DAY)  # day 31: the note is 31 days old, the todo 2
-    listed = ok(guest, "query_records", {})  # the lazy daily pass runs first
+    assert ids(ok(guest, "query_records", {})) == ["td-1", "nt-1"], "a read never runs the pass"
+    assert json.loads(services.kv_get("records-meta", "retention")) == {"lastRun": EPOCH_MS + 29 * DAY}
+    ok(guest, "update_todo", {"id": "td-1", "priority": 2})  # the lazy daily pass runs after a write
+    listed = ok(guest, "query_records", {})
     assert ids(listed) == ["td-1"]
     note = ok(guest, "get_record", {"id": "nt-1"})
     assert (note["status"], note["archivedAt"], note["updatedAt"], note["version"]) == (

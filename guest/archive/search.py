@@ -27,6 +27,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import contains
@@ -78,9 +79,20 @@ def score(terms: list[str], entry: Entry) -> int:
     return sum(2 for t in terms if t in entry.label_terms) + sum(1 for t in terms if t in entry.content_terms)
 
 
-def search(terms: list[str], chunks: list[Chunk], limit: int) -> list[Result]:
-    """The ``limit`` best entries for ``terms``: score descending, then newest first (:func:`score`)."""
-    ranked: list[tuple[int, int, Chunk, int]] = []
+def search(
+    terms: list[str],
+    chunks: Iterable[Chunk],
+    limit: int,
+    has_term: Callable[[int, str], bool] | None = None,
+) -> list[Result]:
+    """The ``limit`` best entries for ``terms``: score descending, then newest first (:func:`score`).
+
+    ``chunks`` may be a stream: only the ``limit`` best entries so far are kept. An entry whose
+    keyword text lives out of the index (the chunk's ``split`` list) gets its content points
+    from ``has_term(seq, term)``.
+    """
+    best: list[tuple[int, int, int, Entry]] = []  # a min-heap of the best (score, seq, -arrival)
+    arrival = 0
     for chunk in chunks:
         columns = chunk.columns
         scores = [0] * len(chunk)
@@ -89,10 +101,22 @@ def search(terms: list[str], chunks: list[Chunk], limit: int) -> list[Result]:
                 for i in compress(range(len(scores)), map(contains, column, repeat(term))):
                     scores[i] += weight
         locked, seqs = set(chunk.locked), columns["seq"]
-        hits = compress(range(len(scores)), scores)
-        ranked.extend((-scores[i], -seqs[i], chunk, i) for i in hits if seqs[i] not in locked)
-    best = heapq.nsmallest(limit, ranked, key=lambda r: (r[0], r[1]))
-    return [Result(chunk.entry(i), -neg) for neg, _, chunk, i in best]
+        if chunk.split and has_term is not None:
+            split = set(chunk.split) - locked
+            for i, seq in enumerate(seqs):
+                if seq in split:
+                    scores[i] += sum(1 for term in terms if has_term(seq, term))
+        for i in compress(range(len(scores)), scores):
+            if seqs[i] in locked:
+                continue
+            arrival += 1
+            item = (scores[i], seqs[i], -arrival, chunk.entry(i))
+            if len(best) < limit:
+                heapq.heappush(best, item)
+            elif item[:3] > best[0][:3]:
+                heapq.heapreplace(best, item)
+    ranked = sorted(best, key=lambda r: r[:3], reverse=True)
+    return [Result(entry, points) for points, _, _, entry in ranked]
 
 
 def entry_of(block: Block) -> Entry:

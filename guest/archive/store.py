@@ -17,6 +17,18 @@ see :func:`guest.host.bucket`). Buckets of a store:
 * ``archive-alias``  ``%020d`` seq -> JSON list of sequence numbers: blocks that another branch
   had also numbered ``seq`` and that a git merge renumbered (``docs/decisions.md`` D52);
   ``archive_recall`` of that id names them
+* ``archive-terms/%020d``  the keyword text of a *large* block, out of its index entry, in pieces
+  (``guest/archive/terms.py``); the entry keeps ``content_terms = ""`` and its sequence number is
+  listed in the chunk's ``split`` list.
+
+Bounded search. A search reads the index one chunk at a time (``host-kv-get``, chunk 0 up to the
+``chunk`` counter) and keeps only the best results so far; for a large block it asks the host
+whether one of its pieces contains the keyword (``host-kv-query`` with the keyword and limit 1,
+which the host answers by scanning those pieces, case-insensitively -- the same as ``in`` here,
+since keyword text is lower-case keyword runes only). Neither side ever holds more than a chunk
+(about 128 KB plus one entry of at most 16 KB of keyword text) or one piece, whatever the size of
+the archive; before, every search moved the whole index -- megabytes of keyword text per large
+block -- into the guest at once, and the host needed ~80 bytes per byte to do it.
 
 The sequence lives in the store: monotonic, starting at 1, never reused, one per store,
 and it survives restarts (each export call is one host transaction, so the counter and
@@ -32,9 +44,11 @@ rewritten (the next entry starts a new chunk).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+from guest.archive import terms
 from guest.errors import Conflict, Internal
 from guest.host import WARN, Host, bucket
 from guest.text.gostrings import trim_space
@@ -43,8 +57,6 @@ MAX_SEQ = 2**64 - 1
 CHUNK_ENTRIES = 32
 CHUNK_BYTES = 128 * 1024
 _MAX_DIGITS = len(str(MAX_SEQ))
-
-
 def parse_id(raw: str) -> int | None:
     """The sequence number of a tolerant id, or ``None`` when the id is malformed.
 
@@ -116,9 +128,15 @@ class Chunk:
     sequence numbers of entries that are unreadable.
     """
 
-    def __init__(self, columns: dict[str, list[Any]] | None = None, locked: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        columns: dict[str, list[Any]] | None = None,
+        locked: list[int] | None = None,
+        split: list[int] | None = None,
+    ) -> None:
         self.columns: dict[str, list[Any]] = columns or {name: [] for name in COLUMNS}
         self.locked = locked or []
+        self.split = split or []  # entries whose keyword text lives in ``archive-terms/<seq>``
 
     def __len__(self) -> int:
         return len(self.columns["seq"])
@@ -134,7 +152,10 @@ class Chunk:
 
     def encode(self) -> bytes:
         """Stable JSON bytes."""
-        return _dump({**self.columns, **({"locked": self.locked} if self.locked else {})})
+        extra = {"locked": self.locked} if self.locked else {}
+        if self.split:
+            extra["split"] = self.split
+        return _dump({**self.columns, **extra})
 
     @classmethod
     def decode(cls, raw: bytes) -> Chunk | None:
@@ -145,8 +166,10 @@ class Chunk:
             return None
         if not isinstance(data, dict):
             return None
-        locked = data.get("locked", [])
+        locked, split = data.get("locked", []), data.get("split", [])
         if not all(isinstance(data.get(name), list) for name in COLUMNS) or not isinstance(locked, list):
+            return None
+        if not isinstance(split, list) or not set(map(type, split)) <= {int}:
             return None
         columns: dict[str, list[Any]] = {name: data[name] for name in COLUMNS}
         if len({len(column) for column in columns.values()}) != 1:
@@ -155,7 +178,7 @@ class Chunk:
             return None
         if not set(map(type, locked)) <= {int}:
             return None
-        return cls(columns, locked)
+        return cls(columns, locked, split)
 
 
 class Archive:
@@ -169,9 +192,19 @@ class Archive:
         self.meta_ns = bucket(namespace, "archive-meta")
         self.alias_ns = bucket(namespace, "archive-alias")
 
+    def terms_ns(self, seq: int) -> str:
+        """Where the keyword text of large block ``seq`` lives."""
+        return bucket(self.namespace, f"archive-terms/{_key(seq)}")
+
     def add(self, block: Block, entry: Entry) -> None:
         """Store a block (numbered by :meth:`next_seq`) and append its search entry to the index."""
         self.host.kv_put(self.blocks_ns, _key(block.seq), block.encode())
+        split = len(entry.content_terms) > terms.INLINE_TERMS
+        if split:
+            cut = terms.pieces(entry.content_terms, terms.PIECE_CHARS, terms.MAX_TERM_CHARS)
+            for i, piece in enumerate(cut):
+                self.host.kv_put(self.terms_ns(block.seq), terms.piece_key(i), piece.encode("utf-8"))
+            entry = Entry(entry.seq, entry.label, entry.excerpt, entry.label_terms, "")
         number = self._counter("chunk")
         raw = self.host.kv_get(self.index_ns, _key(number))
         chunk = self._chunk(raw) if raw else Chunk()
@@ -179,6 +212,8 @@ class Archive:
             number, chunk = number + 1, Chunk()  # a damaged chunk is left as it is
             self.host.kv_put(self.meta_ns, "chunk", str(number).encode("ascii"))
         chunk.append(entry)
+        if split:
+            chunk.split.append(entry.seq)
         self.host.kv_put(self.index_ns, _key(number), chunk.encode())
         self.host.kv_put(self.meta_ns, "seq", str(block.seq).encode("ascii"))
 
@@ -263,10 +298,17 @@ class Archive:
             return None
         return Block(seq, data["label"], data["content"], data["ts"])
 
-    def chunks(self) -> list[Chunk]:
-        """Every well-formed index chunk, by increasing sequence."""
-        chunks = (self._chunk(raw) for _, raw in self.host.kv_query(self.index_ns, "", 0))
-        return [chunk for chunk in chunks if chunk is not None]
+    def chunks(self) -> Iterator[Chunk]:
+        """Every well-formed index chunk, by increasing sequence, read one at a time."""
+        for number in range(self._counter("chunk") + 1):
+            raw = self.host.kv_get(self.index_ns, _key(number))
+            chunk = self._chunk(raw) if raw else None
+            if chunk is not None:
+                yield chunk
+
+    def has_term(self, seq: int, term: str) -> bool:
+        """Whether the out-of-line keyword text of large block ``seq`` contains ``term``."""
+        return bool(self.host.kv_query(self.terms_ns(seq), term, 1))
 
     def _chunk(self, raw: bytes) -> Chunk | None:
         chunk = Chunk.decode(raw)

@@ -107,7 +107,8 @@ class ArchiveVerbs:
         namespace = requests.namespace(body) or requests.DEFAULT_NAMESPACE
         limit = limit_of(body.get("limit"))
         terms = query_terms(query)
-        results = search(terms, Archive(self.host, namespace).chunks(), limit) if terms else []
+        archive = Archive(self.host, namespace)
+        results = search(terms, archive.chunks(), limit, archive.has_term) if terms else []
         return {
             "text": results_text(results),
             "terms": terms,

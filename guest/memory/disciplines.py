@@ -30,7 +30,7 @@ from typing import Any
 from guest import requests
 from guest.errors import InvalidRequest
 from guest.host import HOST_NS, WARN, Host
-from guest.requests import NAME_RE
+from guest.requests import NAME_RE, RESERVED_NAMES
 
 SIGIL_RE = re.compile(r"\s*@([A-Za-z0-9][A-Za-z0-9_-]{0,63})(?:\s+|$)")
 DEFAULT = "default"
@@ -69,7 +69,8 @@ def names(host: Host, key: str) -> list[str]:
         return []
     out: list[str] = []
     for name in listed if isinstance(listed, list) else []:
-        if isinstance(name, str) and NAME_RE.fullmatch(name) and name != DEFAULT and name not in out:
+        usable = isinstance(name, str) and NAME_RE.fullmatch(name) and name not in RESERVED_NAMES
+        if usable and name != DEFAULT and name not in out:
             out.append(name)
         elif name != DEFAULT:
             host.log(WARN, f"ignoring invalid discipline name {name!r} in host/{key}")

@@ -3,9 +3,13 @@
 Every verb first reads the trusted context from the host (``guest/structured/context.py``); when
 ``memory.enabled`` is false it answers ``validation: structured memory is disabled ...``
 (``memory_helper_version`` still answers, with ``"enabled": false``). A body carrying a scope
-field anywhere is refused before anything else is looked at. Then, except for
-``memory_helper_version``, ``memory_retention`` and ``reconcile_index``, the daily retention pass
-runs lazily (``guest/structured/maintenance.py``) in the same transaction as the verb.
+field anywhere is refused before anything else is looked at.
+
+The daily retention pass (``guest/structured/maintenance.py``) runs lazily *after* a writing verb
+(create, update, add or update an item, delete) that wrote something, in the same transaction.
+Never on a read: the store is committed to git, and a read that archived records or stamped the
+pass would turn a teammate's query into a binary diff. A store that is only read keeps showing
+records past ``retentionDays`` until the next write (or ``memory_retention``).
 """
 
 from __future__ import annotations
@@ -26,13 +30,46 @@ SCHEMA = 1
 Handler = Callable[[Context, dict[str, Any]], Any]
 
 
+class CountingHost:
+    """The host, counting the puts made through it (did a verb write anything?)."""
+
+    def __init__(self, host: Host) -> None:
+        self.inner = host
+        self.puts = 0
+
+    def kv_get(self, ns: str, key: str) -> bytes | None:
+        """``host-kv-get``."""
+        return self.inner.kv_get(ns, key)
+
+    def kv_put(self, ns: str, key: str, value: bytes) -> None:
+        """``host-kv-put``, counted (even when it fails: the verb tried to write)."""
+        self.puts += 1
+        self.inner.kv_put(ns, key, value)
+
+    def kv_query(self, ns: str, q: str, limit: int) -> list[tuple[str, bytes]]:
+        """``host-kv-query``."""
+        return self.inner.kv_query(ns, q, limit)
+
+    def vec_search(self, ns: str, query: list[float], k: int) -> list[tuple[str, float]]:
+        """``host-vec-search``."""
+        return self.inner.vec_search(ns, query, k)
+
+    def log(self, level: int, msg: str) -> None:
+        """``host-log``."""
+        self.inner.log(level, msg)
+
+    def now_ms(self) -> int:
+        """``host-now-ms``."""
+        return self.inner.now_ms()
+
+
 class StructuredVerbs:
     """Checklists, todos and session notes over one host."""
 
     def __init__(self, host: Host, embedder: StaticEmbedder) -> None:
-        self.host = host
+        self.host = CountingHost(host)
         self.embedder = embedder
-        self.writer = RecordWriter(host, embedder)
+        self.writer = RecordWriter(self.host, embedder)
 
     def table(self) -> dict[str, Verb]:
         """The verbs this module serves."""
@@ -46,9 +83,9 @@ class StructuredVerbs:
             "update_todo": (lambda c, b: w.update(c, "todo", b), "id", True),
             "create_session_note": (lambda c, b: w.create(c, "session_note", b), "content", True),
             "update_session_note": (lambda c, b: w.update(c, "session_note", b), "id", True),
-            "get_record": (self.get, "id", True),
-            "query_records": (self.query, "query", True),
-            "retrieve_memory": (self.retrieve, "query", True),
+            "get_record": (self.get, "id", False),
+            "query_records": (self.query, "query", False),
+            "retrieve_memory": (self.retrieve, "query", False),
             "delete_record": (self.delete, "id", True),
             "memory_retention": (self.retention, "force", False),
             "reconcile_index": (self.reconcile, "text", False),
@@ -68,9 +105,11 @@ class StructuredVerbs:
                     "or RS_LEARN_MEMORY_ENABLED)"
                 )
             fields.reject_scope(body)
-            if lazy_retention:
+            puts = self.host.puts
+            result = handler(ctx, body)
+            if lazy_retention and self.host.puts > puts:  # only after a verb that wrote
                 maintenance.retention(self.host, self.embedder, ctx)
-            return handler(ctx, body)
+            return result
 
         return run
 

@@ -29,6 +29,7 @@ from host_harness.hook import (
     PromptSubmitHook,
     SessionStartHook,
     log_reason,
+    process_started,
 )
 
 HOOK_COMMANDS = ("prompt-submit", "session-start")
@@ -104,14 +105,16 @@ def session_start(session: Session, budget: int, timeout: float) -> None:
 def _run(kind: type[Hook], session: Session, budget: int, timeout: float) -> None:
     """Run one hook on stdin and print what it has to add."""
     config = HookConfig(wasm=session.wasm, fallback_project=session.project, native=session.native,
-                        budget_tokens=budget, timeout_s=timeout)
+                        budget_tokens=budget, timeout_s=timeout, started=process_started())
     runner = kind(config)
     output = runner.run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
     if output:
         sys.stdout.write(output + "\n")
     sys.stdout.flush()
-    if runner.timed_out:
-        os._exit(0)  # the worker thread may sit in the guest or in SQLite: leave without waiting
+    # The budget counts to the end of the process: leave now, without interpreter teardown (and
+    # without waiting for a worker that may still sit in the guest or in SQLite). The stores were
+    # only read, and the log lines are already written.
+    os._exit(0)
 
 
 def is_hook(args: Sequence[str]) -> bool:

@@ -91,7 +91,7 @@ def list_skills(session: Session, as_json: bool) -> None:
 
 def skill_table(project: Project) -> list[dict[str, Any]]:
     """Every skill with its kind, path and whether it is the one discovered."""
-    found = discover(project.root)
+    found = discover(project)
     claimed = {sanitize_name(s["name"]) for s in found if s["kind"] == "authored"}
     rows = [
         {

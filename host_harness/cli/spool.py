@@ -13,7 +13,8 @@ import click
 
 from host_harness.guests.session import Session
 from host_harness.spool.lock import LockHeld, SpoolLock
-from host_harness.spool.watcher import ANSWERED, DEFERRED, POLL_INTERVAL_S, Spool, spool_root
+from host_harness.spool.watcher import ANSWERED, DEFERRED, POLL_INTERVAL_S, SPOOL, Spool, spool_root
+from host_harness.store import confine
 
 EXIT_LOCK_HELD = 3
 EXIT_LOCK_LOST = 4
@@ -49,12 +50,16 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
         return
     lock = SpoolLock(root / ".lock")
     try:
+        os.close(confine.open_dir(session.project, SPOOL, create=True))  # never through a link
         lock.acquire()  # before loading the component: a losing starter exits at once
     except LockHeld as held:
         click.echo(f"rs-learn-host spool: {held}", err=True)
         sys.exit(EXIT_LOCK_HELD)
+    except OSError as error:
+        raise click.ClickException(f"cannot use the spool: {error}") from None
     lost, stop = threading.Event(), threading.Event()
     previous = {sig: signal.signal(sig, _stopper(stop)) for sig in (signal.SIGTERM, signal.SIGINT)}
+    queue: Spool | None = None
     try:
         queue = Spool(session.project, session.open())
         lock.start_heartbeat(lambda: _set(lost, stop))
@@ -66,11 +71,13 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
         else:
             click.echo(f"rs-learn-host spool: watching {queue.root} (pid {os.getpid()})", err=True)
             queue.watch(stop, interval)
-    except OSError as error:  # e.g. a full disk: stop; a restart answers the claimed request
-        raise click.ClickException(f"the spool cannot write its answers: {error}") from error
+    except OSError as error:  # e.g. a full disk or a planted link: stop; a restart answers the claim
+        raise click.ClickException(f"the spool cannot go on: {error}") from error
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if queue is not None:
+            queue.close()
         session.close()  # every transaction is committed or rolled back before the lock goes
         lock.release()
     if lost.is_set():

@@ -4,7 +4,9 @@ Both targets -- :class:`host_harness.native.NativeGuest` (the guest package unde
 CPython) and :class:`host_harness.component.WasmGuest` (the built component) --
 inherit these rules, so one test suite checks both:
 
-* every call runs inside ``HostServices.begin()``;
+* every call runs inside ``HostServices.begin()``, as a reader first: if its first
+  write finds another connection holding the write lock, the call is rolled back and
+  run once more with the write lock taken up front (``begin(write_lock=True)``);
 * it commits only when the call succeeded: ``memorize``/``recall`` returned ok,
   ``dispatch`` returned an envelope with ``"ok": true`` (``version`` too);
 * a guest error, an exception or a trap rolls back every store the call touched;
@@ -39,15 +41,18 @@ def envelope_ok(envelope: str) -> bool:
     return isinstance(value, dict) and value.get("ok") is True
 
 
-def answer(guest: BaseGuest, verb: str, body: str, where: str | None = None) -> str:
+def answer(
+    guest: BaseGuest, verb: str, body: str, where: str | None = None, *, token: str | None = None
+) -> str:
     """``guest.dispatch`` that never raises: the envelope, or an error envelope for what it raised.
 
     A trap or a failed instantiation (:class:`GuestError`; the next call re-instantiates) and a
     harness bug cost this one request, not the long-lived process serving it (spool, MCP server).
-    ``where`` names the request in the log (default: the verb).
+    ``where`` names the request in the log (default: the verb); ``token`` is the spool's claim
+    (see :meth:`BaseGuest.dispatch`).
     """
     try:
-        return guest.dispatch(verb, body)
+        return guest.dispatch(verb, body, token=token)
     except GuestError as error:
         log.error("%s failed: %s", where or verb, error.message)
         message = error.message
@@ -55,6 +60,19 @@ def answer(guest: BaseGuest, verb: str, body: str, where: str | None = None) -> 
         log.exception("%s: unexpected error", where or verb)
         message = f"internal: {type(error).__name__}: {error}"
     return json.dumps({"ok": False, "verb": verb, "error": message}, ensure_ascii=False)
+
+
+def with_warnings(envelope: str, warnings: list[str]) -> str:
+    """The envelope with ``"warnings": [...]`` (what the host left out of the call) when there are any."""
+    if not warnings:
+        return envelope
+    try:
+        value = json.loads(envelope)
+    except ValueError:
+        return envelope
+    if not isinstance(value, dict):
+        return envelope
+    return json.dumps({**value, "warnings": list(warnings)}, ensure_ascii=False)
 
 
 def _require_unicode(**strings: str) -> None:
@@ -86,8 +104,12 @@ class BaseGuest(ABC):
         _require_unicode(query=query)
         return self._transact(lambda: self._recall(query, limit), lambda _: True)
 
-    def dispatch(self, verb: str, body: str) -> str:
-        """Serve one spool verb; returns the JSON envelope (a host failure becomes an error envelope)."""
+    def dispatch(self, verb: str, body: str, *, token: str | None = None) -> str:
+        """Serve one spool verb; returns the JSON envelope (a host failure becomes an error envelope).
+
+        With a ``token`` (the spool's claim) and a ledger on the services, the envelope is recorded
+        under the token in the transaction that commits the call (``host_harness/spool/ledger.py``).
+        """
         try:
             _require_unicode(verb=verb, body=body)
         except GuestError as error:
@@ -95,41 +117,51 @@ class BaseGuest(ABC):
                 {"ok": False, "verb": verb.encode("utf-8", "replace").decode(), "error": error.message}
             )
         try:
-            envelope = self._transact(lambda: self._dispatch(verb, body), envelope_ok)
+            envelope = self._transact(lambda: self._dispatch(verb, body), envelope_ok, token)
         except HostFailure as failure:
             return json.dumps({"ok": False, "verb": verb, "error": failure.message}, ensure_ascii=False)
-        return effects.apply(self.services.project.gm, envelope)  # after the commit: files to write
+        return self.finish(with_warnings(envelope, self.services.warnings))
+
+    def finish(self, envelope: str) -> str:
+        """Perform the host effects a committed envelope asks for (a managed skill's file); the answer."""
+        return effects.apply(self.services.project.root, envelope)
 
     @abstractmethod
     def close(self) -> None:
         """Release the target's resources (the services stay open: they are the caller's)."""
 
-    def _transact(self, run: Callable[[], T], succeeded: Callable[[T], bool]) -> T:
+    def _transact(self, run: Callable[[], T], succeeded: Callable[[T], bool], token: str | None = None) -> T:
         services = self.services
-        services.begin()
-        try:
-            result = run()
-        except GuestTrap:
-            services.rollback()
-            raise
-        except GuestError as error:  # the guest's answer may stem from a failed import: say so
+        for write_lock in (False, True):  # a second attempt only when the first found the lock taken
+            services.begin(write_lock=write_lock, retry=write_lock)  # (begin rolls the first back)
+            try:
+                result = run()
+            except GuestTrap:
+                services.rollback()
+                raise
+            except GuestError as error:  # the guest's answer may stem from a failed import: say so
+                if services.write_lock_busy and not write_lock:
+                    continue
+                failure = services.failure()
+                services.rollback()
+                if failure is not None:
+                    raise HostFailure(failure) from error
+                raise
+            except BaseException:
+                services.rollback()
+                raise
+            if services.write_lock_busy and not write_lock:
+                continue
             failure = services.failure()
-            services.rollback()
             if failure is not None:
-                raise HostFailure(failure) from error
-            raise
-        except BaseException:
-            services.rollback()
-            raise
-        failure = services.failure()
-        if failure is not None:
-            services.rollback()
-            raise HostFailure(failure)
-        if succeeded(result):
-            services.commit()
-        else:
-            services.rollback()
-        return result
+                services.rollback()
+                raise HostFailure(failure)
+            if succeeded(result):
+                services.commit(token=token, answer=result if isinstance(result, str) else None)
+            else:
+                services.rollback()
+            return result
+        raise AssertionError("unreachable: the second attempt holds the write lock")
 
     # what each target provides
 

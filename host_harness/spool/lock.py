@@ -12,6 +12,8 @@ section, never for the owner's lifetime -- that is what makes a *hung* owner
 (stopped, deadlocked) replaceable. A holder is replaced when
 
 * its heartbeat is older than :data:`STALE_S` seconds, or
+* its heartbeat lies more than :data:`STALE_S` seconds in the *future* (a forged
+  lock, or a clock set back: it would otherwise never grow stale), or
 * it ran on this host and its pid is gone (or a zombie): a ``kill -9`` is
   recovered at once, without waiting for staleness.
 
@@ -99,7 +101,8 @@ class SpoolLock:
         """Open the lock file and flock it, retrying until the path still names the locked inode."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+            fd = os.open(self.path, flags, 0o644)  # a planted link is refused (ELOOP), never followed
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 mine = os.fstat(fd)
@@ -149,7 +152,8 @@ class SpoolLock:
         pid = holder.get("pid")
         if holder.get("host") == self.host and isinstance(pid, int) and not pid_alive(pid):
             return True
-        return self._age(holder) > self.stale_s
+        age = self._age(holder)
+        return age > self.stale_s or age < -self.stale_s  # a heartbeat from the future is not a heartbeat
 
     # the API
 

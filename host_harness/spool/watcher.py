@@ -3,22 +3,24 @@
 A client writes a request file ``.gm/exec-spool/in/<verb>/<N>.<ext>`` and reads
 the answer ``.gm/exec-spool/out/<N>.json``, a ``dispatch`` envelope
 ``{"ok": true, "verb": V, "data": ...}`` or ``{"ok": false, "verb": V, "error": "..."}``.
-Every request gets an answer, bad ones an error envelope.
+Every request gets exactly one answer, bad ones an error envelope.
 
 One request, step by step (crash-safe at every point):
 
-1. *claim*: rename the in-file to ``work/<verb>/<N>.<ext>`` (atomic; a
-   previous answer ``out/<N>.json`` that the new request supersedes is removed
+1. *claim*: rename the in-file to ``work/<token>/<verb>/<N>.<ext>`` with a fresh random
+   token (a previous answer ``out/<N>.json`` that the new request supersedes is removed
    first, so a claim never coexists with an answer that is not its own);
-2. read and decode the body, ``guest.dispatch(verb, body)`` (one transaction);
-3. write ``out/<N>.json`` atomically (``out/.<N>.json.tmp.<pid>``, fsync, rename,
-   fsync the directory);
+2. read and decode the body, ``guest.dispatch(verb, body, token=...)``: one transaction,
+   which also records the envelope under the token in the replay ledger when the call
+   changed anything (``host_harness/spool/ledger.py``);
+3. write ``out/<N>.json`` atomically (a temp file in ``out/``, fsync, rename, fsync);
 4. remove the claim.
 
-On start, a claim left by a crash is finished: if its answer exists it was
-answered (step 3 done) and the claim is just removed -- exactly one answer;
-otherwise it is processed again (the guest's writes are idempotent: memorize
-deduplicates). Stale ``out/.*.tmp.*`` files are removed.
+On start, a claim left by a crash is finished: if its answer exists it was answered
+(step 3 done) and the claim is just removed; if the ledger holds its token, the call
+committed (step 2 done) and the answer is written from the ledger -- the call is never
+run twice; otherwise nothing of it was committed and it is run again. Stale temp
+answers are removed.
 
 Ids. ``N`` is the file name up to its first dot; requests are taken in the order
 (numeric ``N`` first, by value; then other ids by name; then verb; then file
@@ -38,112 +40,55 @@ text). Dotfiles and ``*.tmp.*`` files are ignored everywhere. An *empty* file
 younger than a quarter second is left for the next poll (a client may not have
 written it yet); write requests atomically (to a dotfile or ``*.tmp.*`` name,
 then rename) to avoid that wait.
+
+Unusable entries are answered with an error and removed, never left to be seen again:
+a symbolic link, a FIFO, a socket or a hard-linked file (removed: only its name here is
+unlinked), a directory (set aside in ``.rejected/``), an id over 200 bytes (answered
+when ``out/<N>.json`` can be named, else set aside). A verb folder that is a symbolic
+link is set aside unread. Nothing here follows a link: the spool's folders are checked
+at every poll (``host_harness/store/confine.py``).
 """
 
 from __future__ import annotations
 
-import codecs
-import json
+import contextlib
+import errno
 import logging
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from host_harness.guests.base import BaseGuest, answer, envelope_ok
-from host_harness.store.atomic import write_atomic
+from host_harness.spool.claims import Claim, Claims
+from host_harness.spool.inbox import (
+    MAX_BODY_BYTES,
+    BodyError,
+    Request,
+    decode_body,
+    error_envelope,
+    id_problem,
+    ignored,
+    printable,
+    read_body,
+    scan,
+    unusable,
+)
+from host_harness.spool.ledger import Ledger
+from host_harness.store import confine
+from host_harness.store.atomic import write_atomic_at
 
-MAX_BODY_BYTES = 2 * 1024 * 1024
-MAX_ID_CHARS = 200  # out/.<N>.json.tmp.<pid> must fit in a 255-byte file name
-RAW_TEXT_SUFFIXES = (".md", ".markdown")
+__all__ = ["ANSWERED", "DEFERRED", "BodyError", "Spool", "decode_body", "ignored", "scan", "spool_root"]
+
 POLL_INTERVAL_S = 0.1
 ANSWERED, DEFERRED, POSTPONED, GONE = "answered", "deferred", "postponed", "gone"
 FRESH_EMPTY_NS = 250_000_000  # an empty request younger than this may still be being written
-BOMS = (  # longest first: the UTF-32 LE BOM starts with the UTF-16 LE one
-    (codecs.BOM_UTF32_LE, "utf-32-le"),
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
+SPOOL = (".gm", "exec-spool")
+FOLDERS = ("in", "out", "work")
 
 log = logging.getLogger("rs_learn.spool")
-
-
-class BodyError(Exception):
-    """A request body that cannot be turned into text; the message goes into the error envelope."""
-
-
-def ignored(name: str) -> bool:
-    """Dotfiles and temp files (``*.tmp.*``) are never requests."""
-    return name.startswith(".") or ".tmp." in name or name.endswith(".tmp")
-
-
-def decode_body(raw: bytes, suffix: str) -> str:
-    """The body as text for ``dispatch``; raises :class:`BodyError`."""
-    encoding = "utf-8"
-    for bom, name in BOMS:
-        if raw.startswith(bom):
-            raw, encoding = raw[len(bom) :], name
-            break
-    try:
-        text = raw.decode(encoding)
-    except UnicodeDecodeError as error:
-        label = "UTF-8" if encoding == "utf-8" else encoding.upper()
-        where = f"byte {error.start}: {error.reason}"
-        raise BodyError(f"validation: body is not valid {label} ({where})") from None
-    if suffix.lower() in RAW_TEXT_SUFFIXES:
-        return json.dumps(text, ensure_ascii=False)
-    return text
-
-
-def printable(value: str) -> str:
-    """``value`` safe to put in JSON as UTF-8 (undecodable file-name bytes shown escaped)."""
-    return value.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def error_envelope(verb: str, message: str) -> str:
-    """An ``{"ok": false}`` envelope."""
-    return json.dumps({"ok": False, "verb": printable(verb), "error": message}, ensure_ascii=False)
-
-
-@dataclass(frozen=True)
-class Request:
-    """One request file ``<dir>/<verb>/<name>`` with id ``n``."""
-
-    verb: str
-    name: str
-    path: Path
-    n: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "n", self.name.split(".", 1)[0])
-
-    @property
-    def order(self) -> tuple[int, int, str, str, str]:
-        """Numeric ids first (by value), then the others by name; then verb, then file name."""
-        numeric = self.n.isascii() and self.n.isdigit()
-        return (0 if numeric else 1, int(self.n) if numeric else 0, self.n, self.verb, self.name)
-
-
-def scan(root: Path) -> list[Request]:
-    """The requests under ``root/<verb>/``, in processing order."""
-    found: list[Request] = []
-    try:
-        verbs = [d for d in os.scandir(root) if not ignored(d.name) and d.is_dir(follow_symlinks=False)]
-    except FileNotFoundError:
-        return []
-    for verb in verbs:
-        try:
-            entries = list(os.scandir(verb.path))
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        for entry in entries:
-            if not ignored(entry.name) and (entry.is_file(follow_symlinks=False) or entry.is_symlink()):
-                found.append(Request(verb.name, entry.name, Path(entry.path)))
-    return sorted(found, key=lambda r: r.order)
 
 
 def spool_root(project: Path) -> Path:
@@ -155,11 +100,23 @@ class Spool:
     """The exec spool of ``project``, answered by one warm ``guest``."""
 
     def __init__(self, project: Path, guest: BaseGuest, *, max_body_bytes: int = MAX_BODY_BYTES) -> None:
+        self.project = Path(project)
         self.root = spool_root(project)
         self.in_dir, self.out_dir, self.work_dir = self.root / "in", self.root / "out", self.root / "work"
         self.guest = guest
         self.max_body_bytes = max_body_bytes
         self.deferred: set[Path] = set()
+        self.check()
+        self.claims = Claims(self.work_dir, self.in_dir)
+        self.ledger = Ledger(self.project, self.root / "ledger.db")
+        guest.services.use_ledger(self.ledger)
+        # A fault-injection point for tests: called after a call committed, before its answer is written.
+        self.after_commit: Callable[[Claim, str], None] | None = None
+
+    def check(self) -> None:
+        """Create the spool's folders; raise :class:`confine.OutsideProject` if any is (behind) a link."""
+        for folder in FOLDERS:
+            os.close(confine.open_dir(self.project, (*SPOOL, folder), create=True))
 
     def out_path(self, n: str) -> Path:
         """Where the answer to id ``n`` goes."""
@@ -169,26 +126,39 @@ class Spool:
 
     def recover(self) -> int:
         """Finish what a crashed watcher left (stale temp answers, claims); return how many it answered."""
-        if self.out_dir.is_dir():
-            for entry in os.scandir(self.out_dir):
-                if entry.name.startswith(".") and ".tmp." in entry.name:
-                    Path(entry.path).unlink(missing_ok=True)
+        for entry in os.scandir(self.out_dir):
+            if entry.name.startswith(".") and ".tmp." in entry.name:
+                Path(entry.path).unlink(missing_ok=True)
         done = 0
-        for claim in scan(self.work_dir):
-            if self.out_path(claim.n).exists():
-                log.info("%s/%s was answered before a crash; removing its claim", claim.verb, claim.name)
-                claim.path.unlink(missing_ok=True)
+        for claim in self.claims.pending():
+            request = claim.request
+            if self._answer_mtime(request.n) is not None:
+                log.info("%s/%s was answered before a crash; removing its claim", request.verb, request.name)
+                self.claims.drop(claim)
+                continue
+            committed = self.ledger.lookup(claim.token) if claim.token is not None else None
+            if committed is not None:
+                log.info("%s/%s was committed before a crash; answering it from the ledger",
+                         printable(request.verb), printable(request.name))
+                self._deliver(claim, self.guest.finish(committed))
             else:
                 self._answer(claim)
-                done += 1
+            done += 1
+        self.ledger.clear()
         return done
 
     # the queue
 
     def drain(self, stop: Callable[[], bool] = lambda: False) -> dict[str, int]:
         """Take every pending request once (until ``stop()``); count them by :meth:`process` outcome."""
+        self.check()
         counts = {ANSWERED: 0, DEFERRED: 0, POSTPONED: 0, GONE: 0}
-        for request in scan(self.in_dir):
+        requests, linked = scan(self.in_dir)
+        for folder in linked:
+            where = Claims.quarantine(folder)
+            log.error("in/%s is a symbolic link (its requests would be read outside the project); "
+                      "moved it to %s unread", printable(folder.name), where.relative_to(self.root))
+        for request in requests:
             if stop():
                 break
             counts[self.process(request)] += 1
@@ -196,34 +166,29 @@ class Spool:
 
     def process(self, request: Request) -> str:
         """Claim and answer one request; return ``answered``, ``deferred``, ``postponed`` or ``gone``."""
-        if len(request.n) > MAX_ID_CHARS:
-            self._defer(request, f"its id is longer than {MAX_ID_CHARS} characters")
-            return DEFERRED
-        out = self.out_path(request.n)
         try:
-            answer_ns: int | None = out.stat().st_mtime_ns
-        except FileNotFoundError:
-            answer_ns = None
-        try:
-            request_stat = request.path.lstat()
+            st = request.path.lstat()
         except FileNotFoundError:
             return GONE  # withdrawn by the client
-        request_ns = request_stat.st_mtime_ns
-        if request_stat.st_size == 0 and time.time_ns() - request_ns < FRESH_EMPTY_NS:
+        if st.st_size == 0 and stat.S_ISREG(st.st_mode) and time.time_ns() - st.st_mtime_ns < FRESH_EMPTY_NS:
             return POSTPONED  # probably still being written: look again at the next poll
-        if answer_ns is not None and answer_ns > request_ns:
+        answer_ns = self._answer_mtime(request.n)
+        if answer_ns is not None and answer_ns > st.st_mtime_ns:
             self._defer(request, f"out/{request.n}.json holds another request's unread answer")
             return DEFERRED
-        claim = self.work_dir / request.verb / request.name
-        claim.parent.mkdir(parents=True, exist_ok=True)
         if answer_ns is not None:
-            out.unlink(missing_ok=True)  # superseded by this request (it reuses the id)
-        try:
-            os.rename(request.path, claim)
-        except FileNotFoundError:
+            self.out_path(request.n).unlink(missing_ok=True)  # superseded by this request (it reuses the id)
+        problem = id_problem(request.n) or unusable(st)
+        if problem is None and st.st_size > self.max_body_bytes:
+            problem = f"body is {st.st_size} bytes; the limit is {self.max_body_bytes}"
+        if problem is not None:
+            self._refuse(request, st, problem)
+            return ANSWERED
+        claim = self.claims.take(request, st)
+        if claim is None:
             return GONE
         self.deferred.discard(request.path)
-        self._answer(Request(request.verb, request.name, claim))
+        self._answer(claim)
         return ANSWERED
 
     def _defer(self, request: Request, why: str) -> None:
@@ -231,38 +196,70 @@ class Spool:
             self.deferred.add(request.path)
             log.warning("%s/%s waits: %s", printable(request.verb), printable(request.name), why)
 
-    def _answer(self, claim: Request) -> None:
-        envelope = self.envelope(claim)
-        self.out_dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.out_path(claim.n), envelope.encode("utf-8") + b"\n")
-        claim.path.unlink(missing_ok=True)  # not fsynced: a resurrected claim with its answer is just dropped
-        ok = envelope_ok(envelope)
-        log.info("answered %s/%s -> out/%s.json (%s)", printable(claim.verb), printable(claim.name),
-                 printable(claim.n), "ok" if ok else "error")
+    def _refuse(self, request: Request, st: os.stat_result, why: str) -> None:
+        """Answer an unusable entry with an error, then remove it (a directory is set aside)."""
+        self.deferred.discard(request.path)
+        written = self._write_answer(request, error_envelope(request.verb, f"validation: {why}"))
+        if stat.S_ISDIR(st.st_mode) or not written:
+            where = Claims.quarantine(request.path)
+            log.error("%s/%s: %s; moved it to %s", printable(request.verb), printable(request.name), why,
+                      where.relative_to(self.root))
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(request.path)  # a link, FIFO or extra hard link: only this name goes
 
-    def envelope(self, request: Request) -> str:
-        """Read, decode and dispatch one request; always an envelope, never an exception."""
+    def _answer(self, claim: Claim) -> None:
+        envelope = self.envelope(claim)
+        if self.after_commit is not None:
+            self.after_commit(claim, envelope)
+        self._deliver(claim, envelope)
+
+    def _deliver(self, claim: Claim, envelope: str) -> None:
+        if not self._write_answer(claim.request, envelope):
+            Claims.quarantine(claim.request.path)
+        self.claims.drop(claim)
+        if claim.token is not None:
+            self.ledger.forget.add(claim.token)
+
+    def _write_answer(self, request: Request, envelope: str) -> bool:
+        """Write ``out/<N>.json``; ``False`` when no such file can be named (an id too long)."""
+        try:
+            with confine.directory(self.project, (*SPOOL, "out"), create=True) as out:
+                write_atomic_at(out, f"{request.n}.json", envelope.encode("utf-8") + b"\n",
+                                tmp=f".tmp.{os.getpid()}")
+        except OSError as error:
+            if error.errno != errno.ENAMETOOLONG:
+                raise
+            log.error("%s/%s cannot be answered: out/<id>.json would be too long a name",
+                      printable(request.verb), printable(request.name))
+            return False
+        ok = envelope_ok(envelope)
+        log.info("answered %s/%s -> out/%s.json (%s)", printable(request.verb), printable(request.name),
+                 printable(request.n), "ok" if ok else "error")
+        return True
+
+    def _answer_mtime(self, n: str) -> int | None:
+        try:
+            return self.out_path(n).stat().st_mtime_ns
+        except OSError:  # absent, or a name too long to exist
+            return None
+
+    def envelope(self, claim: Claim) -> str:
+        """Read, decode and dispatch one claimed request; always an envelope, never an exception."""
+        request = claim.request
         verb = request.verb
         try:
             verb.encode("utf-8")
         except UnicodeEncodeError:
             return error_envelope(verb, "validation: the verb directory name is not valid UTF-8")
         try:
-            if request.path.is_symlink():
-                return error_envelope(verb, "validation: a request must be a regular file, not a symlink")
-            with open(request.path, "rb") as handle:
-                size = os.fstat(handle.fileno()).st_size
-                raw = b"" if size > self.max_body_bytes else handle.read(self.max_body_bytes + 1)
-            size = max(size, len(raw))
-            if size > self.max_body_bytes:
-                limit = self.max_body_bytes
-                return error_envelope(verb, f"validation: body is {size} bytes; the limit is {limit}")
-            body = decode_body(raw, request.path.suffix)
+            body = decode_body(read_body(request.path, self.max_body_bytes), request.path.suffix)
         except BodyError as error:
             return error_envelope(verb, str(error))
         except OSError as error:
             return error_envelope(verb, f"internal: cannot read the request: {error.strerror or error}")
-        return answer(self.guest, verb, body, f"{verb}/{printable(request.name)}")
+        where = f"{printable(verb)}/{printable(request.name)}"
+        return answer(self.guest, verb, body, where, token=claim.token)
 
     # watching
 
@@ -285,3 +282,7 @@ class Spool:
             elif not counts[ANSWERED]:
                 break
         return total
+
+    def close(self) -> None:
+        """Close the ledger's own connection."""
+        self.ledger.close()

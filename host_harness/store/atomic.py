@@ -33,9 +33,26 @@ def fsync_dir(directory: Path) -> None:
 
 def write_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> None:
     """Replace ``path`` with ``data`` atomically and durably."""
-    tmp = temp_name(path)
+    fd = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), mode)
+        write_atomic_at(fd, path.name, data, mode=mode)
+    finally:
+        os.close(fd)
+
+
+def write_atomic_at(
+    dir_fd: int, name: str, data: bytes, *, mode: int = 0o644, tmp: str | None = None
+) -> None:
+    """Replace ``name`` in the directory ``dir_fd`` with ``data``: temp file, fsync, rename, fsync.
+
+    The temp file is created exclusively and never through a link, and the rename replaces a
+    link named ``name`` rather than writing where it points. ``tmp`` names the temp file
+    (default ``.<name>.tmp.<pid>``; a short one when ``name`` is long).
+    """
+    tmp = tmp or temp_name(Path(name)).name
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(tmp, flags, mode, dir_fd=dir_fd)
         try:
             view = memoryview(data)
             while view:
@@ -43,8 +60,10 @@ def write_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, path)
+        os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp, dir_fd=dir_fd)
         raise
-    fsync_dir(path.parent)
+    with contextlib.suppress(OSError):  # some file systems refuse fsync on a directory
+        os.fsync(dir_fd)

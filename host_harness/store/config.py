@@ -28,7 +28,10 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from host_harness.store import confine
+
 CONFIG_FILE = Path(".gm") / "config.json"
+MAX_CONFIG_BYTES = 1024 * 1024
 ENV_PREFIX = "RS_LEARN_MEMORY_"
 TRUE = frozenset({"1", "true", "yes", "on"})
 FALSE = frozenset({"0", "false", "no", "off"})
@@ -81,7 +84,7 @@ def load_memory_config(project: Path, environ: Mapping[str, str] | None = None) 
     environ = os.environ if environ is None else environ
     values: dict[str, Any] = {}
     path = project / CONFIG_FILE
-    for name, value in _file_block(path).items():
+    for name, value in _file_block(project, path).items():
         if name not in FIELDS:
             raise ConfigError(f"{path}: unknown field memory.{name} (known: {', '.join(FIELDS)})")
         values[name] = _check(name, value, f"{path}: memory.{name}")
@@ -95,9 +98,14 @@ def load_memory_config(project: Path, environ: Mapping[str, str] | None = None) 
     return MemoryConfig(**values)
 
 
-def _file_block(path: Path) -> dict[str, Any]:
+def _file_block(project: Path, path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        raw = confine.read_file(project, CONFIG_FILE.parts, MAX_CONFIG_BYTES + 1)  # never through a link
+        if raw is None:
+            return {}
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES} bytes")
+        text = raw.decode("utf-8-sig")
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as error:

@@ -6,7 +6,8 @@ The guest cannot touch files. A successful ``learn`` envelope may carry
 file in the same folder, fsync, rename, fsync the folder) and removes ``write``
 from the envelope it passes on. The path must be exactly
 ``managed-skills/<name>/SKILL.md`` with a valid name: the host never writes
-anywhere else, whatever the guest says. When the write fails, the result turns
+anywhere else, whatever the guest says, and never through a symbolic link
+(``host_harness/store/confine.py``). When the write fails, the result turns
 into the seed's error, ``<lesson result>, but the managed skill could not be
 written: <reason>`` -- the lesson itself stays stored.
 """
@@ -18,13 +19,25 @@ import re
 from pathlib import Path
 from typing import Any
 
-from host_harness.store.atomic import write_atomic
+from host_harness.store import confine
 
 SKILL_PATH = re.compile(r"managed-skills/([a-z0-9][a-z0-9-]{0,63})/SKILL\.md")
 
 
-def apply(gm: Path, envelope: str) -> str:
-    """Perform the write an ``ok`` envelope asks for; return the envelope to pass on."""
+def pending(envelope: str) -> bool:
+    """Whether an envelope asks the host for a file write (cheap: a substring test first)."""
+    if '"write"' not in envelope:
+        return False
+    try:
+        value = json.loads(envelope)
+    except ValueError:
+        return False
+    data = value.get("data") if isinstance(value, dict) else None
+    return bool(value.get("ok")) and isinstance(data, dict) and "write" in data
+
+
+def apply(root: Path, envelope: str) -> str:
+    """Perform the write an ``ok`` envelope asks for below ``root``; return the envelope to pass on."""
     if '"write"' not in envelope:
         return envelope
     value = json.loads(envelope)
@@ -33,9 +46,7 @@ def apply(gm: Path, envelope: str) -> str:
         return envelope
     write = data.pop("write")
     try:
-        path = _target(gm, write)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, str(write["content"]).encode("utf-8"))
+        confine.write_file(root, _target(write), str(write["content"]).encode("utf-8"))
     except (OSError, ValueError, KeyError, TypeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         prefix = str(write.get("failure_prefix", "Done")) if isinstance(write, dict) else "Done"
@@ -46,9 +57,9 @@ def apply(gm: Path, envelope: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _target(gm: Path, write: Any) -> Path:
-    """The file to write, refusing any path outside ``.gm/managed-skills/<name>/SKILL.md``."""
+def _target(write: Any) -> tuple[str, ...]:
+    """The file to write below the project, refusing anything but ``.gm/managed-skills/<name>/SKILL.md``."""
     path = write.get("path") if isinstance(write, dict) else None
     if not isinstance(path, str) or not SKILL_PATH.fullmatch(path):
         raise ValueError(f"refusing to write {path!r}: only managed-skills/<name>/SKILL.md")
-    return gm / path
+    return (".gm", *path.split("/"))

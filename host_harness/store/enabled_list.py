@@ -6,7 +6,8 @@ bytes that are not UTF-8). ``enable`` appends a name that is not there yet;
 ``disable`` removes every line naming it and nothing else. A change is written
 atomically (temp file + rename); an edit that changes nothing writes nothing.
 Concurrent edits are serialised by ``flock`` on the ``disciplines`` directory,
-so two ``enable`` commands at once both land.
+so two ``enable`` commands at once both land. No symbolic link below the project is
+followed (``host_harness/store/confine.py``).
 
 Names are checked with the router's rule, ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``
 (no ``/``, ``..``, NUL, absolute path, nothing longer than 64 characters);
@@ -21,10 +22,14 @@ import fcntl
 import os
 from collections.abc import Iterator
 
-from host_harness.store.atomic import write_atomic
-from host_harness.store.router import Project, valid_name
+from host_harness.store import confine
+from host_harness.store.atomic import write_atomic_at
+from host_harness.store.router import RESERVED_DISCIPLINES, Project, valid_name
 
 RESERVED = frozenset({"default"})
+FOLDER = (".gm", "disciplines")
+FILE = "enabled.txt"
+MAX_BYTES = 1024 * 1024
 
 
 class BadName(ValueError):
@@ -35,6 +40,8 @@ def check_name(name: str) -> str:
     """Return ``name`` if it is a usable discipline name; raise :class:`BadName` with the rule otherwise."""
     if name in RESERVED:
         raise BadName(f"{name!r} is the project store, always searched; it cannot be a discipline")
+    if name in RESERVED_DISCIPLINES:
+        raise BadName(f"{name!r} is reserved: it is the host's read-only namespace, not a discipline")
     if not valid_name(name):
         raise BadName(
             f"{name!r} is not a valid discipline name: use letters, digits, '_' and '-', starting with "
@@ -58,16 +65,15 @@ class EnabledList:
     def enable(self, name: str) -> bool:
         """Append ``name`` unless it is already enabled; return whether the file changed."""
         check_name(name)
-        self.directory.mkdir(parents=True, exist_ok=True)
-        with self._locked():
-            bom, lines = self._read()
+        with self._locked(create=True) as fd:
+            bom, lines = self._read(fd)
             if any(_name_of(line) == name for line in lines):
                 return False
             newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
             if lines and not lines[-1].endswith(("\n", "\r")):
                 lines[-1] += newline
             lines.append(name + newline)
-            self._write(bom, lines)
+            self._write(fd, bom, lines)
         return True
 
     def disable(self, name: str) -> bool:
@@ -75,34 +81,38 @@ class EnabledList:
         check_name(name)
         if not self.path.exists():
             return False
-        with self._locked():
-            bom, lines = self._read()
+        with self._locked(create=False) as fd:
+            bom, lines = self._read(fd)
             kept = [line for line in lines if _name_of(line) != name]
             if len(kept) == len(lines):
                 return False
-            self._write(bom, kept)
+            self._write(fd, bom, kept)
         return True
 
-    def _read(self) -> tuple[bytes, list[str]]:
+    def _read(self, dir_fd: int) -> tuple[bytes, list[str]]:
         try:
-            raw = self.path.read_bytes()
+            fd = confine.open_file(FILE, dir_fd, self.path)
         except FileNotFoundError:
             return b"", []
+        try:
+            raw = os.read(fd, MAX_BYTES + 1)
+        finally:
+            os.close(fd)
+        if len(raw) > MAX_BYTES:
+            raise OSError(f"{self.path} is larger than {MAX_BYTES} bytes")
         bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
         text = raw[len(bom) :].decode("utf-8", "surrogateescape")
         return bom, text.splitlines(keepends=True)
 
-    def _write(self, bom: bytes, lines: list[str]) -> None:
-        write_atomic(self.path, bom + "".join(lines).encode("utf-8", "surrogateescape"))
+    def _write(self, dir_fd: int, bom: bytes, lines: list[str]) -> None:
+        write_atomic_at(dir_fd, FILE, bom + "".join(lines).encode("utf-8", "surrogateescape"))
 
     @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        fd = os.open(self.directory, os.O_RDONLY)
-        try:
+    def _locked(self, create: bool) -> Iterator[int]:
+        """The ``disciplines`` folder (reached without following links), flocked."""
+        with confine.directory(self.project.root, FOLDER, create=create) as fd:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
+            yield fd
 
 
 def _name_of(line: str) -> str:

@@ -5,14 +5,35 @@ The file is committed to git, so it stays in rollback-journal mode (never a
 byte-identical (a put of the stored value and a delete of a missing key write
 nothing), and a read of a store that does not exist yet does not create it.
 
-Transactions. The first access in a unit of work opens ``BEGIN IMMEDIATE`` and
-the transaction stays open until the owner calls :meth:`SqliteKV.commit` or
-:meth:`SqliteKV.rollback` (``HostServices`` does, once per export call). Taking
-the write lock up front, even for a call that turns out to only read, makes a
-call's read-modify-write cycles (memorize reads the doc counter, then bumps it)
-serialisable across processes without the ``SQLITE_BUSY`` that upgrading a read
-transaction can hit; readers in other processes are not blocked (rollback mode
-only blocks them during the short commit). ``busy_timeout`` bounds the wait.
+Transactions. The first access in a unit of work opens a transaction that stays
+open until the owner calls :meth:`SqliteKV.commit` or :meth:`SqliteKV.rollback`
+(``HostServices`` does, once per export call). Its kind is the owner's choice
+(:attr:`SqliteKV.write_lock`):
+
+* the write lock up front (the default for direct use, and a call's second attempt):
+  ``BEGIN`` and a write that matches no row, which locks this file only (``BEGIN
+  IMMEDIATE`` would lock every attached file too);
+* ``BEGIN`` (deferred) only reads: it takes SQLite's shared lock, so it never waits
+  behind another writer's transaction (only behind the few milliseconds of a
+  commit) and never blocks one. The first put that would change something
+  upgrades it to a write transaction. Upgrading can fail with ``SQLITE_BUSY``
+  while another connection holds the write lock; with
+  :attr:`SqliteKV.upgrade_fails_fast` it then fails at once with
+  :class:`WriteLockBusy` instead of waiting, and ``HostServices`` runs the whole
+  call again with the write lock taken up front (calls are atomic and
+  deterministic given the host, so a re-run is safe). In rollback-journal mode a
+  reader holding the shared lock keeps other writers from committing, so what a
+  call read is still current when it writes.
+
+A put that would change nothing (the stored value again, deleting a missing key)
+is answered by a read and takes no lock. Lock waits (taking the write lock, the
+first read, ``COMMIT``) draw on one :class:`LockBudget` per export call, so a
+call waits for locks at most ``busy_timeout`` in total, however many stores and
+attempts it takes.
+
+Attachments. An owner may :meth:`SqliteKV.attach` another database file (the spool's
+replay ledger) to the connection and write it with :meth:`SqliteKV.execute_attached`
+inside the open write transaction: SQLite then commits both files atomically.
 
 Schema changes are numbered migrations in :data:`MIGRATIONS`, applied in order
 under ``PRAGMA user_version``; each is idempotent.
@@ -29,6 +50,8 @@ from typing import Protocol
 from urllib.parse import quote
 
 from host_harness.errors import StoreError
+from host_harness.store import confine
+from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
 
 MIGRATIONS: list[str] = [
     # 1: the key-value table; keys are compared by BINARY collation = UTF-8 byte order.
@@ -82,9 +105,20 @@ class SqliteKV:
         self.path = Path(path)
         self.busy_timeout_ms = busy_timeout_ms
         self.listeners: list[KVListener] = []
+        # How the next transaction starts (see the module docstring); the owner may change these
+        # between transactions.
+        self.write_lock = True
+        self.upgrade_fails_fast = False
+        self.budget: LockBudget | None = None
+        # The project root: the file and its folders are checked for links below it before every
+        # open (``host_harness/store/confine.py``); ``None`` for a store outside any project.
+        self.confine_to: Path | None = None
+        self.attachments: dict[str, tuple[Path, str]] = {}  # alias -> (file, schema statement)
         self._conn: sqlite3.Connection | None = None
         self._inode: tuple[int, int] | None = None
         self._dirty: set[str] = set()
+        self._writing = False  # the open transaction holds the write lock
+        self._busy_ms = busy_timeout_ms
 
     # connection and transaction
 
@@ -95,24 +129,71 @@ class SqliteKV:
             self.close()  # the file was replaced (git checkout) or removed under us
             conn = None
         if conn is None:
-            if not create and not self.path.exists():
-                return None
+            if not create and not _has_data(self.path):
+                return None  # absent (or empty): nothing to read, and a read must not create it
             conn = self._open(create)
         if not conn.in_transaction:
-            conn.execute("BEGIN IMMEDIATE")
+            if self.write_lock:
+                # The write lock of this file only: BEGIN IMMEDIATE would also lock every ATTACHed
+                # file (the spool's ledger), which the call's other store connections attach too.
+                conn.execute("BEGIN")
+                self._wait(conn, "DELETE FROM main.kv WHERE 0")
+                self._writing = True
+            else:
+                conn.execute("BEGIN")
+                self._wait(conn, "PRAGMA schema_version")  # take the shared lock now, within the budget
+                self._writing = False
         return conn
 
+    def _set_busy(self, conn: sqlite3.Connection, ms: int) -> None:
+        if ms != self._busy_ms:
+            conn.execute(f"PRAGMA busy_timeout = {int(ms)}")
+            self._busy_ms = ms
+
+    def _wait(self, conn: sqlite3.Connection, sql: str, params: tuple[object, ...] = ()) -> None:
+        """Run a statement that may wait for a lock, within the budget (or the busy timeout)."""
+        budget = self.budget
+        if budget is None:
+            self._set_busy(conn, self.busy_timeout_ms)
+            conn.execute(sql, params).fetchall()
+            return
+        self._set_busy(conn, budget.remaining_ms())
+        with budget.waiting():
+            conn.execute(sql, params).fetchall()
+
+    def _write(self, conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> None:
+        """Run a write; the first one of a read transaction takes the write lock (upgrade)."""
+        if self._writing:
+            conn.execute(sql, params)
+            return
+        if not self.upgrade_fails_fast:
+            self._wait(conn, sql, params)
+        else:
+            self._set_busy(conn, 0)
+            try:
+                conn.execute(sql, params)
+            except sqlite3.OperationalError as error:
+                if is_busy(error):
+                    raise WriteLockBusy(f"another connection holds the write lock of {self.path}") from error
+                raise
+        self._writing = True
+
     def _open(self, create: bool) -> sqlite3.Connection:
-        if create:
+        if self.confine_to is not None:
+            confine.check_database(self.confine_to, self.path, create=create)
+        elif create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         uri = f"file:{quote(str(self.path))}?mode={'rwc' if create else 'rw'}"
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=self.busy_timeout_ms / 1000)
+        self._busy_ms = self.busy_timeout_ms
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
             conn.execute("PRAGMA journal_mode = DELETE").fetchone()
             if int(conn.execute("PRAGMA page_count").fetchone()[0]) == 0:
                 conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # only takes effect on a new file
             migrate(conn)
+            for alias in self.attachments:
+                self._attach(conn, alias)
         except BaseException:
             conn.close()
             raise
@@ -121,15 +202,45 @@ class SqliteKV:
             listener.reset()
         return conn
 
+    def attach(self, alias: str, path: Path, schema: str) -> None:
+        """ATTACH ``path`` as ``alias`` to the connection (now, or when it opens); run ``schema`` there."""
+        if self.in_transaction:
+            raise StoreError(f"cannot attach {path} inside a transaction")
+        self.attachments[alias] = (Path(path), schema)
+        if self._conn is not None:
+            self._attach(self._conn, alias)
+
+    def _attach(self, conn: sqlite3.Connection, alias: str) -> None:
+        path, schema = self.attachments[alias]
+        if self.confine_to is not None:
+            confine.check_database(self.confine_to, path, create=True)
+        attached = {row[1] for row in conn.execute("PRAGMA database_list")}
+        if alias not in attached:
+            conn.execute(f"ATTACH DATABASE ? AS {alias}", (str(path),))
+            conn.execute(f"PRAGMA {alias}.journal_mode = DELETE").fetchone()
+        conn.execute(schema)
+
+    def execute_attached(self, sql: str, params: tuple[object, ...]) -> None:
+        """Run a write on an attached database inside the open write transaction (committed with it)."""
+        if self._conn is None or not self._writing:
+            raise StoreError("execute_attached needs an open write transaction")
+        self._conn.execute(sql, params)
+
     def commit(self) -> None:
-        """Commit the open transaction, if any."""
-        if self._conn is not None and self._conn.in_transaction:
-            self._conn.execute("COMMIT")
+        """Commit the open transaction, if any (a write transaction may wait for readers to finish)."""
+        conn = self._conn
+        if conn is not None and conn.in_transaction:
+            if self._writing:
+                self._wait(conn, "COMMIT")
+            else:
+                conn.execute("COMMIT")  # a read transaction: releases the shared lock, never waits
         self._dirty.clear()
+        self._writing = False
 
     def rollback(self) -> None:
         """Roll back the open transaction, if any, and tell the listeners what it had changed."""
         dirty, self._dirty = self._dirty, set()
+        self._writing = False
         if self._conn is not None and self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
         if dirty:
@@ -160,6 +271,15 @@ class SqliteKV:
         """Whether a transaction is open on this store."""
         return self._conn is not None and self._conn.in_transaction
 
+    @property
+    def changed(self) -> bool:
+        """Whether the open transaction has changed anything."""
+        return bool(self._dirty)
+
+    def probe(self) -> None:
+        """Open the store and its transaction (reading its header); raise if it is not a usable store."""
+        self._connection(create=False)
+
     def data_version(self) -> int | None:
         """Return ``PRAGMA data_version`` (changes when ANOTHER connection commits); ``None`` if no file."""
         conn = self._connection(create=False)
@@ -187,15 +307,20 @@ class SqliteKV:
         conn = self._connection(create=bool(value))
         if conn is None:
             return False  # deleting from a store that does not exist
+        if not self._writing:  # a read transaction: a put that changes nothing must not take the lock
+            row = conn.execute("SELECT value FROM kv WHERE ns = ? AND key = ?", (ns, key)).fetchone()
+            if (bytes(row[0]) == value) if row is not None else not value:
+                return False
         before = conn.total_changes
         if value:  # one statement; an identical value matches no row, so nothing is written
-            conn.execute(
+            self._write(
+                conn,
                 "INSERT INTO kv (ns, key, value) VALUES (?, ?, ?) ON CONFLICT (ns, key) "
                 "DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value",
                 (ns, key, value),
             )
         else:
-            conn.execute("DELETE FROM kv WHERE ns = ? AND key = ?", (ns, key))
+            self._write(conn, "DELETE FROM kv WHERE ns = ? AND key = ?", (ns, key))
         if conn.total_changes == before:
             return False
         self._dirty.add(ns)
@@ -254,9 +379,17 @@ def migrate(conn: sqlite3.Connection) -> int:
     return len(MIGRATIONS)
 
 
+def _has_data(path: Path) -> bool:
+    """Whether ``path`` exists and is not empty (an empty file is no store yet)."""
+    try:
+        return os.stat(path).st_size > 0
+    except FileNotFoundError:
+        return False
+
+
 def _inode(path: Path) -> tuple[int, int] | None:
     try:
-        st = os.stat(path)
+        st = os.lstat(path)  # a file replaced by a link to it is a replaced file
     except FileNotFoundError:
         return None
     return (st.st_dev, st.st_ino)

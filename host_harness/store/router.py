@@ -9,39 +9,50 @@
 A discipline ``<name>`` becomes a directory name, so it must match
 ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``: no ``/``, ``..``, NUL, absolute path or
 empty name can reach the file system. Nothing here creates ``.gm/``: the store
-creates its directory on the first write.
+creates its directory on the first write. Nothing here follows a symbolic link below
+the project either (``host_harness/store/confine.py``): a linked ``enabled.txt`` or
+skills folder reads as absent, with a warning.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from host_harness.errors import StoreError
+from host_harness.store import confine, skills
 from host_harness.store.config import MemoryConfig, load_memory_config
 from host_harness.store.kv import check_name
-from host_harness.store.skills import discover as discover_skills
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 HOST_NS = "host"
+RESERVED_DISCIPLINES = frozenset({HOST_NS})  # a discipline folder named like the host namespace
 DISCIPLINES = "disciplines"
 DB_NAME = "rs-learn.db"
 HOST_KEYS = (
     "authored-skills", "disciplines", "enabled-disciplines", "managed-skills", "memory-config", "scope",
     "skills",
 )
+MAX_ENABLED_BYTES = 1024 * 1024
 
 log = logging.getLogger("rs_learn.host")
 
 
 def valid_name(name: str) -> bool:
-    """Return whether ``name`` is a safe discipline name."""
+    """Return whether ``name`` is a safe folder name (a discipline's or a managed skill's)."""
     return NAME_RE.fullmatch(name) is not None
+
+
+def valid_discipline(name: str) -> bool:
+    """Return whether ``name`` may name a discipline: a safe name that is not reserved (``host``)."""
+    return valid_name(name) and name not in RESERVED_DISCIPLINES
 
 
 @dataclass(frozen=True)
@@ -62,10 +73,10 @@ class Project:
 
     def discipline_db(self, name: str) -> Path:
         """Return the store of discipline ``name`` (validated)."""
-        if not valid_name(name):
+        if not valid_discipline(name):
             raise StoreError(
                 f"discipline name {name!r} is not valid: use letters, digits, '_' and '-', "
-                "starting with a letter or digit, at most 64 characters (no '/', '..', NUL)"
+                "starting with a letter or digit, at most 64 characters (no '/', '..', NUL), not 'host'"
             )
         return self.gm / DISCIPLINES / name / DB_NAME
 
@@ -82,27 +93,41 @@ class Project:
     def enabled_disciplines(self) -> list[str]:
         """Read ``enabled.txt``: trimmed names, blank and ``#`` lines skipped, de-duplicated, valid only."""
         try:
-            text = self.enabled_file.read_text(encoding="utf-8-sig", errors="replace")
-        except FileNotFoundError:
+            raw = confine.read_file(self.root, (".gm", DISCIPLINES, "enabled.txt"), MAX_ENABLED_BYTES)
+        except FileNotFoundError:  # no .gm/disciplines
             return []
+        except OSError as error:
+            log.warning("ignoring %s: %s", self.enabled_file, error)
+            return []
+        if raw is None:
+            return []
+        text = raw.decode("utf-8-sig", errors="replace")
         names: list[str] = []
         for number, line in enumerate(text.splitlines(), start=1):
             name = line.strip()
             if not name or name.startswith("#") or name in names:
                 continue
-            if not valid_name(name):
+            if not valid_discipline(name):
                 log.warning("%s:%d: skipping invalid discipline name %r", self.enabled_file, number, name)
                 continue
             names.append(name)
         return names
 
     def discipline_dirs(self) -> list[str]:
-        """The discipline folders under ``.gm/disciplines/`` (valid names, never ``default``), sorted."""
-        base = self.gm / DISCIPLINES
-        if not base.is_dir():
+        """The discipline folders under ``.gm/disciplines/`` (valid, not reserved, never ``default``), sorted.
+
+        Read without following links: a linked ``.gm/disciplines`` lists nothing, a linked folder in
+        it is not a discipline.
+        """
+        try:
+            with confine.directory(self.root, (".gm", DISCIPLINES)) as fd:
+                names = [d.name for d in os.scandir(fd) if d.is_dir(follow_symlinks=False)]
+        except FileNotFoundError:
             return []
-        found = (d.name for d in base.iterdir() if d.is_dir())
-        return sorted(name for name in found if valid_name(name) and name != "default")
+        except OSError as error:
+            log.warning("ignoring %s: %s", self.gm / DISCIPLINES, error)
+            return []
+        return sorted(name for name in names if valid_discipline(name) and name != "default")
 
     def known_disciplines(self) -> list[str]:
         """The disciplines a leading ``@name`` selects: every folder and every enabled name, sorted."""
@@ -110,18 +135,45 @@ class Project:
 
     def managed_skills(self) -> list[str]:
         """List the managed skills written so far (``.gm/managed-skills/<name>/SKILL.md``)."""
-        base = self.gm / "managed-skills"
-        if not base.is_dir():
-            return []
-        return sorted(d.name for d in base.iterdir() if valid_name(d.name) and (d / "SKILL.md").is_file())
+        return sorted(name for name in self.skill_folders((".gm", "managed-skills")) if valid_name(name))
 
     def authored_skills(self) -> list[str]:
         """List the skill directories with a ``SKILL.md`` in ``.gm/skills`` and ``.claude/skills``."""
-        names: set[str] = set()
-        for base in self.skill_dirs:
-            if base.is_dir():
-                names.update(d.name for d in base.iterdir() if (d / "SKILL.md").is_file())
-        return sorted(names)
+        return sorted({name for name, _ in self.authored_skill_files()})
+
+    def authored_skill_files(self) -> list[tuple[str, Path]]:
+        """``(name, SKILL.md)`` of every authored skill (``.gm/skills`` is read without following links)."""
+        gm_skills, claude_skills = self.skill_dirs
+        found = [(name, gm_skills / name / "SKILL.md") for name in self.skill_folders((".gm", "skills"))]
+        found += [(name, claude_skills / name / "SKILL.md") for name in self.claude_skills()]
+        return sorted(found)
+
+    def claude_skills(self) -> list[str]:
+        """Folders of ``.claude/skills`` holding a ``SKILL.md`` (the agent's own folder, outside ``.gm``)."""
+        base = self.skill_dirs[1]
+        if not base.is_dir():
+            return []
+        return sorted(d.name for d in base.iterdir() if (d / "SKILL.md").is_file())
+
+    def skill_folders(self, parts: tuple[str, ...]) -> list[str]:
+        """Folders of ``parts`` holding a regular ``SKILL.md``, links never followed, sorted."""
+        try:
+            with confine.directory(self.root, parts) as fd:
+                found = []
+                for entry in os.scandir(fd):
+                    if entry.is_dir(follow_symlinks=False):
+                        try:
+                            st = os.stat(f"{entry.name}/SKILL.md", dir_fd=fd, follow_symlinks=False)
+                        except OSError:
+                            continue
+                        if stat.S_ISREG(st.st_mode):
+                            found.append(entry.name)
+                return sorted(found)
+        except FileNotFoundError:
+            return []
+        except OSError as error:
+            log.warning("ignoring %s: %s", self.root.joinpath(*parts), error)
+            return []
 
 
 @dataclass(frozen=True)
@@ -182,7 +234,7 @@ class StoreRouter:
         elif key == "memory-config":
             value = self.memory_config.as_json()
         elif key == "skills":
-            value = discover_skills(self.project.root)
+            value = skills.discover(self.project)
         else:
             return None
         return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")

@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from host_harness.store import confine
 from host_harness.store.effects import SKILL_PATH
+
+if TYPE_CHECKING:
+    from host_harness.store.router import Project
 
 MAX_HEAD_BYTES = 16 * 1024
 MAX_SKILLS = 500
 
 
 def places(root: Path) -> list[tuple[str, Path]]:
-    """``(kind, folder)`` of every place skills live, managed first."""
+    """``(kind, folder)`` of every place skills live, managed first (for a quick "any skills?" check)."""
     gm = root / ".gm"
     return [
         ("managed", gm / "managed-skills"),
@@ -30,33 +34,46 @@ def places(root: Path) -> list[tuple[str, Path]]:
     ]
 
 
-def discover(root: Path) -> list[dict[str, Any]]:
-    """Every skill of the project: ``{"name", "kind", "path", "description"}``, by place then name."""
+def discover(project: Project) -> list[dict[str, Any]]:
+    """Every skill of the project: ``{"name", "kind", "path", "description"}``, by place then name.
+
+    Folders under ``.gm`` are listed and read without following links (a cloned repository may plant
+    them); ``.claude/skills`` is the agent's own folder, read as the agent reads it.
+    """
+    places = [
+        ("managed", (".gm", "managed-skills"), project.managed_skills()),
+        ("authored", (".gm", "skills"), project.skill_folders((".gm", "skills"))),
+        ("authored", (".claude", "skills"), project.claude_skills()),
+    ]
     found: list[dict[str, Any]] = []
-    for kind, base in places(root):
-        try:
-            folders = sorted(d for d in base.iterdir() if d.is_dir()) if base.is_dir() else []
-        except OSError:
-            continue
-        for folder in folders:
-            skill = folder / "SKILL.md"
-            path = skill.relative_to(root).as_posix()
-            if (kind == "managed" and not SKILL_PATH.fullmatch(path[len(".gm/") :])) or not skill.is_file():
+    for kind, parts, names in places:
+        for name in names:
+            path = "/".join((*parts, name, "SKILL.md"))
+            if kind == "managed" and not SKILL_PATH.fullmatch(path[len(".gm/") :]):
                 continue
-            found.append({"name": folder.name, "kind": kind, "path": path, "description": description(skill)})
+            found.append({"name": name, "kind": kind, "path": path,
+                          "description": description(_head(project, (*parts, name, "SKILL.md")))})
             if len(found) == MAX_SKILLS:
                 return found
     return found
 
 
-def description(skill: Path) -> str | None:
-    """The ``description`` of a ``SKILL.md``'s front matter, or ``None``."""
+def _head(project: Project, parts: tuple[str, ...]) -> bytes | None:
+    """The first :data:`MAX_HEAD_BYTES` of a ``SKILL.md`` (``None`` when it cannot be read)."""
     try:
-        with open(skill, "rb") as handle:
-            head = handle.read(MAX_HEAD_BYTES).decode("utf-8", "replace")
+        if parts[0] == ".gm":
+            return confine.read_file(project.root, parts, MAX_HEAD_BYTES)
+        with open(project.root.joinpath(*parts), "rb") as handle:
+            return handle.read(MAX_HEAD_BYTES)
     except OSError:
         return None
-    lines = head.lstrip("\ufeff").splitlines()
+
+
+def description(head: bytes | None) -> str | None:
+    """The ``description`` of a ``SKILL.md``'s front matter (from its first bytes), or ``None``."""
+    if head is None:
+        return None
+    lines = head.decode("utf-8", "replace").lstrip("\ufeff").splitlines()
     if not lines or lines[0].strip() != "---":
         return None
     for n, line in enumerate(lines[1:], start=1):

@@ -1,0 +1,118 @@
+"""`python -m bench.archive`: archive_search over large blocks -- time and host memory.
+
+Fills a temporary project with blocks of ~1.9 MB of varied words (through the native guest: the
+store format is the same), then runs ``archive_search`` through the component in a fresh process
+and reports the median time of 5 searches and the peak growth of the process's resident memory
+during one search (``/proc/self/status`` VmHWM after resetting it). Before issue 11 every search
+moved the whole index into the guest: ~80 bytes of host memory per archived byte, 57.7 s and
+5.7 GiB at 40 such blocks (reported by the issue).
+
+    python -m bench.archive                   # 8, 16 and 52 blocks
+    python -m bench.archive --blocks 4 8      # other sizes
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from host_harness.guests.native import NativeGuest
+from host_harness.services import HostServices
+
+ROOT = Path(__file__).resolve().parent.parent
+WASM = ROOT / "dist" / "rs_learn.wasm"
+WORDS = ["deploy", "rollback", "canary", "kubernetes", "helm", "ingress", "latency", "budget", "alpha"]
+BLOCK_CHARS = 1_900_000
+
+MEASURE = r"""
+import json, statistics, sys, time
+from pathlib import Path
+from host_harness.guests.component import WasmGuest
+from host_harness.guests.runtime import Runtime
+from host_harness.services import HostServices
+
+def status(field):
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+project, wasm, query, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+guest = WasmGuest(Runtime.load(wasm), HostServices(Path(project)))
+guest.dispatch("archive_search", json.dumps({"query": "warmup"}))
+Path("/proc/self/clear_refs").write_text("5")  # reset the peak (VmHWM) to the current size
+before = status("VmRSS")
+body = json.dumps({"query": query, "limit": 20})
+envelope = json.loads(guest.dispatch("archive_search", body))
+growth = status("VmHWM") - before
+times = []
+for _ in range(runs):
+    start = time.perf_counter()
+    guest.dispatch("archive_search", body)
+    times.append(time.perf_counter() - start)
+ids = [r["id"] for r in envelope["data"]["results"]]
+print(json.dumps({"growth": growth, "results": ids, "median_s": statistics.median(times) if times else None}))
+"""
+
+
+def block(seed: int, chars: int = BLOCK_CHARS) -> str:
+    """``chars`` characters of varied words (deterministic)."""
+    rng = random.Random(seed)
+    words = (f"{rng.choice(WORDS)}{rng.randrange(10**6)}" for _ in range(chars // 8))
+    return " ".join(words)[:chars]
+
+
+def fill(project: Path, blocks: int, start: int = 0) -> int:
+    """Archive blocks ``start .. blocks-1``; return the bytes archived."""
+    services = HostServices(project)
+    guest = NativeGuest(services)
+    size = 0
+    for seed in range(start, blocks):
+        content = block(seed)
+        size += len(content.encode("utf-8"))
+        body = json.dumps({"content": content, "label": f"log {seed}"})
+        envelope = json.loads(guest.dispatch("archive", body))
+        if not envelope["ok"]:
+            raise SystemExit(envelope["error"])
+    services.close()
+    return size
+
+
+def measure_search(project: Path, wasm: Path, query: str, runs: int = 0) -> dict[str, object]:
+    """Search ``project``'s archive in a fresh process: peak memory growth, results, median time."""
+    done = subprocess.run([sys.executable, "-c", MEASURE, str(project), str(wasm), query, str(runs)],
+                          capture_output=True, text=True, timeout=900)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr)
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def main() -> None:
+    """Grow one archive through the sizes asked for and measure a search at each."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--blocks", type=int, nargs="+", default=[8, 16, 52])
+    args = parser.parse_args()
+    print("| blocks | archived | search median (5 runs) | peak memory growth | results |")
+    print("|---:|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        project, filled, archived = Path(tmp), 0, 0
+        for blocks in sorted(args.blocks):
+            started = time.perf_counter()
+            archived += fill(project, blocks, filled)
+            filled = blocks
+            fill_s = time.perf_counter() - started
+            got = measure_search(project, WASM, "deploy4 latency nowhere", runs=5)  # one word in no block
+            print(f"| {blocks} | {archived / 2**20:.1f} MiB | {float(str(got['median_s'])):.2f} s | "
+                  f"{int(str(got['growth'])) / 2**20:.1f} MiB | {len(list(got['results']))} "
+                  f"(filled in {fill_s:.0f} s) |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
