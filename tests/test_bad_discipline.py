@@ -33,6 +33,7 @@ def plant(project: Path, name: str, content: bytes) -> Path:
 @pytest.mark.parametrize("content", [LFS_POINTER, b"garbage " * 1000], ids=["lfs-pointer", "garbage"])
 def test_recall_skips_a_broken_enabled_store_and_says_so(guest, project: Path, content: bytes):
     ok(guest, "memorize", "The default store knows the deploy command.")
+    enable(project, "frontend")  # a known discipline: its sigil routes
     ok(guest, "memorize", "@frontend The frontend deploy uses vite build.")
     db = plant(project, "broken", content)
     enable(project, "frontend", "broken")

@@ -19,9 +19,7 @@ RESERVED = "validation: {what} 'host' is reserved: it is the host's read-only na
 
 @pytest.mark.parametrize(("verb", "body", "what"), [
     ("memorize", {"text": "A fact.", "namespace": "host"}, "namespace"),
-    ("memorize", "@host A fact behind a sigil.", "discipline"),
     ("recall", {"query": "fact", "namespace": "host"}, "namespace"),
-    ("recall", "@host fact", "discipline"),
     ("archive", {"content": "block", "namespace": "host"}, "namespace"),
     ("learn", {"memory": "A lesson.", "namespace": "host"}, "namespace"),
     ("stats", {"namespace": "host"}, "namespace"),
@@ -30,6 +28,16 @@ def test_the_host_namespace_is_not_a_discipline(guest, project: Path, verb: str,
     envelope = call(guest, verb, body)
     assert envelope == {"ok": False, "verb": verb, "error": RESERVED.format(what=what)}
     assert not (project / ".gm" / "disciplines" / "host").exists()
+
+
+def test_a_host_sigil_is_text(guest, project: Path):
+    """``host`` is never a known discipline, so ``@host`` is ordinary text (the sigil rule, D10)."""
+    (project / ".gm" / "disciplines" / "host").mkdir(parents=True)  # a planted folder does not make it one
+    stored = ok(guest, "memorize", "@host A fact behind a sigil.")
+    assert stored["namespace"] == "default"
+    hits = ok(guest, "recall", "@host fact behind a sigil")
+    assert [(h["text"], h["namespace"]) for h in hits] == [("@host A fact behind a sigil.", "default")]
+    assert not (project / ".gm" / "disciplines" / "host" / "rs-learn.db").exists()
 
 
 def test_an_enabled_host_line_is_ignored(guest, project: Path):

@@ -57,9 +57,12 @@ def split_sigil(text: str, is_known: Callable[[str], bool]) -> tuple[str | None,
     return match.group(1), text[match.end() :]
 
 
-def names(host: Host, key: str) -> list[str]:
-    """The discipline names listed under ``host/<key>`` (valid, distinct, in order; never ``default``)."""
-    raw = host.kv_get(HOST_NS, key)
+def names(host: Host, key: str, raw: bytes | None = None) -> list[str]:
+    """The discipline names listed under ``host/<key>`` (valid, distinct, in order; never ``default``).
+
+    ``raw`` is the value when the caller has read it already.
+    """
+    raw = host.kv_get(HOST_NS, key) if raw is None else raw
     if not raw:
         return []
     try:
@@ -83,8 +86,14 @@ def enabled(host: Host) -> list[str]:
 
 
 def known(host: Host) -> set[str]:
-    """The disciplines known to the project: their folders and the enabled ones."""
-    return set(names(host, "disciplines")) | set(enabled(host))
+    """The disciplines known to the project: ``host/disciplines`` (their folders and the enabled ones).
+
+    A host that does not serve that key makes the enabled ones known. ``enabled-disciplines`` is
+    not read otherwise: a host may check every enabled store when it serves that list (and warn
+    about a broken one), which a call that names one discipline has no reason to pay for.
+    """
+    raw = host.kv_get(HOST_NS, "disciplines")
+    return set(enabled(host)) if raw is None else set(names(host, "disciplines", raw))
 
 
 def requested(body: dict[str, Any]) -> str | None:

@@ -67,7 +67,8 @@ def merge(
             raise StoreRefused(f"{side} ({path}): {error}") from None
     with tempfile.TemporaryDirectory(prefix="rs-learn-merge-") as scratch:
         root = Path(scratch) / "project"
-        sides = {"base": Path(scratch) / "base.db", "theirs": Path(scratch) / "theirs.db"}
+        # The other two sides live inside the scratch project: the host opens stores only below it.
+        sides = {side: root / ".gm" / "git" / f"{side}.db" for side in ("base", "theirs")}
         snapshot(ours, root / STORE)
         snapshot(base, sides["base"])
         snapshot(theirs, sides["theirs"])
