@@ -138,3 +138,34 @@ def test_disciplines_commit_together(guest, project: Path, services: HostService
     assert (project / ".gm" / "disciplines" / "frontend" / "rs-learn.db").exists()
     assert not (project / ".gm" / "rs-learn.db").exists(), "a discipline write touches only its own store"
     assert services.failures == []
+
+
+class RacedKV(SqliteKV):
+    """Another process makes the first write to the store just before this call's first put."""
+
+    before_first_put: list = []
+
+    def put(self, ns: str, key: str, value: bytes) -> bool:
+        while self.before_first_put:
+            self.before_first_put.pop()()
+        return super().put(ns, key, value)
+
+
+def test_two_first_writes_to_a_new_store_get_distinct_documents(guest_factory, project: Path, clock: ManualClock,
+                                                                 db: Path):
+    other = guest_factory(HostServices(project, clock=clock))
+    RacedKV.before_first_put = [lambda: other.memorize("The other process wrote the first fact.", "default")]
+    try:
+        guest = guest_factory(HostServices(project, clock=clock, store_factory=RacedKV))
+        guest.memorize("This call read an empty project, then found it written.", "default")
+    finally:
+        RacedKV.before_first_put = []
+    conn = sqlite3.connect(db)
+    docs = dict(conn.execute("SELECT key, value FROM kv WHERE ns = 'docs'").fetchall())
+    memories = [k for (k,) in conn.execute("SELECT key FROM kv WHERE ns = 'memories'")]
+    conn.close()
+    assert len(docs) == len(memories) == 2, "each memory has its own document number"
+    assert {bytes(v).decode() for v in docs.values()} == set(memories)
+    for words, fact in (("other process", "The other process"), ("empty project", "This call read")):
+        hits = envelope(guest, "recall", {"query": words, "mode": "keyword"})["data"]
+        assert hits and hits[0]["text"].startswith(fact)

@@ -251,3 +251,37 @@ def test_model_based_round_trip(tmp_path_factory: pytest.TempPathFactory, ops: l
                 model.pop(key, None)
     assert store.query("ns", "", 0) == sorted(model.items(), key=lambda kv: kv[0].encode())
     store.close()
+
+
+def test_a_store_created_after_an_absent_read_refuses_the_stale_write(db: Path):
+    """Read the store while it does not exist, another process creates it: the write must not go on.
+
+    Two first writes to a new project at once both read "no documents yet" and both took doc 0
+    (seen 5 times in 10 through the component); the call must run again instead.
+    """
+    from host_harness.store.locks import WriteLockBusy
+
+    late, early = SqliteKV(db), SqliteKV(db)
+    late.write_lock, late.upgrade_fails_fast = False, True
+    try:
+        assert late.get("meta", "stats") is None  # absent: no file, no lock
+        with early.transaction():
+            early.put("meta", "stats", b'{"docs":1}')
+        with pytest.raises(WriteLockBusy, match="created by another process"):
+            late.put("meta", "stats", b'{"docs":1}')
+        late.rollback()
+        assert late.get("meta", "stats") == b'{"docs":1}'  # the next attempt reads inside the transaction
+        late.put("meta", "stats", b'{"docs":2}')
+        late.commit()
+    finally:
+        late.close()
+        early.close()
+    assert SqliteKV(db).get("meta", "stats") == b'{"docs":2}'
+
+
+def test_an_absent_read_then_our_own_first_write_goes_on(kv: SqliteKV, db: Path):
+    kv.write_lock = False
+    assert kv.get("meta", "stats") is None
+    assert kv.put("meta", "stats", b"1") is True  # nobody else created it: nothing is stale
+    kv.commit()
+    assert kv.get("meta", "stats") == b"1"

@@ -119,6 +119,7 @@ class SqliteKV:
         self._dirty: set[str] = set()
         self._writing = False  # the open transaction holds the write lock
         self._busy_ms = busy_timeout_ms
+        self._read_absent = False  # this unit of work read the store while it did not exist
 
     # connection and transaction
 
@@ -130,6 +131,7 @@ class SqliteKV:
             conn = None
         if conn is None:
             if not create and not _has_data(self.path):
+                self._read_absent = True
                 return None  # absent (or empty): nothing to read, and a read must not create it
             conn = self._open(create)
         if not conn.in_transaction:
@@ -143,7 +145,23 @@ class SqliteKV:
                 conn.execute("BEGIN")
                 self._wait(conn, "PRAGMA schema_version")  # take the shared lock now, within the budget
                 self._writing = False
+            if self._read_absent:
+                self._check_still_empty(conn)
         return conn
+
+    def _check_still_empty(self, conn: sqlite3.Connection) -> None:
+        """The unit of work read this store while it did not exist: refuse it if it has data now.
+
+        Another process created the store and committed to it between that read and this first
+        write (two first writes to a new project or discipline at once): what the call read is
+        stale -- it would hand out the same document number twice. The call is run again (with
+        the write lock up front), now reading the store inside its transaction.
+        """
+        self._read_absent = False
+        if conn.execute("SELECT 1 FROM main.kv LIMIT 1").fetchone() is not None:
+            conn.execute("ROLLBACK")
+            self._writing = False
+            raise WriteLockBusy(f"{self.path} was created by another process while this call read it as absent")
 
     def _set_busy(self, conn: sqlite3.Connection, ms: int) -> None:
         if ms != self._busy_ms:
@@ -236,11 +254,13 @@ class SqliteKV:
                 conn.execute("COMMIT")  # a read transaction: releases the shared lock, never waits
         self._dirty.clear()
         self._writing = False
+        self._read_absent = False
 
     def rollback(self) -> None:
         """Roll back the open transaction, if any, and tell the listeners what it had changed."""
         dirty, self._dirty = self._dirty, set()
         self._writing = False
+        self._read_absent = False
         if self._conn is not None and self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
         if dirty:

@@ -102,6 +102,17 @@ export class Guest {
   }
 
   async transact(name, args, succeeded) {
+    try {
+      return await this.attempt(name, args, succeeded);
+    } catch (error) {
+      // A store the call read as absent was created by another process before the call wrote it:
+      // what it read is stale. It was rolled back; run it once more (the store exists now).
+      if (!(error instanceof HostFailure) || !this.services.staleRead) throw error;
+      return await this.attempt(name, args, succeeded);
+    }
+  }
+
+  async attempt(name, args, succeeded) {
     if (this.busy) throw new GuestError(`re-entrant call of ${name}: one export call at a time`);
     const instance = await this.ready();
     const services = this.services;

@@ -6,7 +6,7 @@
 // recorded, answered neutrally (`none`, `[]`, `0`, or `err` for a put) and fails the whole export
 // call when it returns: everything the call wrote is rolled back.
 import { Project, loadMemoryConfig } from './project.mjs';
-import { DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, StoreError, checkName, contains } from './kv.mjs';
+import { DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, StaleRead, StoreError, checkName, contains } from './kv.mjs';
 import { VectorIndex } from './vectors.mjs';
 import { casefold } from './casefold.mjs';
 
@@ -92,6 +92,7 @@ export class HostServices {
   begin() {
     if (this.touched.size) this.rollback();
     this.failures = [];
+    this.staleRead = false; // a store this call read as absent was created meanwhile: run it again
   }
 
   commit() {
@@ -121,6 +122,7 @@ export class HostServices {
   }
 
   recordFailure(where, error) {
+    if (error instanceof StaleRead) this.staleRead = true;
     const message = `${where}: ${describe(error)}`;
     this.failures.push(message);
     process.stderr.write(`rs_learn.guest: host import failed: ${message}\n`);

@@ -6,7 +6,9 @@
 // * a read of a store that does not exist does not create it; a put of the stored value, or a
 //   delete of a missing key, writes nothing;
 // * the first access of a unit of work opens `BEGIN IMMEDIATE`; the owner commits or rolls back
-//   once per export call (serialisable across processes, Python and Node alike).
+//   once per export call (serialisable across processes, Python and Node alike). A store read while
+//   it did not exist has no transaction to hold it: if another process creates it before this unit
+//   of work first writes it, that write throws `StaleRead` and the owner runs the call again.
 import { DatabaseSync } from 'node:sqlite';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -22,6 +24,9 @@ export const PAGE_SIZE = 8192;
 
 /** A contract error (bad namespace or key): answered as `err` by host-kv-put, never a failure. */
 export class StoreError extends Error {}
+
+/** The unit of work read a store as absent, and another process has written it since. */
+export class StaleRead extends Error {}
 
 const utf8 = new TextDecoder('utf-8'); // replacement on invalid bytes, like Python's errors="replace"
 
@@ -60,6 +65,7 @@ export class SqliteKV {
     this.inTransaction = false;
     this.dirty = new Set();
     this.stmts = null;
+    this.readAbsent = false; // this unit of work read the store while it did not exist
   }
 
   /** The connection inside a transaction; null if the file is absent and not to be created. */
@@ -68,12 +74,22 @@ export class SqliteKV {
       this.close(); // the file was replaced (git checkout) or removed under us
     }
     if (this.db === null) {
-      if (!create && !existsSync(this.path)) return null;
+      if (!create && !existsSync(this.path)) {
+        this.readAbsent = true;
+        return null;
+      }
       this.open(create);
     }
     if (!this.inTransaction) {
       this.db.exec('BEGIN IMMEDIATE');
       this.inTransaction = true;
+      if (this.readAbsent) {
+        this.readAbsent = false;
+        if (this.db.prepare('SELECT 1 FROM kv LIMIT 1').get() !== undefined) {
+          this.rollback();
+          throw new StaleRead(`${this.path} was created by another process while this call read it as absent`);
+        }
+      }
     }
     return this.db;
   }
@@ -113,11 +129,13 @@ export class SqliteKV {
     if (this.db !== null && this.inTransaction) this.db.exec('COMMIT');
     this.inTransaction = false;
     this.dirty.clear();
+    this.readAbsent = false;
   }
 
   rollback() {
     const dirty = this.dirty;
     this.dirty = new Set();
+    this.readAbsent = false;
     if (this.db !== null && this.inTransaction) {
       this.inTransaction = false;
       this.db.exec('ROLLBACK');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteKV } from '../src/kv.mjs';
+import { SqliteKV, StaleRead } from '../src/kv.mjs';
 import { VectorIndex, compareKeys } from '../src/vectors.mjs';
 import { casefold } from '../src/casefold.mjs';
 import { HostServices } from '../src/host.mjs';
@@ -150,5 +150,58 @@ test('an import failure fails the call and rolls it back; a contract error is th
   assert.match(services.failure(), /^internal: host failure: host-kv-get: StoreError/);
   messages.push(services.failure());
   services.rollback();
+  done();
+});
+
+test('a store read as absent and created by another process before the first write: StaleRead', () => {
+  const { dir, done } = scratch();
+  const path = join(dir, '.gm', 'rs-learn.db');
+  const late = new SqliteKV(path);
+  const early = new SqliteKV(path);
+  assert.equal(late.get('meta', 'stats'), null, 'read as absent: no file, no lock');
+  early.put('meta', 'stats', new TextEncoder().encode('{"docs":1}'));
+  early.commit();
+  assert.throws(() => late.put('meta', 'stats', new TextEncoder().encode('{"docs":1}')), StaleRead);
+  assert.equal(new TextDecoder().decode(late.get('meta', 'stats')), '{"docs":1}', 'read again inside a transaction');
+  late.close();
+  early.close();
+  done();
+});
+
+test('two first writes to a new store get distinct documents: the stale call runs again', async () => {
+  const { dir, done } = scratch();
+  const clock = () => 1_700_000_000_000;
+  const other = new Guest(await Runtime.load(), new HostServices(dir, { clock }));
+  other.services.onLog = () => {};
+  await other.version(); // instantiated
+  const services = new HostServices(dir, { clock });
+  services.onLog = () => {};
+  let race = true;
+  const imports = services.imports.bind(services);
+  services.imports = () => {
+    const table = imports();
+    const put = table['host-kv-put'].default;
+    table['host-kv-put'] = { default: (...args) => {
+      if (race) { // another process's first write lands between this call's reads and its first put
+        race = false;
+        other.services.begin();
+        other.instance.dispatch('memorize', JSON.stringify({ text: 'The other process wrote the first fact.' }));
+        other.services.commit();
+      }
+      return put(...args);
+    } };
+    return table;
+  };
+  const guest = new Guest(await Runtime.load(), services);
+  await guest.memorize('This call read an empty project, then found it written.', 'default');
+  const kv = new SqliteKV(join(dir, '.gm', 'rs-learn.db'));
+  const ids = kv.query('docs', '', 0).map((e) => new TextDecoder().decode(e.value)).sort();
+  assert.deepEqual(ids, kv.query('memories', '', 0).map((e) => e.key).sort(), 'one document per memory');
+  assert.equal(ids.length, 2);
+  kv.close();
+  guest.close();
+  other.close();
+  services.close();
+  other.services.close();
   done();
 });
