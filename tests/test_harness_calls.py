@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -143,7 +144,7 @@ def test_disciplines_commit_together(guest, project: Path, services: HostService
 class RacedKV(SqliteKV):
     """Another process makes the first write to the store just before this call's first put."""
 
-    before_first_put: list = []
+    before_first_put: ClassVar[list[Callable[[], object]]] = []
 
     def put(self, ns: str, key: str, value: bytes) -> bool:
         while self.before_first_put:
@@ -151,8 +152,9 @@ class RacedKV(SqliteKV):
         return super().put(ns, key, value)
 
 
-def test_two_first_writes_to_a_new_store_get_distinct_documents(guest_factory, project: Path, clock: ManualClock,
-                                                                 db: Path):
+def test_two_first_writes_to_a_new_store_get_distinct_documents(
+    guest_factory, project: Path, clock: ManualClock, db: Path
+):
     other = guest_factory(HostServices(project, clock=clock))
     RacedKV.before_first_put = [lambda: other.memorize("The other process wrote the first fact.", "default")]
     try:

@@ -161,7 +161,9 @@ class SqliteKV:
         if conn.execute("SELECT 1 FROM main.kv LIMIT 1").fetchone() is not None:
             conn.execute("ROLLBACK")
             self._writing = False
-            raise WriteLockBusy(f"{self.path} was created by another process while this call read it as absent")
+            raise WriteLockBusy(
+                f"{self.path} was created by another process while this call read it as absent"
+            )
 
     def _set_busy(self, conn: sqlite3.Connection, ms: int) -> None:
         if ms != self._busy_ms:
