@@ -33,9 +33,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from guest.host import HostError
+from host_harness.cachedir import default_cache_dir
 from host_harness.errors import HostFailure, StoreError
 from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
 from host_harness.store.router import Project, StoreRouter
+from host_harness.store.vecindex import IndexPolicy
 from host_harness.store.vectors import VectorIndex
 
 T = TypeVar("T")
@@ -98,12 +100,15 @@ class HostServices:
         clock: Callable[[], int] = wall_clock_ms,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         store_factory: Callable[[Path, int], SqliteKV] = SqliteKV,
+        index_policy: IndexPolicy | None = None,
     ) -> None:
         self.project = project if isinstance(project, Project) else Project(Path(project))
         self.router = StoreRouter(self.project, scope)
         self.clock = clock
         self.busy_timeout_ms = busy_timeout_ms
         self.store_factory = store_factory
+        # where and when vectors get a persisted index (ConfigError for a bad $RS_LEARN_VECTOR_INDEX)
+        self.index_policy = index_policy or IndexPolicy.from_env(default_cache_dir())
         self.logs: deque[LogRecord] = deque(maxlen=MAX_LOG_RECORDS)
         self.failures: list[str] = []
         self.stores: dict[Path, tuple[SqliteKV, VectorIndex]] = {}
@@ -217,7 +222,7 @@ class HostServices:
         entry = self.stores.get(db)
         if entry is None:
             kv = self.store_factory(db, self.busy_timeout_ms)
-            entry = self.stores[db] = (kv, VectorIndex(kv))
+            entry = self.stores[db] = (kv, VectorIndex(kv, self.index_policy))
         self._touched[db] = entry[0]
         return entry
 

@@ -31,16 +31,21 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def write_durably(fd: int, data: bytes) -> None:
+    """Write all of ``data`` at the descriptor's offset, then fsync."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.fsync(fd)
+
+
 def write_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> None:
     """Replace ``path`` with ``data`` atomically and durably."""
     tmp = temp_name(path)
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), mode)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
+            write_durably(fd, data)
         finally:
             os.close(fd)
         os.replace(tmp, path)
