@@ -48,17 +48,26 @@ def terms(text: str) -> list[str]:
     return out
 
 
-def index_document(host: Host, ns: str, doc: int, words: list[str]) -> None:
-    """Append ``doc``'s postings to the index in bucket ``ns``."""
-    length = min(len(words), 0xFFFF)
-    for term, tf in sorted(Counter(words).items()):
+def index_documents(host: Host, ns: str, docs: list[tuple[int, list[str]]]) -> None:
+    """Append the postings of ``docs`` (increasing doc numbers) to the index in bucket ``ns``.
+
+    Each term's head is read and written once for the whole batch; the stored bytes are the
+    same as indexing the documents one by one.
+    """
+    added: dict[str, list[bytes]] = {}
+    for doc, words in docs:
+        length = min(len(words), 0xFFFF)
+        for term, tf in Counter(words).items():
+            added.setdefault(term, []).append(POSTING.pack(doc, min(tf, 0xFFFF), length))
+    for term in sorted(added):
         raw = host.kv_get(ns, term)
         full = HEAD.unpack_from(raw)[0] if raw else 0
         body = raw[HEAD.size :] if raw else b""
-        body += POSTING.pack(doc, min(tf, 0xFFFF), length)
-        if len(body) == CHUNK * POSTING.size:
-            host.kv_put(ns, f"{term}#{full}", body)
-            full, body = full + 1, b""
+        for posting in added[term]:
+            body += posting
+            if len(body) == CHUNK * POSTING.size:
+                host.kv_put(ns, f"{term}#{full}", body)
+                full, body = full + 1, b""
         host.kv_put(ns, term, HEAD.pack(full) + body)
 
 

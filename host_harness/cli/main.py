@@ -15,6 +15,7 @@ import click
 
 from host_harness import __version__
 from host_harness.cli.archive import archive
+from host_harness.cli.bulk import export, import_
 from host_harness.cli.discipline import discipline
 from host_harness.cli.hook import hook, is_prompt_submit, run_prompt_submit
 from host_harness.cli.learn import learn, skills
@@ -146,5 +147,6 @@ def main() -> None:
 
 # Command groups of other capabilities register here, one line each.
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline]
+COMMAND_GROUPS += [export, import_]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)

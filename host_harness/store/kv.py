@@ -129,6 +129,7 @@ class SqliteKV:
         conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=self.busy_timeout_ms / 1000)
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            conn.execute("PRAGMA cache_size = -65536")
             conn.execute("PRAGMA journal_mode = DELETE").fetchone()
             if int(conn.execute("PRAGMA page_count").fetchone()[0]) == 0:
                 conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # only takes effect on a new file
