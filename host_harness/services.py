@@ -206,6 +206,10 @@ class HostServices:
         self.failures.append(message)
         guest_log.error("host import failed: %s", message)
 
+    def index_misses(self) -> list[tuple[Path, str, int]]:
+        """``(store, namespace, dimension)`` of the persisted vector indexes scanned instead of built."""
+        return [(db, ns, dim) for db, (_, index) in self.stores.items() for ns, dim in sorted(index.misses)]
+
     def close(self) -> None:
         """Roll back anything open and close every database."""
         if self._in_call or self._touched:

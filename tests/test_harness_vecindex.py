@@ -11,10 +11,12 @@ import json
 import os
 import shutil
 import sqlite3
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import WASM
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -345,3 +347,96 @@ def test_two_processes_always_agree_with_a_brute_force_model(tmp_path_factory, o
             owner = who
     for proc in procs.values():
         proc.close()
+
+
+# through the guest (both targets) and through real processes
+
+
+FACTS = [f"Cache shard {i} of the {kind} service expires after {i % 7 + 2} minutes."
+         for i, kind in enumerate(["billing", "search", "auth", "upload", "mail"] * 8)]
+
+
+def test_recall_through_the_guest_is_the_same_scanned_or_persisted(project: Path, clock, guest_factory,
+                                                                    tmp_path: Path):
+    from envelopes import ok
+
+    from host_harness.services import HostServices
+
+    writer = HostServices(project, clock=clock, index_policy=IndexPolicy(None))
+    ok(guest_factory(writer), "import", {"memories": [{"text": fact} for fact in FACTS]})
+    writer.close()
+    policy = IndexPolicy(tmp_path / "cache", persist_min=0, approx_min=None)
+    queries = ["which shard of auth expires", "upload service cache", "minutes before the mail shard expires"]
+    answers = {}
+    for name, chosen in (("scan", IndexPolicy(None)), ("persisted", policy), ("reopened", policy)):
+        services = HostServices(project, clock=clock, index_policy=chosen)
+        guest = guest_factory(services)
+        answers[name] = [ok(guest, "recall", {"query": q, "mode": "vector"}) for q in queries]
+        services.close()
+    assert answers["persisted"] == answers["scan"] and answers["reopened"] == answers["scan"]
+    assert IndexDir(policy, project / ".gm" / "rs-learn.db", f"vectors/{EMBEDDER_ID}", 384).head() is not None
+
+
+EMBEDDER_ID = json.loads((Path(__file__).resolve().parent.parent / "models" / "manifest.json")
+                         .read_text())["embedder_id"]
+
+
+def test_processes_build_share_and_keep_the_index_current(wasm_runtime, project: Path, tmp_path: Path):
+    from envelopes import ok
+    from hostprocs import host, host_env, wait_for
+
+    from host_harness.guests.native import NativeGuest
+    from host_harness.guests.runtime import artifact_is_intact, cache_file_name, default_cache_dir
+    from host_harness.services import HostServices
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    name = cache_file_name(WASM.read_bytes())
+    for path in (default_cache_dir() / name, default_cache_dir() / f"{name}.sha256"):
+        shutil.copyfile(path, cache / path.name)
+    assert artifact_is_intact(cache / name)
+    services = HostServices(project, index_policy=IndexPolicy(None))
+    texts = [f"Note {i}: the {['billing', 'search', 'auth'][i % 3]} worker {i} restarts every {i % 11} hours."
+             for i in range(1200)]
+    ok(NativeGuest(services), "import", {"memories": [{"text": t} for t in texts]})
+    services.close()
+    env = host_env(project, RS_LEARN_CACHE_DIR=str(cache), RS_LEARN_VECTOR_INDEX="auto")
+    db = project / ".gm" / "rs-learn.db"
+    ns = f"vectors/{EMBEDDER_ID}"
+    index = IndexDir(IndexPolicy(cache), db, ns, 384)
+
+    def store_digest() -> str:
+        found = digest.read(sqlite3.connect(db), ns)
+        assert found is not None
+        return found.hex()
+
+    prompt = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(project),
+                         "prompt": "when does the auth worker 7 restart?"}).encode()
+    hooked = host("hook", "prompt-submit", env=env, input=prompt)
+    assert b"the auth worker" in hooked.stdout, "the hook answered (by scanning)"
+    wait_for(lambda: (found := index.head()) is not None and found["digest"] == store_digest(), 60,
+             "the index the hook started building in the background")
+    wait_for(lambda: not index.path.with_suffix(".building").exists(), 10, "the build to finish")
+    first = host("recall", "auth worker restarts", "--json", env=env)
+    assert first.returncode == 0, first.stderr
+    head = index.head()
+    assert head is not None and head["digest"] == store_digest() and head["records"] == 0
+
+    def write(tag: str) -> None:
+        for i in range(3):
+            done = host("memorize", f"Writer {tag} fact {i}: the search worker {i} uses {i + 4} GB.", env=env)
+            assert done.returncode == 0, done.stderr
+
+    threads = [threading.Thread(target=write, args=(tag,)) for tag in "ab"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    head = index.head()
+    assert head is not None and head["digest"] == store_digest(), "the writers kept the index current"
+    assert head["records"] == 6
+    scanned = host("recall", "how much memory does the search worker use", "--json",
+                   env={**env, "RS_LEARN_VECTOR_INDEX": "scan"})
+    persisted = host("recall", "how much memory does the search worker use", "--json", env=env)
+    assert json.loads(persisted.stdout) == json.loads(scanned.stdout)
+    assert "Writer" in json.loads(persisted.stdout)[0]["text"]

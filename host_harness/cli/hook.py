@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from host_harness.cachedir import default_cache_dir
 from host_harness.guests.session import Session
 from host_harness.hook import (
     DEFAULT_BUDGET_TOKENS,
@@ -27,6 +28,9 @@ from host_harness.hook import (
     PromptSubmitHook,
     log_reason,
 )
+from host_harness.store.kv import SqliteKV
+from host_harness.store.vecindex import IndexDir, IndexPolicy
+from host_harness.store.vectors import VectorIndex
 
 
 @click.group("hook")
@@ -70,6 +74,22 @@ def prompt_submit(session: Session, budget: int, timeout: float) -> None:
     sys.stdout.flush()
     if runner.timed_out:
         os._exit(0)  # the worker thread may sit in the guest or in SQLite: leave without waiting
+
+
+@hook.command("build-index", hidden=True)
+@click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("ns")
+@click.argument("dim", type=click.IntRange(1, 65_536))
+def build_index(db: Path, ns: str, dim: int) -> None:
+    """Build the persisted vector index of NS in DB (prompt-submit starts this in the background)."""
+    policy = IndexPolicy.from_env(default_cache_dir())
+    kv = SqliteKV(db)
+    try:
+        VectorIndex(kv, policy).prepare(ns, dim)
+    finally:
+        kv.close()
+        if policy.cache_dir is not None:
+            IndexDir(policy, db, ns, dim).path.with_suffix(".building").unlink(missing_ok=True)
 
 
 def is_prompt_submit(args: Sequence[str]) -> bool:

@@ -77,6 +77,7 @@ class IndexPolicy:
     persist_min: int = PERSIST_MIN
     approx_min: int | None = APPROX_MIN
     candidates: int = CANDIDATES
+    build_on_miss: bool = True  # False: scan on a miss and note it (the hook builds in the background)
 
     @classmethod
     def from_env(cls, cache_dir: Path) -> IndexPolicy:

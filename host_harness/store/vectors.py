@@ -49,6 +49,7 @@ class VectorIndex:
         self.tables: dict[tuple[str, int], VectorTable] = {}
         self.snapshots: dict[tuple[str, int], Snapshot] = {}
         self.pending: dict[str, dict[str, bytes]] = {}  # the open transaction's writes to tracked namespaces
+        self.misses: set[tuple[str, int]] = set()  # indexes this process scanned instead of building
         self._version: int | None = None
         kv.listeners.append(self)
 
@@ -93,9 +94,18 @@ class VectorIndex:
         if snapshot is None:
             if self.pending.get(ns):
                 return None  # the store already holds this call's writes: it cannot rebuild the start state
+            if not self.policy.build_on_miss:
+                self.misses.add((ns, dim))
+                return None
             snapshot = index.build(digest, self.kv.values_of_size(ns, 4 * dim))
         self.snapshots[(ns, dim)] = snapshot
         return snapshot
+
+    def prepare(self, ns: str, dim: int) -> bool:
+        """Open or build the persisted index of ``ns`` now; whether searches of it will use one."""
+        found = self.kv.data_version() is not None and self._snapshot(ns, dim) is not None
+        self.kv.rollback()
+        return found
 
     # KVListener
 
