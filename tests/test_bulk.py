@@ -217,3 +217,23 @@ def test_help_has_examples():
     for command in ("export", "import"):
         output = CliRunner().invoke(cli, [command, "--help"]).output
         assert "Examples:" in output and "rs-learn-host" in output
+
+
+def test_progress_is_one_line_rewritten_on_a_terminal(monkeypatch):
+    import io
+
+    from host_harness.cli import bulk
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(bulk.sys, "stderr", screen)
+    progress = bulk.Progress(1500)
+    for count in (500, 1000, 1500):
+        progress.show(count)
+    progress.done()
+    text = screen.getvalue()
+    assert text.count("\n") == 1 and text.endswith("\n") and text.count("\r") == 3
+    assert "importing: 1,500 of 1,500 lines" in text

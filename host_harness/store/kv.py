@@ -228,7 +228,7 @@ class SqliteKV:
         if conn is None:
             return False  # deleting from a store that does not exist
         if self._schema < len(MIGRATIONS):
-            self._schema = apply_migrations(conn, self._schema)  # rolled back with the transaction
+            self._schema = apply_migrations(conn)  # rolled back with the transaction
         if digest.tracked(ns):
             row = conn.execute("SELECT value FROM kv WHERE ns = ? AND key = ?", (ns, key)).fetchone()
             old = None if row is None else bytes(row[0])
@@ -290,9 +290,9 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return version
 
 
-def apply_migrations(conn: sqlite3.Connection, version: int) -> int:
-    """Apply the migrations after ``version`` inside the caller's open transaction."""
-    version = schema_version(conn)  # re-read under the lock: another process may have migrated
+def apply_migrations(conn: sqlite3.Connection) -> int:
+    """Apply the pending migrations inside the caller's open transaction; return the schema version."""
+    version = schema_version(conn)  # read under the lock: another process may have migrated
     for number in range(version + 1, len(MIGRATIONS) + 1):
         for statement in MIGRATIONS[number - 1]:
             conn.execute(statement)
@@ -312,7 +312,7 @@ def migrate(conn: sqlite3.Connection) -> int:
         return version
     conn.execute("BEGIN IMMEDIATE")
     try:
-        apply_migrations(conn, version)
+        apply_migrations(conn)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

@@ -212,9 +212,9 @@ class IndexDir:
             head = self.head() if locked else None
             if head is None or before is None or head.get("digest") != before.hex():
                 return
-            ident, length = str(head["base"]), int(head["delta"])
-            append_delta(self.path / f"{ident}.delta", length, encode_delta(changes))
-            head.update(digest=after.hex(), entries=after.entries, delta=length + len(encode_delta(changes)),
+            ident, length, records = str(head["base"]), int(head["delta"]), encode_delta(changes)
+            append_delta(self.path / f"{ident}.delta", length, records)
+            head.update(digest=after.hex(), entries=after.entries, delta=length + len(records),
                         records=int(head["records"]) + len(changes))
             if head["records"] <= max(DELTA_MIN, int(head["rows"]) // 8):
                 write_atomic(self.path / "head.json", json.dumps(head).encode("utf-8"))
