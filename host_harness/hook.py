@@ -44,7 +44,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,7 @@ from host_harness.services import HostServices
 from host_harness.store import confine
 from host_harness.store.atomic import write_atomic
 from host_harness.store.skills import places as skill_places
+from host_harness.store.vecindex import IndexDir, IndexPolicy
 
 HOOK_EVENT = "UserPromptSubmit"
 SESSION_EVENT = "SessionStart"
@@ -256,7 +257,32 @@ def verified_artifact(wasm: Path, cache: Path) -> Path | None:
 def warm_cache(wasm: Path, cache: Path, name: str) -> bool:
     """Start a detached ``rs-learn-host version`` that compiles the component into ``cache`` (once)."""
     cache.mkdir(parents=True, exist_ok=True)
-    marker = cache / f".warming-{name}"
+    command = [sys.executable, "-m", "host_harness", "-p", str(cache), "--wasm", str(wasm), "version"]
+    return start_once(cache / f".warming-{name}", command, cache)
+
+
+def warm_vector_indexes(services: HostServices, cache: Path) -> int:
+    """Build in the background the vector indexes this call scanned instead (a build can outlast the budget).
+
+    At 100k memories a build reads every vector and writes ~150 MB (1-2 s); the hook answers by
+    scanning, as before the index existed, and the next prompt opens the index. Returns how many
+    builds were started.
+    """
+    started = 0
+    for db, ns, dim in services.index_misses():
+        marker = IndexDir(services.index_policy, db, ns, dim).path.with_suffix(".building")
+        command = [sys.executable, "-m", "host_harness", "-p", str(services.project.root), "hook",
+                   "build-index", str(db), ns, str(dim)]
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            started += start_once(marker, command, services.project.root, cache)
+        except OSError as error:  # an unwritable cache: the hook keeps scanning
+            log_reason(services.project.root, f"cannot start building the index of {db}: {error}", cache)
+    return started
+
+
+def start_once(marker: Path, command: list[str], cwd: Path, cache: Path | None = None) -> bool:
+    """Start ``command`` detached unless ``marker`` says one started less than :data:`WARMING_S` ago."""
     try:
         if time.time() - marker.stat().st_mtime < WARMING_S:
             return False
@@ -267,11 +293,10 @@ def warm_cache(wasm: Path, cache: Path, name: str) -> bool:
         fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except FileExistsError:
         return False  # another hook won the race
-    command = [sys.executable, "-m", "host_harness", "-p", str(cache), "--wasm", str(wasm), "version"]
-    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(cache)}
+    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(cache or marker.parent)}
     try:
         quiet = subprocess.DEVNULL
-        child = subprocess.Popen(command, cwd=cache, env=env, start_new_session=True,
+        child = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True,
                                  stdin=quiet, stdout=quiet, stderr=quiet)
         os.write(fd, f"{child.pid}\n".encode("ascii"))
     finally:
@@ -369,8 +394,14 @@ class Hook:
         return hook_output(clip(context), self.event) if context.strip() else ""
 
     def ask(self, project: Path, body: dict[str, Any]) -> Any:
-        """:attr:`verb` through a guest built within the remaining budget; its ``data``."""
-        services = HostServices(project, busy_timeout_ms=int(self.remaining() * 1000))
+        """:attr:`verb` through a guest built within the remaining budget; its ``data``.
+
+        A missing or stale persisted vector index is not built inside the budget: the call scans
+        the store, and a background process builds the index for the next prompts.
+        """
+        cache = self.config.cache_dir if self.config.cache_dir is not None else default_cache_dir()
+        policy = replace(IndexPolicy.from_env(cache), build_on_miss=False)
+        services = HostServices(project, busy_timeout_ms=int(self.remaining() * 1000), index_policy=policy)
         runtime: Runtime | None = None
         guest: BaseGuest
         try:
@@ -391,6 +422,8 @@ class Hook:
                 raise Skip(f"{self.verb} failed: {error.message}") from None
             finally:
                 guest.close()
+                if policy.cache_dir is not None:
+                    warm_vector_indexes(services, policy.cache_dir)
         finally:
             services.close()
             if runtime is not None:

@@ -50,11 +50,13 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from guest.host import HostError
+from host_harness.cachedir import default_cache_dir
 from host_harness.errors import HostFailure, StoreError
 from host_harness.store import effects
 from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
 from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
 from host_harness.store.router import HOST_NS, Project, StoreRouter
+from host_harness.store.vecindex import IndexPolicy
 from host_harness.store.vectors import VectorIndex
 
 T = TypeVar("T")
@@ -143,12 +145,15 @@ class HostServices:
         clock: Callable[[], int] = wall_clock_ms,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         store_factory: Callable[[Path, int], SqliteKV] = SqliteKV,
+        index_policy: IndexPolicy | None = None,
     ) -> None:
         self.project = project if isinstance(project, Project) else Project(Path(project))
         self.router = StoreRouter(self.project, scope)
         self.clock = clock
         self.busy_timeout_ms = busy_timeout_ms
         self.store_factory = store_factory
+        # where and when vectors get a persisted index (ConfigError for a bad $RS_LEARN_VECTOR_INDEX)
+        self.index_policy = index_policy or IndexPolicy.from_env(default_cache_dir())
         self.logs: deque[LogRecord] = deque(maxlen=MAX_LOG_RECORDS)
         self.failures: list[str] = []
         self.warnings: list[str] = []  # what the last call left out (e.g. an unusable discipline store)
@@ -292,6 +297,10 @@ class HostServices:
         self.failures.append(message)
         guest_log.error("host import failed: %s", message)
 
+    def index_misses(self) -> list[tuple[Path, str, int]]:
+        """``(store, namespace, dimension)`` of the persisted vector indexes scanned instead of built."""
+        return [(db, ns, dim) for db, (_, index) in self.stores.items() for ns, dim in sorted(index.misses)]
+
     def close(self) -> None:
         """Roll back anything open and close every database."""
         if self._in_call or self._touched:
@@ -337,7 +346,7 @@ class HostServices:
             kv.confine_to = self.project.root
             if self.ledger is not None:
                 kv.attach("ledger", self.ledger.path, self.ledger.schema)
-            entry = self.stores[db] = (kv, VectorIndex(kv))
+            entry = self.stores[db] = (kv, VectorIndex(kv, self.index_policy))
         kv = entry[0]
         if db not in self._touched and not kv.in_transaction:  # how this call's transaction starts
             kv.write_lock = self._write_lock or not self._in_call

@@ -14,6 +14,7 @@ IDS = [str(p.relative_to(GUEST)) for p in FILES]
 ALLOWED = {
     "__future__",
     "array",
+    "base64",
     "bisect",
     "collections",
     "dataclasses",

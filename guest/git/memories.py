@@ -18,7 +18,7 @@ from dataclasses import asdict, replace
 
 from guest.git.sides import Report, Sides, take
 from guest.host import Host
-from guest.memory.memorize import add
+from guest.memory.memorize import write
 from guest.memory.records import Memory
 from guest.memory.reindex import remove
 from guest.text.embed import StaticEmbedder, pack
@@ -64,7 +64,7 @@ def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report) ->
         if vector is None:
             memory.embedder = embedder.id
             vector = pack(embedder.embed(memory.text))
-        add(host, STORE, memory, vector)
+        write(host, [(memory, vector)], into=STORE)
     remove(host, STORE, [memory.id for memory in removed])
     report.count("memories", "added", len(added))
     report.count("memories", "removed", len(removed))

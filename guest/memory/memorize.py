@@ -1,7 +1,9 @@
 """memorize: embed first, then write record, vector, doc number and postings.
 
 Content-addressed: the id is a hash of namespace and text, so storing the same
-text twice writes nothing the second time (``deduped``).
+text twice writes nothing the second time (``deduped``). :func:`write` stores new
+memories in bulk (``import`` uses it): one read and one write of each keyword head
+and of each store's stats per batch.
 """
 
 from __future__ import annotations
@@ -34,39 +36,38 @@ def memorize(
 ) -> Stored:
     """Store ``text`` in ``namespace`` (already validated) unless it is already there."""
     key = memory_id(namespace, text)
-    memories = bucket(namespace, "memories")
-    if host.kv_get(memories, key) is not None:
+    if host.kv_get(bucket(namespace, "memories"), key) is not None:
         return Stored(key, namespace, True)
-    vector = embedder.embed(text)  # embed first: no text is ever stored without its vector
-    record = Memory(
-        id=key,
-        text=text,
-        namespace=namespace,
-        ts=host.now_ms(),
-        embedder=embedder.id,
-        source=source,
-        doc=0,
-        importance=importance,
-        context=context,
-    )
-    add(host, namespace, record, pack(vector))
+    vector = pack(embedder.embed(text))  # embed first: no text is ever stored without its vector
+    record = Memory(key, text, namespace, host.now_ms(), embedder.id, source, 0, importance, context)
+    write(host, [(record, vector)])
     return Stored(key, namespace, False)
 
 
-def add(host: Host, namespace: str, record: Memory, vector: bytes) -> None:
-    """Write a new memory: its vector, the record under the store's next doc number, postings, stats.
+def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None) -> None:
+    """Store new memories (not stored yet, ids distinct) with their packed vectors, in order.
 
-    ``record.doc`` is set here. ``vector`` is the packed vector made by ``record.embedder``.
+    Each memory gets the next document number of its store -- ``into``, or the store of its own
+    ``namespace`` -- then its vector (under its ``embedder``), record and doc entry are written,
+    then the batch's postings and stats. (A git merge passes ``into``: it works on a copy of one
+    file, whatever discipline its memories name.)
     """
-    meta = bucket(namespace, "meta")
-    stats = Stats.decode(host.kv_get(meta, "stats"))
-    words = keywords.terms(record.text)
-    record.doc = stats.docs
-    host.kv_put(bucket(namespace, f"vectors/{record.embedder}"), record.id, vector)
-    host.kv_put(bucket(namespace, "memories"), record.id, record.encode())
-    host.kv_put(bucket(namespace, "docs"), f"{record.doc:010d}", record.id.encode("utf-8"))
-    keywords.index_document(host, bucket(namespace, "terms"), record.doc, words)
-    stats.docs += 1
-    stats.tokens += len(words)
-    stats.embedder = stats.embedder or record.embedder
-    host.kv_put(meta, "stats", stats.encode())
+    stats: dict[str, Stats] = {}
+    postings: dict[str, list[tuple[int, list[str]]]] = {}
+    for record, vector in batch:
+        namespace = into or record.namespace
+        store = stats.get(namespace)
+        if store is None:
+            store = stats[namespace] = Stats.decode(host.kv_get(bucket(namespace, "meta"), "stats"))
+        record.doc = store.docs
+        words = keywords.terms(record.text)
+        host.kv_put(bucket(namespace, f"vectors/{record.embedder}"), record.id, vector)
+        host.kv_put(bucket(namespace, "memories"), record.id, record.encode())
+        host.kv_put(bucket(namespace, "docs"), f"{record.doc:010d}", record.id.encode("utf-8"))
+        postings.setdefault(namespace, []).append((record.doc, words))
+        store.docs += 1
+        store.tokens += len(words)
+        store.embedder = store.embedder or record.embedder
+    for namespace, docs in postings.items():
+        keywords.index_documents(host, bucket(namespace, "terms"), docs)
+        host.kv_put(bucket(namespace, "meta"), "stats", stats[namespace].encode())

@@ -55,7 +55,7 @@ class Memory:
 
     def encode(self) -> bytes:
         """Stable JSON bytes (sorted keys, no optional nulls)."""
-        data = {k: v for k, v in asdict(self).items() if v is not None and v != {}}
+        data = {k: v for k, v in vars(self).items() if v is not None and v != {}}  # asdict deep-copies: slow
         return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
     @classmethod

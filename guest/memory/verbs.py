@@ -1,4 +1,4 @@
-"""The memory verbs: ``memorize``, ``recall``, ``stats``, ``embed``."""
+"""The memory verbs: memorize, recall, stats, embed, auto_recall, reindex, export and import."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from guest import requests
 from guest.host import Host, bucket
-from guest.memory import autorecall, disciplines
+from guest.memory import autorecall, bulk, disciplines
 from guest.memory.memorize import Stored, memorize
 from guest.memory.recall import MODES, Hit, RecallOptions, recall
 from guest.memory.records import Stats
@@ -42,6 +42,8 @@ class MemoryVerbs:
             "embed": Verb(self.embed),
             "auto_recall": Verb(self.auto_recall, "prompt"),
             "reindex": Verb(self.reindex, "namespace"),
+            "export": Verb(lambda body: bulk.export_page(self.host, body), "namespace"),
+            "import": Verb(lambda body: bulk.import_batch(self.host, self.embedder, body), "memories"),
         }
 
     def store(self, body: dict[str, Any], source: str = "memorize", **extra: Any) -> Stored:

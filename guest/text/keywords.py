@@ -48,23 +48,32 @@ def terms(text: str) -> list[str]:
     return out
 
 
+def index_documents(host: Host, ns: str, docs: list[tuple[int, list[str]]]) -> None:
+    """Append the postings of ``docs`` (increasing doc numbers) to the index in bucket ``ns``.
+
+    Each term's head is read and written once for the whole batch; the stored bytes are the
+    same as indexing the documents one by one.
+    """
+    added: dict[str, list[bytes]] = {}
+    for doc, words in docs:
+        length = min(len(words), 0xFFFF)
+        for term, tf in Counter(words).items():
+            added.setdefault(term, []).append(POSTING.pack(doc, min(tf, 0xFFFF), length))
+    for term in sorted(added):
+        raw = host.kv_get(ns, term)
+        full = HEAD.unpack_from(raw)[0] if raw else 0
+        body = raw[HEAD.size :] if raw else b""
+        for posting in added[term]:
+            body += posting
+            if len(body) == CHUNK * POSTING.size:
+                host.kv_put(ns, f"{term}#{full}", body)
+                full, body = full + 1, b""
+        host.kv_put(ns, term, HEAD.pack(full) + body)
+
+
 def index_document(host: Host, ns: str, doc: int, words: list[str]) -> None:
     """Append ``doc``'s postings to the index in bucket ``ns``."""
-    length = min(len(words), 0xFFFF)
-    for term, tf in sorted(Counter(words).items()):
-        _append(host, ns, term, POSTING.pack(doc, min(tf, 0xFFFF), length))
-
-
-def _append(host: Host, ns: str, term: str, posting: bytes) -> None:
-    """Append one posting to ``term``'s head; a full head moves to ``<term>#<n>``."""
-    raw = host.kv_get(ns, term)
-    full = HEAD.unpack_from(raw)[0] if raw else 0
-    body = raw[HEAD.size :] if raw else b""
-    body += posting
-    if len(body) == CHUNK * POSTING.size:
-        host.kv_put(ns, f"{term}#{full}", body)
-        full, body = full + 1, b""
-    host.kv_put(ns, term, HEAD.pack(full) + body)
+    index_documents(host, ns, [(doc, words)])
 
 
 def set_postings(host: Host, ns: str, term: str, plist: list[tuple[int, int, int]]) -> None:
@@ -88,7 +97,7 @@ def set_postings(host: Host, ns: str, term: str, plist: list[tuple[int, int, int
 
 
 class _Buffer:
-    """The one bucket being rebuilt, held in guest memory: :func:`index_document` reads and writes here."""
+    """The one bucket being rebuilt, held in guest memory: :func:`index_documents` reads and writes here."""
 
     def __init__(self, host: Host) -> None:
         self.host = host
@@ -116,14 +125,13 @@ class _Buffer:
 def rebuild(host: Host, ns: str, documents: list[tuple[int, list[str]]]) -> int:
     """Rewrite bucket ``ns`` as the index of ``documents`` (``(doc, terms)``, indexed in this order).
 
-    The postings are built by :func:`index_document` in guest memory, so the bucket ends up
+    The postings are built by :func:`index_documents` in guest memory, so the bucket ends up
     byte for byte as if every document had been indexed one by one into an empty bucket; then
     each key is written once (an unchanged value writes nothing) and stale keys are deleted.
     Returns the number of keys.
     """
     buffer = _Buffer(host)
-    for doc, words in documents:
-        index_document(buffer, ns, doc, words)
+    index_documents(buffer, ns, documents)
     for key, _ in host.kv_query(ns, "", 0):
         if key not in buffer.values:
             host.kv_put(ns, key, b"")

@@ -6,6 +6,8 @@ inflections and leaves everything else alone. Pure function, deterministic.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 VOWELS = frozenset("aeiouy")
 
 
@@ -13,6 +15,7 @@ def _has_vowel(stem: str) -> bool:
     return any(c in VOWELS for c in stem)
 
 
+@lru_cache(maxsize=1 << 16)  # word frequencies are Zipfian: most calls repeat a word
 def stem(word: str) -> str:
     """Stem one lower-cased word (words of 3 characters or fewer are kept)."""
     if len(word) <= 3 or not word.isascii() or not word.isalpha():

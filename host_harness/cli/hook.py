@@ -19,6 +19,7 @@ from typing import TypeVar
 
 import click
 
+from host_harness.cachedir import default_cache_dir
 from host_harness.guests.session import Session
 from host_harness.hook import (
     DEFAULT_BUDGET_TOKENS,
@@ -31,6 +32,9 @@ from host_harness.hook import (
     log_reason,
     process_started,
 )
+from host_harness.store.kv import SqliteKV
+from host_harness.store.vecindex import IndexDir, IndexPolicy
+from host_harness.store.vectors import VectorIndex
 
 HOOK_COMMANDS = ("prompt-submit", "session-start")
 FC = TypeVar("FC", bound=Callable[..., object])
@@ -115,6 +119,22 @@ def _run(kind: type[Hook], session: Session, budget: int, timeout: float) -> Non
     # without waiting for a worker that may still sit in the guest or in SQLite). The stores were
     # only read, and the log lines are already written.
     os._exit(0)
+
+
+@hook.command("build-index", hidden=True)
+@click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("ns")
+@click.argument("dim", type=click.IntRange(1, 65_536))
+def build_index(db: Path, ns: str, dim: int) -> None:
+    """Build the persisted vector index of NS in DB (prompt-submit starts this in the background)."""
+    policy = IndexPolicy.from_env(default_cache_dir())
+    kv = SqliteKV(db)
+    try:
+        VectorIndex(kv, policy).prepare(ns, dim)
+    finally:
+        kv.close()
+        if policy.cache_dir is not None:
+            IndexDir(policy, db, ns, dim).path.with_suffix(".building").unlink(missing_ok=True)
 
 
 def is_hook(args: Sequence[str]) -> bool:

@@ -15,6 +15,7 @@ import click
 
 from host_harness import __version__
 from host_harness.cli.archive import archive, search
+from host_harness.cli.bulk import export, import_
 from host_harness.cli.discipline import discipline
 from host_harness.cli.git import git
 from host_harness.cli.hook import hook, is_hook, run_hook
@@ -148,6 +149,7 @@ def main() -> None:
 
 # Command groups of other capabilities register here, one line each.
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp, git]
+COMMAND_GROUPS += [export, import_]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)
 cli.add_command(search, "recall-search")  # the seed's tool name for `archive search`

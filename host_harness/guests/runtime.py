@@ -33,13 +33,15 @@ from pathlib import Path
 from wasmtime import Config, Engine, WasmtimeError
 from wasmtime.component import Component
 
+from host_harness.cachedir import CACHE_ENV, default_cache_dir
 from host_harness.guests import accel
 
-CACHE_ENV = "RS_LEARN_CACHE_DIR"
 ENGINE_FLAVOUR = "epoch"  # part of the cache key: artifacts depend on the engine configuration
 CACHE_KEEP = 4  # artifacts kept per cache directory (newest first); each is ~50 MB
 TICK_S = 0.05
 WASMTIME_VERSION = importlib.metadata.version("wasmtime")
+
+__all__ = ["CACHE_ENV", "Runtime", "default_cache_dir", "load_component", "make_engine"]
 
 log = logging.getLogger("rs_learn.host")
 
@@ -49,12 +51,6 @@ def make_engine() -> Engine:
     config = Config()
     config.epoch_interruption = True
     return Engine(config)
-
-
-def default_cache_dir() -> Path:
-    """``$RS_LEARN_CACHE_DIR`` or ``~/.cache/rs-learn``."""
-    env = os.environ.get(CACHE_ENV)
-    return Path(env) if env else Path.home() / ".cache" / "rs-learn"
 
 
 def cache_file_name(wasm: bytes) -> str:

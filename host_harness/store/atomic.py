@@ -31,6 +31,14 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def write_durably(fd: int, data: bytes) -> None:
+    """Write all of ``data`` at the descriptor's offset, then fsync."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.fsync(fd)
+
+
 def write_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> None:
     """Replace ``path`` with ``data`` atomically and durably."""
     fd = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -54,10 +62,7 @@ def write_atomic_at(
     try:
         fd = os.open(tmp, flags, mode, dir_fd=dir_fd)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
+            write_durably(fd, data)
         finally:
             os.close(fd)
         os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)

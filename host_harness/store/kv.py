@@ -36,29 +36,43 @@ replay ledger) to the connection and write it with :meth:`SqliteKV.execute_attac
 inside the open write transaction: SQLite then commits both files atomically.
 
 Schema changes are numbered migrations in :data:`MIGRATIONS`, applied in order
-under ``PRAGMA user_version``; each is idempotent.
+under ``PRAGMA user_version``; each is idempotent. A new file gets them all; an
+existing file is migrated by its first write, inside that write's transaction, so a
+read never changes the committed file (a read of an older schema reads ``kv`` as is).
+
+Digests. Every write to a namespace the vector index persists (see
+``host_harness.store.digest``) also updates that namespace's content digest, in the
+same transaction, just before ``COMMIT``; listeners hear the old and new digests
+then (``committing``), while the write lock is still held.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import quote
 
 from host_harness.errors import StoreError
-from host_harness.store import confine
+from host_harness.store import confine, digest
+from host_harness.store.digest import Digest, DigestBook
 from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
 
-MIGRATIONS: list[str] = [
+MIGRATIONS: list[list[str]] = [
     # 1: the key-value table; keys are compared by BINARY collation = UTF-8 byte order.
-    "CREATE TABLE IF NOT EXISTS kv ("
-    " ns TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,"
-    " PRIMARY KEY (ns, key)) WITHOUT ROWID",
+    [
+        "CREATE TABLE IF NOT EXISTS kv ("
+        " ns TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,"
+        " PRIMARY KEY (ns, key)) WITHOUT ROWID"
+    ],
+    # 2: content digests of the vector namespaces, NULLed by triggers on foreign writes.
+    digest.SCHEMA,
 ]
+# Data steps of a migration, run after its statements (same transaction).
+BACKFILL: dict[int, Callable[[sqlite3.Connection], None]] = {2: digest.backfill}
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
 # New files use 8 KiB pages: a WITHOUT ROWID row keeps up to ~2 KB inline at this size, so a
 # 384-d f32 vector (1,536 bytes) needs no overflow page. With 4 KiB pages every vector spilled
@@ -77,6 +91,9 @@ class KVListener(Protocol):
 
     def reset(self) -> None:
         """Forget everything: the connection was (re)opened."""
+
+    def committing(self, digests: dict[str, tuple[Digest | None, Digest]]) -> None:
+        """The open transaction is about to commit, with these digests (before, after) of its namespaces."""
 
 
 def check_name(value: str, what: str) -> None:
@@ -120,6 +137,8 @@ class SqliteKV:
         self._writing = False  # the open transaction holds the write lock
         self._busy_ms = busy_timeout_ms
         self._read_absent = False  # this unit of work read the store while it did not exist
+        self._digests = DigestBook()
+        self._schema = 0  # the open file's schema version (migrated by the first write)
 
     # connection and transaction
 
@@ -208,10 +227,12 @@ class SqliteKV:
         self._busy_ms = self.busy_timeout_ms
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            conn.execute("PRAGMA cache_size = -65536")
             conn.execute("PRAGMA journal_mode = DELETE").fetchone()
             if int(conn.execute("PRAGMA page_count").fetchone()[0]) == 0:
                 conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # only takes effect on a new file
-            migrate(conn)
+                migrate(conn)
+            self._schema = schema_version(conn)
             for alias in self.attachments:
                 self._attach(conn, alias)
         except BaseException:
@@ -247,13 +268,21 @@ class SqliteKV:
         self._conn.execute(sql, params)
 
     def commit(self) -> None:
-        """Commit the open transaction, if any (a write transaction may wait for readers to finish)."""
+        """Record the changed digests, tell the listeners, and commit the open transaction, if any.
+
+        A write transaction may wait for readers to finish; a read transaction has nothing to record.
+        """
         conn = self._conn
         if conn is not None and conn.in_transaction:
             if self._writing:
+                changed = self._digests.flush(conn)
+                if changed:
+                    for listener in self.listeners:
+                        listener.committing(changed)
                 self._wait(conn, "COMMIT")
             else:
                 conn.execute("COMMIT")  # a read transaction: releases the shared lock, never waits
+        self._digests.clear()
         self._dirty.clear()
         self._writing = False
         self._read_absent = False
@@ -263,8 +292,10 @@ class SqliteKV:
         dirty, self._dirty = self._dirty, set()
         self._writing = False
         self._read_absent = False
+        self._digests.clear()
         if self._conn is not None and self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
+            self._schema = schema_version(self._conn)  # a migration in the transaction is undone too
         if dirty:
             for listener in self.listeners:
                 listener.rolled_back(dirty)
@@ -309,6 +340,16 @@ class SqliteKV:
             return None
         return int(conn.execute("PRAGMA data_version").fetchone()[0])
 
+    def base_digest(self, ns: str) -> Digest | None:
+        """The digest of ``ns`` when the open transaction started (``None``: unknown, or no file).
+
+        Writes of the open transaction are not included: whoever reads this keeps track of them.
+        """
+        if ns in self._digests.before:
+            return self._digests.before[ns]
+        conn = self._connection(create=False)
+        return None if conn is None else digest.read(conn, ns)
+
     # the contract
 
     def get(self, ns: str, key: str) -> bytes | None:
@@ -329,10 +370,17 @@ class SqliteKV:
         conn = self._connection(create=bool(value))
         if conn is None:
             return False  # deleting from a store that does not exist
-        if not self._writing:  # a read transaction: a put that changes nothing must not take the lock
+        tracked = digest.tracked(ns)
+        if not self._writing or tracked:  # a put that changes nothing takes no lock and writes nothing
             row = conn.execute("SELECT value FROM kv WHERE ns = ? AND key = ?", (ns, key)).fetchone()
-            if (bytes(row[0]) == value) if row is not None else not value:
+            old = None if row is None else bytes(row[0])
+            if old == (value or None):
                 return False
+        if self._schema < len(MIGRATIONS):  # an older file is migrated by its first write
+            self._write(conn, "DELETE FROM main.kv WHERE 0", ())  # the write lock (or WriteLockBusy)
+            self._schema = apply_migrations(conn)  # rolled back with the transaction
+        if tracked:
+            self._digests.note(conn, ns, key, old, value)
         before = conn.total_changes
         if value:  # one statement; an identical value matches no row, so nothing is written
             self._write(
@@ -381,19 +429,37 @@ class SqliteKV:
         return [(key, bytes(value)) for key, value in conn.execute(sql, (ns, size))]
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Apply the pending :data:`MIGRATIONS`; return the schema version. Writes nothing when current."""
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The file's schema version; a schema newer than this code is refused."""
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if version == len(MIGRATIONS):
-        return version
     if version > len(MIGRATIONS):
         raise StoreError(f"database schema {version} is newer than this rs-learn ({len(MIGRATIONS)})")
+    return version
+
+
+def apply_migrations(conn: sqlite3.Connection) -> int:
+    """Apply the pending migrations inside the caller's open transaction; return the schema version."""
+    version = schema_version(conn)  # read under the lock: another process may have migrated
+    for number in range(version + 1, len(MIGRATIONS) + 1):
+        for statement in MIGRATIONS[number - 1]:
+            conn.execute(statement)
+        if number in BACKFILL:
+            BACKFILL[number](conn)
+        conn.execute(f"PRAGMA user_version = {number}")
+    return len(MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Apply the pending :data:`MIGRATIONS` in a transaction of their own; return the schema version.
+
+    Writes nothing when current.
+    """
+    version = schema_version(conn)
+    if version == len(MIGRATIONS):
+        return version
     conn.execute("BEGIN IMMEDIATE")
     try:
-        version = int(conn.execute("PRAGMA user_version").fetchone()[0])  # another process may have won
-        for number in range(version + 1, len(MIGRATIONS) + 1):
-            conn.execute(MIGRATIONS[number - 1])
-            conn.execute(f"PRAGMA user_version = {number}")
+        apply_migrations(conn)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

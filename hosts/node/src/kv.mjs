@@ -2,7 +2,8 @@
 // harness (host_harness/store/kv.py; normative text: docs/host-contract.md, "On-disk store format").
 //
 // * table `kv(ns TEXT, key TEXT, value BLOB, PRIMARY KEY (ns, key)) WITHOUT ROWID`, migrations
-//   numbered by `PRAGMA user_version`, 8 KiB pages for new files, rollback-journal mode;
+//   numbered by `PRAGMA user_version` (a new file gets them all, an older file is migrated by its
+//   first write, never by a read), 8 KiB pages for new files, rollback-journal mode;
 // * a read of a store that does not exist does not create it; a put of the stored value, or a
 //   delete of a missing key, writes nothing;
 // * the first access of a unit of work opens `BEGIN IMMEDIATE`; the owner commits or rolls back
@@ -16,8 +17,18 @@ import { casefold } from './casefold.mjs';
 
 export const MIGRATIONS = [
   // 1: the key-value table; keys are compared by BINARY collation = UTF-8 byte order.
-  'CREATE TABLE IF NOT EXISTS kv ( ns TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,' +
-    ' PRIMARY KEY (ns, key)) WITHOUT ROWID',
+  [
+    'CREATE TABLE IF NOT EXISTS kv ( ns TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,' +
+      ' PRIMARY KEY (ns, key)) WITHOUT ROWID',
+  ],
+  // 2: content digests of the vector namespaces (docs/host-contract.md, "Digests"). This host does
+  // not keep them: the triggers make every digest it would change unknown, which is safe.
+  [
+    'CREATE TABLE IF NOT EXISTS kv_digest ( ns TEXT PRIMARY KEY, entries INTEGER NOT NULL, digest BLOB) WITHOUT ROWID',
+    'CREATE TRIGGER IF NOT EXISTS kv_digest_INSERT AFTER INSERT ON kv WHEN substr(NEW.ns, 1, instr(NEW.ns || \'/\', \'/\') - 1) GLOB \'*vectors\' BEGIN UPDATE kv_digest SET digest = NULL WHERE ns = NEW.ns; END',
+    'CREATE TRIGGER IF NOT EXISTS kv_digest_UPDATE AFTER UPDATE ON kv WHEN substr(NEW.ns, 1, instr(NEW.ns || \'/\', \'/\') - 1) GLOB \'*vectors\' BEGIN UPDATE kv_digest SET digest = NULL WHERE ns = NEW.ns; END',
+    'CREATE TRIGGER IF NOT EXISTS kv_digest_DELETE AFTER DELETE ON kv WHEN substr(OLD.ns, 1, instr(OLD.ns || \'/\', \'/\') - 1) GLOB \'*vectors\' BEGIN UPDATE kv_digest SET digest = NULL WHERE ns = OLD.ns; END',
+  ],
 ];
 export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 export const PAGE_SIZE = 8192;
@@ -66,6 +77,7 @@ export class SqliteKV {
     this.dirty = new Set();
     this.stmts = null;
     this.readAbsent = false; // this unit of work read the store while it did not exist
+    this.schema = 0; // the open file's schema version (an older file is migrated by its first write)
   }
 
   /** The connection inside a transaction; null if the file is absent and not to be created. */
@@ -102,8 +114,9 @@ export class SqliteKV {
       db.prepare('PRAGMA journal_mode = DELETE').get();
       if (db.prepare('PRAGMA page_count').get().page_count === 0) {
         db.exec(`PRAGMA page_size = ${PAGE_SIZE}`); // only takes effect on a new file
+        migrate(db);
       }
-      migrate(db);
+      this.schema = schemaVersion(db);
     } catch (error) {
       db.close();
       throw error;
@@ -139,6 +152,7 @@ export class SqliteKV {
     if (this.db !== null && this.inTransaction) {
       this.inTransaction = false;
       this.db.exec('ROLLBACK');
+      this.schema = schemaVersion(this.db); // a migration in the transaction is undone too
     }
     if (dirty.size) for (const listener of this.listeners) listener.rolledBack(dirty);
   }
@@ -173,6 +187,9 @@ export class SqliteKV {
     checkName(ns, 'namespace');
     checkName(key, 'key');
     if (this.connection(value.length > 0) === null) return false; // deleting from a missing store
+    const row = this.stmts.get.get(ns, key);
+    if (row === undefined ? value.length === 0 : Buffer.compare(row.value, value) === 0) return false;
+    if (this.schema < MIGRATIONS.length) this.schema = applyMigrations(this.db); // rolled back with the call
     const { changes } = value.length > 0 ? this.stmts.upsert.run(ns, key, value) : this.stmts.del.run(ns, key);
     if (Number(changes) === 0) return false;
     this.dirty.add(ns);
@@ -201,21 +218,31 @@ export class SqliteKV {
   }
 }
 
-/** Apply the pending migrations; writes nothing when current. */
-export function migrate(db) {
-  const current = () => Number(db.prepare('PRAGMA user_version').get().user_version);
-  let version = current();
-  if (version === MIGRATIONS.length) return version;
+/** The file's schema version; a schema newer than this host is refused. */
+export function schemaVersion(db) {
+  const version = Number(db.prepare('PRAGMA user_version').get().user_version);
   if (version > MIGRATIONS.length) {
     throw new StoreError(`database schema ${version} is newer than this rs-learn (${MIGRATIONS.length})`);
   }
+  return version;
+}
+
+/** Apply the pending migrations inside the caller's open write transaction; return the version. */
+export function applyMigrations(db) {
+  const version = schemaVersion(db); // read under the lock: another process may have migrated
+  for (let number = version + 1; number <= MIGRATIONS.length; number++) {
+    for (const statement of MIGRATIONS[number - 1]) db.exec(statement);
+    db.exec(`PRAGMA user_version = ${number}`);
+  }
+  return MIGRATIONS.length;
+}
+
+/** Apply the pending migrations in a transaction of their own (a new file); writes nothing when current. */
+export function migrate(db) {
+  if (schemaVersion(db) === MIGRATIONS.length) return MIGRATIONS.length;
   db.exec('BEGIN IMMEDIATE');
   try {
-    version = current(); // another process may have won
-    for (let number = version + 1; number <= MIGRATIONS.length; number++) {
-      db.exec(MIGRATIONS[number - 1]);
-      db.exec(`PRAGMA user_version = ${number}`);
-    }
+    applyMigrations(db);
     db.exec('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');

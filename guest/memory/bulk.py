@@ -1,0 +1,199 @@
+"""Bulk export and import of memories (``export``, ``import``): how stores move and merge.
+
+**export** ``{namespace?, start?, limit?, vectors?}`` pages through one store by document number
+(the order memories were stored in) and answers ``{namespace, memories, next, total}``; each memory
+is ``{id, namespace, text, created, source, embedder}`` plus ``importance``/``context`` when set and,
+with ``vectors: true``, ``vector``: the stored little-endian float32 vector in base64. ``next`` is
+the ``start`` of the following page, ``null`` after the last.
+
+**import** ``{memories: [...], namespace?}`` stores a batch in one transaction, with memorize's
+rules: the id is content-addressed (``mem-<fnv1a64(namespace|text)>-<length>``, recomputed: an
+``id`` in the input is ignored), so importing the same memories again stores nothing (``deduped``).
+Each item is ``{text, namespace?, created?, source?, importance?, context?, embedder?, vector?}``; a
+leading ``@name`` in the text chooses the discipline as in memorize; the batch's ``namespace`` is
+the store of items that name none (by a sigil or their own ``namespace``). ``created`` is epoch
+milliseconds or an ISO-8601 date (UTC when no offset is given; the host clock when absent). A
+``vector`` (base64 of float32 little-endian, or a list of numbers) is kept only when ``embedder``
+names this engine's embedder -- then it must be a finite unit (or zero) vector of the right size --
+and the text is embedded otherwise. Every item is checked before anything is written; an error names
+the item (``memories[3]: field 'created' ...``) and the batch stores nothing. Keyword postings of
+the batch are written once per term.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import operator
+import re
+import struct
+from typing import Any
+
+from guest import requests
+from guest.errors import InvalidRequest
+from guest.host import Host, bucket
+from guest.memory import disciplines
+from guest.memory.memorize import write
+from guest.memory.records import Memory, Stats, memory_id
+from guest.text.embed import StaticEmbedder, pack
+
+MAX_ITEMS = 5000
+MAX_PAGE = 5000
+DEFAULT_PAGE = 500
+MAX_SOURCE_BYTES = 256
+MAX_CONTEXT_BYTES = 16 * 1024
+MAX_TS = 2**63 - 1
+UNIT_TOLERANCE = 1e-3
+# YYYY-MM-DD, optionally T or space HH:MM[:SS[.fraction]], optionally Z or +HH:MM / -HH:MM
+ISO_RE = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?"
+    r"([Zz]|[+-](\d{2}):?(\d{2}))?)?"
+)
+
+
+def export_page(host: Host, body: dict[str, Any]) -> dict[str, Any]:
+    """One page of one store's memories, in the order they were stored."""
+    namespace = requests.namespace(body) or disciplines.DEFAULT
+    start = requests.integer(body, "start", 0, 0, 2**31)
+    limit = requests.integer(body, "limit", DEFAULT_PAGE, 1, MAX_PAGE)
+    with_vectors = requests.boolean(body, "vectors", False)
+    total = Stats.decode(host.kv_get(bucket(namespace, "meta"), "stats")).docs
+    out = []
+    for doc in range(start, min(start + limit, total)):
+        key = host.kv_get(bucket(namespace, "docs"), f"{doc:010d}")
+        raw = host.kv_get(bucket(namespace, "memories"), key.decode("utf-8")) if key else None
+        if raw is None:
+            continue
+        memory = Memory.decode(raw)
+        item: dict[str, Any] = {"id": memory.id, "namespace": memory.namespace, "text": memory.text,
+                                "created": memory.ts, "source": memory.source, "embedder": memory.embedder}
+        if memory.importance is not None:
+            item["importance"] = memory.importance
+        if memory.context is not None:
+            item["context"] = memory.context
+        if with_vectors:
+            vector = host.kv_get(bucket(namespace, f"vectors/{memory.embedder}"), memory.id)
+            item["vector"] = base64.b64encode(vector).decode("ascii") if vector else None
+        out.append(item)
+    following = start + limit
+    return {"namespace": namespace, "memories": out, "next": following if following < total else None,
+            "total": total}
+
+
+def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> dict[str, Any]:
+    """Store a batch of memories (all checked first); count what was new, deduped and embedded."""
+    items = body.get("memories")
+    if not isinstance(items, list):
+        raise InvalidRequest(f"field 'memories' must be an array, not {requests.kind_of(items)}")
+    if len(items) > MAX_ITEMS:
+        raise InvalidRequest(f"field 'memories' holds {len(items)} items; the limit is {MAX_ITEMS}")
+    fallback = requests.namespace(body, default=None)
+    checked = [_item(host, embedder, item, f"memories[{i}]", fallback) for i, item in enumerate(items)]
+    batch: list[tuple[Memory, bytes]] = []
+    seen: set[str] = set()
+    embedded = 0
+    for memory, vector in checked:
+        if memory.id in seen or host.kv_get(bucket(memory.namespace, "memories"), memory.id) is not None:
+            continue
+        seen.add(memory.id)
+        if vector is None:
+            vector = pack(embedder.embed(memory.text))
+            embedded += 1
+        batch.append((memory, vector))
+    write(host, batch)
+    imported = len(batch)
+    return {"items": len(items), "imported": imported, "deduped": len(items) - imported, "embedded": embedded}
+
+
+def _item(
+    host: Host, embedder: StaticEmbedder, item: Any, where: str, fallback: str | None
+) -> tuple[Memory, bytes | None]:
+    """Validate one item: the memory to store (``doc`` not yet assigned) and its vector, if usable."""
+    if not isinstance(item, dict):
+        raise InvalidRequest(f"{where} must be an object, not {requests.kind_of(item)}")
+    try:
+        text = requests.text(item, "text", 64 * 1024)
+        target = disciplines.for_write(host, text, requests.namespace(item, default=None))
+        text = requests.text({"text": target.text}, "text", 64 * 1024)
+        namespace = target.namespaces[0] if target.explicit else fallback or disciplines.DEFAULT
+        created = _created(item.get("created"))
+        source = _optional_text(item, "source", MAX_SOURCE_BYTES) or "import"
+        context = _optional_text(item, "context", MAX_CONTEXT_BYTES)
+        importance = None if item.get("importance") is None else requests.number(item, "importance", 0, 0, 1)
+        vector = _vector(item, embedder)
+    except InvalidRequest as error:
+        raise InvalidRequest(f"{where}: {error.message}") from None
+    ts = host.now_ms() if created is None else created
+    key = memory_id(namespace, text)
+    return Memory(key, text, namespace, ts, embedder.id, source, 0, importance, context), vector
+
+
+def _optional_text(item: dict[str, Any], field: str, max_bytes: int) -> str | None:
+    if item.get(field) is None:
+        return None
+    return requests.text(item, field, max_bytes)
+
+
+def _created(value: Any) -> int | None:
+    """Epoch milliseconds from a number of milliseconds or an ISO-8601 date."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        match = ISO_RE.fullmatch(value.strip())
+        if match is None:
+            raise InvalidRequest(f"field 'created' is not an ISO-8601 date: {value!r}")
+        year, month, day, hour, minute, second = (int(g or 0) for g in match.group(1, 2, 3, 4, 5, 6))
+        if not (1 <= month <= 12 and 1 <= day <= _month_days(year, month) and hour < 24 and minute < 60
+                and second < 61):
+            raise InvalidRequest(f"field 'created' is not a valid date: {value!r}")
+        millis = int((match.group(7) or "").ljust(3, "0")[:3])
+        offset = 0
+        if match.group(8) not in (None, "Z", "z"):
+            sign = -1 if match.group(8)[0] == "-" else 1
+            offset = sign * (int(match.group(9)) * 60 + int(match.group(10)))
+        minutes = (_days_from_civil(year, month, day) * 24 + hour) * 60 + minute - offset
+        value = (minutes * 60 + second) * 1000 + millis
+    return requests.as_integer(value, "created", 0, MAX_TS)
+
+
+def _month_days(year: int, month: int) -> int:
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm)."""
+    year -= month <= 2
+    era = year // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def _vector(item: dict[str, Any], embedder: StaticEmbedder) -> bytes | None:
+    """The item's vector as stored bytes when it comes from this embedder, else ``None`` (embed)."""
+    raw = item.get("vector")
+    if raw is None or item.get("embedder") != embedder.id:
+        return None
+    if isinstance(raw, str):
+        try:
+            blob = base64.b64decode(raw, validate=True)
+        except ValueError:  # binascii.Error
+            raise InvalidRequest("field 'vector' is not valid base64") from None
+        if len(blob) != 4 * embedder.dims:
+            raise InvalidRequest(f"field 'vector' holds {len(blob)} bytes, not {4 * embedder.dims}")
+        values = struct.unpack(f"<{embedder.dims}f", blob)
+    elif isinstance(raw, list):
+        numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in raw)
+        if len(raw) != embedder.dims or not numbers:
+            raise InvalidRequest(f"field 'vector' must hold {embedder.dims} numbers")
+        blob = pack([float(v) for v in raw])
+        values = struct.unpack(f"<{embedder.dims}f", blob)
+    else:
+        raise InvalidRequest(f"field 'vector' must be base64 or an array, not {requests.kind_of(raw)}")
+    norm = math.sqrt(sum(map(operator.mul, values, values)))
+    if not math.isfinite(norm) or (norm and abs(norm - 1.0) > UNIT_TOLERANCE):
+        raise InvalidRequest(f"field 'vector' is not a unit vector (its norm is {norm:.6g})")
+    return blob

@@ -1,0 +1,239 @@
+"""Bulk ``export`` / ``import``: the verbs on both targets, and the CLI around them."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import sqlite3
+import struct
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from envelopes import call, ok
+
+from guest.memory.records import memory_id
+from guest.text.embed import EMBEDDER
+from host_harness.cli.main import cli
+from host_harness.services import HostServices
+
+FACTS = [
+    "Use pnpm, not npm, to install packages in this repository.",
+    "The staging server listens on port 8080 behind nginx.",
+    "Database migrations are numbered and must stay idempotent.",
+    "Run `make test` before pushing; CI runs it on a clean clone.",
+    "The release checklist lives in docs/release.md.",
+]
+
+
+def rows(project: Path) -> list[tuple[str, str, bytes]]:
+    """Every key-value row of the project store (the logical content, independent of page layout)."""
+    db = project / ".gm" / "rs-learn.db"
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT ns, key, value FROM kv ORDER BY ns, key").fetchall()
+
+
+def file_digest(project: Path) -> str:
+    return hashlib.sha256((project / ".gm" / "rs-learn.db").read_bytes()).hexdigest()
+
+
+def exported(guest, namespace: str = "default", vectors: bool = False, limit: int = 2) -> list[dict]:
+    """Every memory of one store, page by page."""
+    out, start = [], 0
+    while start is not None:
+        body = {"namespace": namespace, "start": start, "limit": limit, "vectors": vectors}
+        data = ok(guest, "export", body)
+        out += data["memories"]
+        start = data["next"]
+    return out
+
+
+@pytest.fixture
+def other(tmp_path: Path, clock, guest_factory):
+    """A second, empty project on the same target and clock."""
+    root = tmp_path / "other"
+    root.mkdir()
+    services = HostServices(root, clock=clock)
+    yield root, guest_factory(services)
+    services.close()
+
+
+def test_export_pages_through_a_store_in_storage_order(guest, clock):
+    ids = []
+    for i, fact in enumerate(FACTS):
+        clock.advance(1000)
+        ids.append(ok(guest, "memorize", {"text": fact})["id"])
+        if i == 1:
+            ok(guest, "learn", {"memory": "Pin wasmtime in pyproject.", "context": "upgrade broke CI"})
+    first = ok(guest, "export", {"limit": 4})
+    assert first["total"] == 6 and first["next"] == 4 and len(first["memories"]) == 4
+    memories = exported(guest)
+    assert [m["id"] for m in memories if m["source"] == "memorize"] == ids
+    lesson = memories[2]
+    assert lesson["source"] == "learn" and lesson["importance"] == 0.8
+    assert lesson["context"] == "upgrade broke CI"
+    assert set(memories[0]) == {"id", "namespace", "text", "created", "source", "embedder"}
+    assert memories[0]["created"] == 1_700_000_001_000 and memories[0]["embedder"] == EMBEDDER.id
+    empty = {"namespace": "default", "memories": [], "next": None, "total": 6}
+    assert ok(guest, "export", {"start": 99}) == empty
+    with_vectors = exported(guest, vectors=True)
+    assert base64.b64decode(with_vectors[0]["vector"]) == struct.pack("<384f", *EMBEDDER.embed(FACTS[0]))
+
+
+def test_a_round_trip_recreates_the_store(guest, other, project):
+    for fact in FACTS:
+        ok(guest, "memorize", {"text": fact})
+    ok(guest, "memorize", {"text": "The app is built with vite.", "namespace": "frontend"})
+    memories = exported(guest) + exported(guest, "frontend")
+    root, target = other
+    data = ok(target, "import", {"memories": memories})
+    assert data == {"items": 6, "imported": 6, "deduped": 0, "embedded": 6}
+    assert rows(root) == rows(project), "the same memories, ids, postings and stats"
+    assert exported(target, "frontend") == exported(guest, "frontend")
+    before = file_digest(root)
+    again = ok(target, "import", {"memories": memories})
+    assert again == {"items": 6, "imported": 0, "deduped": 6, "embedded": 0}
+    assert file_digest(root) == before, "an import of what is stored writes nothing"
+
+
+def test_import_stores_exactly_what_memorize_stores(guest, other, project):
+    root, target = other
+    for fact in FACTS:
+        ok(guest, "memorize", {"text": fact})
+    ok(target, "import", {"memories": [{"text": fact, "source": "memorize"} for fact in FACTS]})
+    assert rows(root) == rows(project), "batched postings equal postings written one memory at a time"
+
+
+def test_vectors_of_this_embedder_are_kept_and_others_re_embedded(guest, other):
+    _, target = other
+    ok(guest, "memorize", {"text": FACTS[0]})
+    exported_with = exported(guest, vectors=True)
+    assert ok(target, "import", {"memories": exported_with})["embedded"] == 0
+    assert ok(target, "export", {"vectors": True})["memories"][0]["vector"] == exported_with[0]["vector"]
+    foreign = {"text": FACTS[1], "embedder": "text-embedding-3-small", "vector": [0.5] * 1536}
+    assert ok(target, "import", {"memories": [foreign]})["embedded"] == 1
+    as_list = {"text": FACTS[2], "embedder": EMBEDDER.id, "vector": EMBEDDER.embed(FACTS[2])}
+    assert ok(target, "import", {"memories": [as_list]})["embedded"] == 0
+    hits = ok(target, "recall", {"query": "staging server port", "limit": 1})
+    assert hits[0]["text"] == FACTS[1]
+
+
+def test_items_choose_their_store_and_keep_their_dates(guest, project):
+    data = ok(guest, "import", {"namespace": "ops", "memories": [
+        {"text": "Deploys go through ArgoCD.", "created": "2024-01-02T03:04:05.678+01:00", "source": "notes"},
+        {"text": "@frontend The app is built with vite.", "created": 1_600_000_000_000},
+        {"text": "Backups run nightly.", "namespace": "default", "created": "2024-02-29"},
+    ]})
+    assert data["imported"] == 3
+    ops = exported(guest, "ops")
+    assert ops[0]["created"] == 1_704_161_045_678 and ops[0]["source"] == "notes"
+    assert ops[0]["id"] == memory_id("ops", "Deploys go through ArgoCD.")
+    front = exported(guest, "frontend")
+    assert front[0]["text"] == "The app is built with vite." and front[0]["created"] == 1_600_000_000_000
+    assert exported(guest)[0]["created"] == 1_709_164_800_000
+    assert exported(guest)[0]["source"] == "import"
+
+
+@pytest.mark.parametrize(("item", "message"), [
+    ("text only", "memories[1] must be an object, not a string"),
+    ({"nope": 1}, "memories[1]: missing field 'text'"),
+    ({"text": "  "}, "memories[1]: field 'text' is empty"),
+    ({"text": "x", "created": "yesterday"}, "memories[1]: field 'created' is not an ISO-8601 date"),
+    ({"text": "x", "created": "2023-02-29"}, "memories[1]: field 'created' is not a valid date"),
+    ({"text": "x", "created": -5}, "memories[1]: field 'created' must be between 0"),
+    ({"text": "x", "namespace": "../up"}, "memories[1]: namespace '../up' is not a valid name"),
+    ({"text": "x", "importance": 2}, "memories[1]: field 'importance' must be between 0 and 1"),
+    ({"text": "x", "embedder": EMBEDDER.id, "vector": "!!"}, "field 'vector' is not valid base64"),
+    ({"text": "x", "embedder": EMBEDDER.id, "vector": [1.0] * 3}, "field 'vector' must hold 384"),
+    ({"text": "x", "embedder": EMBEDDER.id, "vector": [1.0] * 384}, "is not a unit vector"),
+    ({"text": "x", "embedder": EMBEDDER.id, "vector": [float("nan")] * 384}, "is not a unit vector"),
+])
+def test_a_bad_item_is_named_and_the_batch_stores_nothing(guest, project, item, message):
+    ok(guest, "memorize", {"text": FACTS[0]})
+    before = file_digest(project)
+    envelope = call(guest, "import", {"memories": [{"text": FACTS[1]}, item]})
+    assert envelope["ok"] is False and envelope["error"].startswith("validation: ")
+    assert message in envelope["error"]
+    assert file_digest(project) == before
+
+
+def test_batch_shape_is_checked(guest):
+    assert "field 'memories' must be an array" in call(guest, "import", {"memories": {"text": "x"}})["error"]
+    assert "the limit is 5000" in call(guest, "import", {"memories": [{"text": "x"}] * 5001})["error"]
+    assert "field 'limit' must be between 1 and 5000" in call(guest, "export", {"limit": 0})["error"]
+
+
+# the CLI
+
+
+@pytest.fixture
+def host(target: str):
+    runner = CliRunner()
+
+    def invoke(project: Path, *args: str, input: str | bytes | None = None):
+        base = ["-p", str(project)] + (["--native"] if target == "native" else [])
+        return runner.invoke(cli, [*base, *args], input=input, catch_exceptions=False)
+
+    return invoke
+
+
+def test_cli_moves_a_project_through_a_file(host, project: Path, tmp_path: Path):
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for fact in FACTS:
+        assert host(project, "memorize", fact).exit_code == 0
+    assert host(project, "memorize", "-n", "frontend", "The app is built with vite.").exit_code == 0
+    dump = tmp_path / "memories.jsonl"
+    assert host(project, "export", "--vectors", "-o", str(dump)).exit_code == 0
+    lines = dump.read_text().splitlines()
+    assert len(lines) == 6 and json.loads(lines[-1])["namespace"] == "frontend"
+    result = host(copy, "import", str(dump))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("imported 6, already stored 0, embedded 0 of 6 lines")
+    assert "\r" not in result.output, "no progress line when stderr is not a terminal"
+    assert rows(copy) == rows(project)
+    again = host(copy, "import", "--json", "-", input=dump.read_bytes())
+    assert json.loads(again.output)["deduped"] == 6
+    assert host(copy, "export", "-n", "frontend").output.count("\n") == 1
+
+
+def test_cli_names_the_bad_line_and_a_damaged_file_imports_nothing(host, project: Path, tmp_path: Path):
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text('{"text": "fine"}\n\n{"text": "cut off\n')
+    result = host(project, "import", str(damaged))
+    assert result.exit_code == 1 and f"{damaged}:3: not JSON" in result.output
+    assert not (project / ".gm").exists()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "fine"}\n{"text": "late", "created": "soon"}\n')
+    result = host(project, "import", "--batch", "1", str(bad))
+    assert result.exit_code == 1
+    assert f"{bad}:2: validation: field 'created' is not an ISO-8601 date: 'soon'" in result.output
+    assert host(project, "export").output.count("\n") == 1, "the batches before the bad one stay"
+    assert "expected a JSON object" in host(project, "import", "-", input="[1]\n").output
+
+
+def test_help_has_examples():
+    for command in ("export", "import"):
+        output = CliRunner().invoke(cli, [command, "--help"]).output
+        assert "Examples:" in output and "rs-learn-host" in output
+
+
+def test_progress_is_one_line_rewritten_on_a_terminal(monkeypatch):
+    import io
+
+    from host_harness.cli import bulk
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(bulk.sys, "stderr", screen)
+    progress = bulk.Progress(1500)
+    for count in (500, 1000, 1500):
+        progress.show(count)
+    progress.done()
+    text = screen.getvalue()
+    assert text.count("\n") == 1 and text.endswith("\n") and text.count("\r") == 3
+    assert "importing: 1,500 of 1,500 lines" in text
