@@ -120,12 +120,14 @@ def test_vectors_of_this_embedder_are_kept_and_others_re_embedded(guest, other):
 
 
 def test_items_choose_their_store_and_keep_their_dates(guest, project):
+    (project / ".gm" / "disciplines" / "frontend").mkdir(parents=True)  # a known discipline: its sigil routes
     data = ok(guest, "import", {"namespace": "ops", "memories": [
         {"text": "Deploys go through ArgoCD.", "created": "2024-01-02T03:04:05.678+01:00", "source": "notes"},
         {"text": "@frontend The app is built with vite.", "created": 1_600_000_000_000},
         {"text": "Backups run nightly.", "namespace": "default", "created": "2024-02-29"},
+        {"text": "@param encoding is text, not a discipline.", "created": 1_600_000_000_000},
     ]})
-    assert data["imported"] == 3
+    assert data["imported"] == 4
     ops = exported(guest, "ops")
     assert ops[0]["created"] == 1_704_161_045_678 and ops[0]["source"] == "notes"
     assert ops[0]["id"] == memory_id("ops", "Deploys go through ArgoCD.")
@@ -133,6 +135,7 @@ def test_items_choose_their_store_and_keep_their_dates(guest, project):
     assert front[0]["text"] == "The app is built with vite." and front[0]["created"] == 1_600_000_000_000
     assert exported(guest)[0]["created"] == 1_709_164_800_000
     assert exported(guest)[0]["source"] == "import"
+    assert [m["text"] for m in ops] == ["Deploys go through ArgoCD.", "@param encoding is text, not a discipline."]
 
 
 @pytest.mark.parametrize(("item", "message"), [

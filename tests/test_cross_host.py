@@ -14,6 +14,8 @@ import pytest
 from conftest import ROOT
 from hostprocs import host, host_env
 
+from host_harness.store.kv import MIGRATIONS
+
 MEMORIES = [
     ("Use pnpm, not npm, to install packages in this repository.", "default"),
     ("Deploys go through ArgoCD; never kubectl apply by hand.", "default"),
@@ -101,7 +103,7 @@ def test_both_hosts_write_the_same_store(node_host, tmp_path):
     for rel in (".gm/rs-learn.db", ".gm/disciplines/frontend/rs-learn.db"):
         assert header(by_python / rel) == header(by_node / rel) == header(by_python / rel)
         assert rows(by_python / rel) == rows(by_node / rel), rel
-    assert header(by_node / ".gm/rs-learn.db")[:3] == [8192, "delete", 1]
+    assert header(by_node / ".gm/rs-learn.db")[:3] == [8192, "delete", len(MIGRATIONS)]
 
 
 def test_structured_records_cross_hosts_under_the_same_scope(node_host, project):

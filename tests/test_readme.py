@@ -80,14 +80,17 @@ def readme_commands() -> list[str]:
 
 
 def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path):
-    shim = tmp_path / ".venv" / "bin" / "rs-learn-host"
+    work = tmp_path / "work"  # the examples' folder; ../other-checkout and ../copy are its siblings
+    for sibling in ("other-checkout", "copy"):
+        (tmp_path / sibling).mkdir()
+    shim = work / ".venv" / "bin" / "rs-learn-host"
     shim.parent.mkdir(parents=True)
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m host_harness "$@"\n', encoding="utf-8")
     shim.chmod(0o755)
-    (tmp_path / "path" / "to" / "project").mkdir(parents=True)
-    (tmp_path / "build.log").write_text("step 1 ok\nstep 2 failed: timeout\n", encoding="utf-8")
-    (tmp_path / "deploy.md").write_text("1. Build\n2. Smoke test\n3. Ship\n", encoding="utf-8")
-    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (work / "path" / "to" / "project").mkdir(parents=True)
+    (work / "build.log").write_text("step 1 ok\nstep 2 failed: timeout\n", encoding="utf-8")
+    (work / "deploy.md").write_text("1. Build\n2. Smoke test\n3. Ship\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=work, check=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("RS_LEARN_") or k == "RS_LEARN_CACHE_DIR"}
     env.update(PATH=f"{shim.parent}{os.pathsep}{env.get('PATH', '')}", RS_LEARN_WASM=str(wasm_path),
                PYTHONPATH=str(ROOT))
@@ -97,7 +100,7 @@ def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path):
     for line in commands:
         if line.split("#")[0].rstrip().endswith("&"):
             continue  # a daemon
-        done = subprocess.run(["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True,
+        done = subprocess.run(["bash", "-c", line], cwd=work, env=env, capture_output=True, text=True,
                               timeout=120)
         assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
         for key, expected in CHECKS.items():
@@ -105,9 +108,11 @@ def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path):
                 assert all(text in done.stdout for text in expected), f"{line}\n{done.stdout}"
         ran.append(line)
     assert len(ran) == len(commands) - 1
-    gm = tmp_path / ".gm"
+    gm = work / ".gm"
     assert (gm / "disciplines" / "frontend" / "rs-learn.db").is_file(), "the @frontend example reached it"
     assert (gm / "disciplines" / "notes").is_dir()
     assert (gm / "managed-skills" / "deploy" / "SKILL.md").is_file()
-    assert (tmp_path / "restored.log").read_bytes() == (tmp_path / "build.log").read_bytes()
-    assert (tmp_path / "path" / "to" / "project" / ".gm" / "rs-learn.db").is_file()
+    assert (work / "restored.log").read_bytes() == (work / "build.log").read_bytes()
+    assert (work / "path" / "to" / "project" / ".gm" / "rs-learn.db").is_file()
+    for sibling in ("other-checkout", "copy"):  # export | import moved the memories there
+        assert (tmp_path / sibling / ".gm" / "rs-learn.db").is_file(), sibling

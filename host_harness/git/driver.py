@@ -28,6 +28,7 @@ from host_harness.git.stores import StoreRefused, buckets, check_store, compare,
 from host_harness.guests.base import BaseGuest
 from host_harness.services import HostServices, wall_clock_ms
 from host_harness.store.atomic import write_atomic
+from host_harness.store.kv import STORE_TABLES
 
 CLEAN, UNDECIDED, REFUSED = 0, 1, 2
 STORE = Path(".gm") / "rs-learn.db"
@@ -85,7 +86,7 @@ def merge(
 
 
 def merge_tables(store: Path, theirs: Path) -> dict[str, int]:
-    """Add theirs' rows of each table but ``kv`` where ours has no row with their key; count per table."""
+    """Add theirs' rows of each other table (not the store's own) where ours has none with their key."""
     if store.stat().st_size == 0 or theirs.stat().st_size == 0:
         return {}
     conn = sqlite3.connect(store, isolation_level=None)
@@ -95,8 +96,8 @@ def merge_tables(store: Path, theirs: Path) -> dict[str, int]:
         added: dict[str, int] = {}
         conn.execute("BEGIN IMMEDIATE")
         for name, sql in conn.execute("SELECT name, sql FROM theirs.sqlite_master WHERE type = 'table'"):
-            if name == "kv" or name.startswith("sqlite_"):
-                continue
+            if name in STORE_TABLES or name.startswith("sqlite_"):
+                continue  # the store itself: merged through the component, digests kept by the host
             if name not in ours_sql:
                 conn.execute(sql)
             elif ours_sql[name] != sql:

@@ -71,6 +71,8 @@ MIGRATIONS: list[list[str]] = [
     # 2: content digests of the vector namespaces, NULLed by triggers on foreign writes.
     digest.SCHEMA,
 ]
+# The tables of the store itself (the rest of a file is other tools' business, e.g. a merge's).
+STORE_TABLES = ("kv", "kv_digest")
 # Data steps of a migration, run after its statements (same transaction).
 BACKFILL: dict[int, Callable[[sqlite3.Connection], None]] = {2: digest.backfill}
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
@@ -295,7 +297,10 @@ class SqliteKV:
         self._digests.clear()
         if self._conn is not None and self._conn.in_transaction:
             self._conn.execute("ROLLBACK")
-            self._schema = schema_version(self._conn)  # a migration in the transaction is undone too
+            # A migration in the transaction is undone too; the next write re-reads the version under
+            # its lock (reading it here, outside any transaction, could wait for -- or, with a
+            # fail-fast busy timeout, fail on -- another process's commit).
+            self._schema = 0
         if dirty:
             for listener in self.listeners:
                 listener.rolled_back(dirty)
