@@ -135,7 +135,9 @@ def test_items_choose_their_store_and_keep_their_dates(guest, project):
     assert front[0]["text"] == "The app is built with vite." and front[0]["created"] == 1_600_000_000_000
     assert exported(guest)[0]["created"] == 1_709_164_800_000
     assert exported(guest)[0]["source"] == "import"
-    assert [m["text"] for m in ops] == ["Deploys go through ArgoCD.", "@param encoding is text, not a discipline."]
+    assert [m["text"] for m in ops] == [
+        "Deploys go through ArgoCD.", "@param encoding is text, not a discipline."  # unknown: kept as text
+    ]
 
 
 @pytest.mark.parametrize(("item", "message"), [
