@@ -15,6 +15,7 @@ Stores of 1k, 10k and 100k memories are built once per run from the realistic co
     python -m bench.mcp        # only the MCP tool-call round trip (issue 14)
     python -m bench --hosts    # only the Node host vs the Python harness (bench/hosts.py)
     python -m bench --scale    # only the store-size rows (issue 13)
+    python -m bench --postgresql  # only the PostgreSQL store's rows (issue 13b)
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from pathlib import Path
 
 import wasmtime
 
-from bench import corpus, scale
+from bench import corpus, pgscale, scale
 from bench.hosts import bench_hosts
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.component import WasmGuest
@@ -309,8 +310,11 @@ def main() -> None:
     parser.add_argument("--spool-hook", action="store_true", help="only the spool and hook measures")
     parser.add_argument("--hosts", action="store_true", help="only the Node host vs the Python harness")
     parser.add_argument("--scale", action="store_true", help="only the store-size measures (issue 13)")
+    parser.add_argument("--postgresql", action="store_true", help="only the PostgreSQL store's measures")
     args = parser.parse_args()
     sizes = [1000, 10000] if args.quick else [1000, 10000, 100000]
+    if args.postgresql:
+        sizes = [size for size in sizes if size >= 10000]
     print(
         f"rs-learn bench: wasmtime {wasmtime.__version__ if hasattr(wasmtime, '__version__') else '?'}, "
         f"python {sys.version.split()[0]}, {os.cpu_count()} cpus"
@@ -320,27 +324,29 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="rs-learn-bench-") as tmp_dir:
         tmp = Path(tmp_dir)
         if not (args.spool_hook or args.hosts):
-            if not args.scale:
+            if not (args.scale or args.postgresql):
                 bench_embed(runtime)
                 bench_memorize(runtime)
             cache = private_cache(tmp)
             stores = bench_stores(sizes, tmp)
             largest = max(stores)
-            if not args.scale:
+            if not (args.scale or args.postgresql):
                 bench_recall(runtime, stores, cache)
-            scale.bench_cold(row, stores, cache)
-            scale.bench_warm(row, runtime, stores[largest], largest, cache)
-            scale.bench_recall_at_10(row, stores[largest], largest, cache)
-            scale.bench_crossover(row, stores[largest], cache)
-            scale.bench_import(row, stores[10000], tmp, cache)
-            if not args.scale:
+            if not args.postgresql:
+                scale.bench_cold(row, stores, cache)
+                scale.bench_warm(row, runtime, stores[largest], largest, cache)
+                scale.bench_recall_at_10(row, stores[largest], largest, cache)
+                scale.bench_crossover(row, stores[largest], cache)
+                scale.bench_import(row, stores[10000], tmp, cache)
+            pgscale.bench_postgresql(row, runtime, stores, tmp, cache)
+            if not (args.scale or args.postgresql):
                 from bench.mcp import bench_mcp  # (imports the MCP SDK: ~1 s)
 
                 bench_mcp(runtime, row)
                 bench_cold_start()
-        if not (args.scale or args.hosts):
+        if not (args.scale or args.hosts or args.postgresql):
             bench_spool_and_hook()
-        if not (args.spool_hook or args.scale):
+        if not (args.spool_hook or args.scale or args.postgresql):
             bench_hosts(runtime, [1000, 10000], sys.modules[__name__])
     runtime.close()
     print("\n| measure | value | target |\n|---|---:|---|")

@@ -29,6 +29,7 @@ from typing import Any
 from host_harness.errors import GuestError
 from host_harness.guests.base import BaseGuest
 from host_harness.services import HostServices, ManualClock
+from host_harness.store.selection import SQLITE
 
 FLOAT_TOLERANCE = 1e-6  # relative (absolute below 1): host cosine scores may differ in the last f32 bits
 FORMAT = 1
@@ -121,7 +122,7 @@ def run_trace(trace: dict[str, Any], make_guest: GuestFactory, workdir: Path,
     root.mkdir(parents=True)
     write_files(root, setup.get("files", {}))
     clock = ManualClock(int(setup.get("now_ms", 1_700_000_000_000)))
-    services = TraceServices(root, scope=setup.get("scope"), clock=clock)
+    services = TraceServices(root, scope=setup.get("scope"), clock=clock, store=SQLITE)  # the kit is on files
     for entry in setup.get("store", []):
         services.kv_put(entry["ns"], entry["key"], decode_value(entry))  # outside a call: committed at once
     guest = make_guest(services)

@@ -60,6 +60,8 @@ from host_harness.guests.runtime import (
 from host_harness.services import HostServices
 from host_harness.store import confine
 from host_harness.store.atomic import write_atomic
+from host_harness.store.config import ConfigError
+from host_harness.store.selection import resolve_store
 from host_harness.store.skills import places as skill_places
 from host_harness.store.vecindex import IndexDir, IndexPolicy
 
@@ -150,9 +152,15 @@ def find_project(start: Path) -> Path:
 
 
 def has_memory(project: Path) -> bool:
-    """Whether the project has any store to recall from."""
+    """Whether the project has any store to recall from (a PostgreSQL store: ask it)."""
     gm = project / ".gm"
-    return (gm / "rs-learn.db").is_file() or any(gm.glob("disciplines/*/rs-learn.db"))
+    if (gm / "rs-learn.db").is_file() or any(gm.glob("disciplines/*/rs-learn.db")):
+        return True
+    try:
+        return resolve_store(project).is_postgresql
+    except ConfigError:
+        return True  # asking will fail and log why
+
 
 
 def has_skills(project: Path) -> bool:

@@ -29,8 +29,15 @@ behind a link -- is left out of the list, logged as a warning and named in
 :attr:`HostServices.warnings`, which ``dispatch`` adds to its envelope. The other
 stores are recalled. A store named explicitly (``@name``) still fails the call.
 
+The store: the project's SQLite files (the default), or a PostgreSQL server when
+``--store``/``$RS_LEARN_STORE``/``.gm/config.json`` name one (``host_harness/store/selection.py``).
+Then every store of the project (the project store and each discipline) is a view of one
+connection and one transaction per call (``host_harness/store/pg/kv.py``), with the same rules:
+reader first, the write lock on the first change, the call run again when it was taken.
+Nothing is written to ``.gm/rs-learn.db`` then.
+
 Failures: storage errors (locked beyond the busy timeout, corrupt file, disk
-full, a harness bug) are recorded in :attr:`HostServices.failures` as well as
+full, a lost database connection, a harness bug) are recorded in :attr:`HostServices.failures` as well as
 raised as :class:`guest.host.HostError`; the guest wrapper then fails the whole
 call even if the guest swallowed the error or got a neutral answer. Contract
 errors (bad namespace or key, a write to ``host``) are :class:`StoreError`: the
@@ -43,7 +50,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,7 +62,11 @@ from host_harness.errors import HostFailure, StoreError
 from host_harness.store import effects
 from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
 from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
+from host_harness.store.pg.kv import PgKV, PgSession
+from host_harness.store.pg.ledger import PgLedger
+from host_harness.store.pg.vectors import PgSearchPolicy, PgVectorIndex
 from host_harness.store.router import HOST_NS, Project, StoreRouter
+from host_harness.store.selection import StoreChoice, resolve_store
 from host_harness.store.vecindex import IndexPolicy
 from host_harness.store.vectors import VectorIndex
 
@@ -65,6 +76,8 @@ MAX_LOG_RECORDS = 10_000
 U64_MAX = 2**64 - 1
 
 guest_log = logging.getLogger("rs_learn.guest")
+Store = SqliteKV | PgKV
+Search = VectorIndex | PgVectorIndex
 
 
 def wall_clock_ms() -> int:
@@ -121,7 +134,7 @@ class AnswerLedger(Protocol):
         """The statement creating its table under the alias ``ledger``."""
         ...
 
-    def statements(self, token: str, envelope: str) -> list[tuple[str, tuple[str, ...]]]:
+    def statements(self, token: str, envelope: str) -> list[tuple[str, tuple[Any, ...]]]:
         """The writes that record ``envelope`` under ``token``."""
         ...
 
@@ -131,6 +144,23 @@ class AnswerLedger(Protocol):
 
     def record(self, token: str, envelope: str) -> None:
         """Record in a transaction of its own."""
+        ...
+
+    @property
+    def forget(self) -> set[str]:
+        """Tokens of removed claims, deleted at the next recording."""
+        ...
+
+    def lookup(self, token: str) -> str | None:
+        """The envelope committed under ``token``, or ``None``."""
+        ...
+
+    def clear(self, keep: Iterable[str] = ()) -> None:
+        """Delete every row but those of ``keep``."""
+        ...
+
+    def close(self) -> None:
+        """Close what the ledger opened itself."""
         ...
 
 
@@ -146,20 +176,28 @@ class HostServices:
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         store_factory: Callable[[Path, int], SqliteKV] = SqliteKV,
         index_policy: IndexPolicy | None = None,
+        store: StoreChoice | None = None,
     ) -> None:
         self.project = project if isinstance(project, Project) else Project(Path(project))
+        # SQLite files or a PostgreSQL server (ConfigError for a bad choice)
+        self.store = store if store is not None else resolve_store(self.project.root)
         self.router = StoreRouter(self.project, scope)
         self.clock = clock
         self.busy_timeout_ms = busy_timeout_ms
         self.store_factory = store_factory
         # where and when vectors get a persisted index (ConfigError for a bad $RS_LEARN_VECTOR_INDEX)
         self.index_policy = index_policy or IndexPolicy.from_env(default_cache_dir())
+        exact = self.index_policy.approx_min is None
+        self.pg_search = PgSearchPolicy(approx_min=None) if exact else PgSearchPolicy()
+        self._pg: PgSession | None = None
+        if self.store.is_postgresql:
+            self.router.stored_disciplines = self.stored_disciplines
         self.logs: deque[LogRecord] = deque(maxlen=MAX_LOG_RECORDS)
         self.failures: list[str] = []
         self.warnings: list[str] = []  # what the last call left out (e.g. an unusable discipline store)
-        self.stores: dict[Path, tuple[SqliteKV, VectorIndex]] = {}
+        self.stores: dict[Path, tuple[Store, Search]] = {}
         self.write_lock_busy = False  # a put of this call found the write lock taken: run it again
-        self._touched: dict[Path, SqliteKV] = {}
+        self._touched: dict[Path, Store] = {}
         self._in_call = False
         self._write_lock = False
         self._budget: LockBudget | None = None
@@ -233,6 +271,25 @@ class HostServices:
             self._budget = LockBudget(self.busy_timeout_ms)
         self._write_lock = write_lock
         self._in_call = True
+
+    def answer_ledger(self, path: Path) -> AnswerLedger:
+        """The spool's replay ledger: the SQLite file ``path``, or a table of the PostgreSQL store."""
+        from host_harness.spool.ledger import Ledger
+
+        if self.store.is_postgresql:
+            return PgLedger(self._pg_session(), path)
+        return Ledger(self.project.root, path)
+
+    def connect(self) -> None:
+        """Connect to a PostgreSQL store now (a :class:`PostgresError` names the problem); SQLite: nothing."""
+        if self.store.is_postgresql:
+            self._pg_session().connection()
+
+    def stored_disciplines(self) -> list[str]:
+        """The disciplines whose store exists (has been written), sorted."""
+        if self.store.is_postgresql:
+            return [name for name in self._pg_session().stores() if name]
+        return [name for name in self.project.discipline_dirs() if self.project.discipline_db(name).is_file()]
 
     def use_ledger(self, ledger: AnswerLedger) -> None:
         """Record the answers of calls made with a token in ``ledger`` (attached to every store)."""
@@ -308,6 +365,8 @@ class HostServices:
         for kv, _ in self.stores.values():
             kv.close()
         self.stores.clear()
+        if self._pg is not None:
+            self._pg.close()
 
     def _enabled_disciplines(self) -> bytes:
         """``host/enabled-disciplines`` without the disciplines whose store cannot be opened."""
@@ -315,7 +374,7 @@ class HostServices:
         for name in self.project.enabled_disciplines():
             db = self.project.discipline_db(name)
             try:
-                if db.exists() or db.is_symlink():
+                if not self.store.is_postgresql and (db.exists() or db.is_symlink()):
                     self._store(db)[0].probe()
             except Exception as error:
                 if is_busy(error):
@@ -339,14 +398,24 @@ class HostServices:
         self._touched = {}
         self._in_call = False
 
-    def _store(self, db: Path) -> tuple[SqliteKV, VectorIndex]:
+    def _pg_session(self) -> PgSession:
+        if self._pg is None:
+            url, project_id = self.store.url, self.store.project_id
+            assert url is not None and project_id is not None
+            self._pg = PgSession(url, project_id, self.busy_timeout_ms)
+        return self._pg
+
+    def _store(self, db: Path) -> tuple[Store, Search]:
         entry = self.stores.get(db)
-        if entry is None:
-            kv = self.store_factory(db, self.busy_timeout_ms)
-            kv.confine_to = self.project.root
+        if entry is None and self.store.is_postgresql:
+            pg = PgKV(self._pg_session(), self.project.store_name(db), db)
+            entry = self.stores[db] = (pg, PgVectorIndex(pg, self.pg_search))
+        elif entry is None:
+            sqlite = self.store_factory(db, self.busy_timeout_ms)
+            sqlite.confine_to = self.project.root
             if self.ledger is not None:
-                kv.attach("ledger", self.ledger.path, self.ledger.schema)
-            entry = self.stores[db] = (kv, VectorIndex(kv, self.index_policy))
+                sqlite.attach("ledger", self.ledger.path, self.ledger.schema)
+            entry = self.stores[db] = (sqlite, VectorIndex(sqlite, self.index_policy))
         kv = entry[0]
         if db not in self._touched and not kv.in_transaction:  # how this call's transaction starts
             kv.write_lock = self._write_lock or not self._in_call

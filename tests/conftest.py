@@ -2,9 +2,17 @@
 
 * ``clock``    -- a :class:`ManualClock` (``clock.now_ms = ...``, ``clock.advance(ms)``)
                   starting at :data:`EPOCH_MS`;
-* ``project``  -- an empty project directory;
-* ``services`` -- :class:`HostServices` over ``project`` with ``clock``: real SQLite,
-                  real numpy vector index;
+* ``store_kind`` -- ``sqlite``, or, for tests marked ``both_stores`` (a module's ``pytestmark``
+                  or a test's mark; ``sqlite_only`` opts a test out again), parametrised
+                  ``sqlite`` / ``postgresql``;
+* ``project``  -- an empty project directory; on ``postgresql`` its ``.gm/config.json`` names the
+                  session's PostgreSQL server and a project id of its own, so every process that
+                  opens the project (services, CLI, spool) uses that store;
+* ``pg_cluster`` / ``pg_url`` -- a real PostgreSQL 16 + pgvector (PyPI ``pgserver``'s binaries,
+                  as an unprivileged user when we are root, on a free loopback port) started
+                  once per session when a test needs it (``bench/pgcluster.py``), and its test database;
+* ``services`` -- :class:`HostServices` over ``project`` with ``clock``: real SQLite (or the real
+                  PostgreSQL), real numpy vector index;
 * ``guest``    -- parametrised ``native`` / ``wasm``: a fresh ``NativeGuest`` (the guest
                   package under CPython) or ``WasmGuest`` (the built component, fresh
                   ``Store``) over ``services``. The same assertions must hold on both;
@@ -21,7 +29,9 @@ host's cases without ``hosts/node/build``.
 
 from __future__ import annotations
 
+import json
 import os
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -37,6 +47,21 @@ NODE_HOST = ROOT / "hosts" / "node" / "rs-learn-node"
 NODE_BINDINGS = ROOT / "hosts" / "node" / "build" / "rs_learn.js"
 EPOCH_MS = 1_700_000_000_000
 TARGETS = ("native", "wasm")
+STORES = ("sqlite", "postgresql")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "both_stores: run on the SQLite files and on PostgreSQL + pgvector")
+    config.addinivalue_line("markers", "sqlite_only: about the SQLite files (opts out of both_stores)")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``store_kind`` runs both stores for tests marked ``both_stores`` (and not ``sqlite_only``)."""
+    if "store_kind" not in metafunc.fixturenames:
+        return
+    node = metafunc.definition
+    if node.get_closest_marker("both_stores") and not node.get_closest_marker("sqlite_only"):
+        metafunc.parametrize("store_kind", STORES, indirect=True)
 
 
 def require_wasm() -> Path:
@@ -79,16 +104,51 @@ def clock() -> ManualClock:
     return ManualClock(EPOCH_MS)
 
 
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A PostgreSQL + pgvector server for the whole session (never skipped: a failure to start fails)."""
+    from bench.pgcluster import Cluster
+
+    cluster = Cluster()
+    cluster.start()
+    yield cluster
+    cluster.close()
+
+
+@pytest.fixture(scope="session")
+def pg_url(pg_cluster) -> str:
+    """The URL of the session's test database (every test uses a project id of its own in it)."""
+    return str(pg_cluster.create_database("rs_learn_test"))
+
+
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
+def store_kind(request: pytest.FixtureRequest) -> str:
+    """``sqlite`` unless the test is parametrised over both stores."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+def use_postgresql(root: Path, url: str, project_id: str | None = None) -> str:
+    """Configure the project ``root`` for the PostgreSQL store at ``url``; its project id."""
+    project_id = project_id or f"test-{uuid.uuid4().hex[:12]}"
+    gm = root / ".gm"
+    gm.mkdir(exist_ok=True)
+    (gm / "config.json").write_text(json.dumps({"store": url, "project": project_id}), encoding="utf-8")
+    return project_id
+
+
+@pytest.fixture
+def project(tmp_path: Path, store_kind: str, request: pytest.FixtureRequest) -> Path:
     root = tmp_path / "project"
     root.mkdir()
+    if store_kind == "postgresql":
+        use_postgresql(root, request.getfixturevalue("pg_url"))
     return root
 
 
 @pytest.fixture
-def services(project: Path, clock: ManualClock) -> Iterator[HostServices]:
+def services(project: Path, clock: ManualClock, store_kind: str) -> Iterator[HostServices]:
     host = HostServices(project, clock=clock)
+    assert host.store.is_postgresql == (store_kind == "postgresql"), "the test replaced the store's config"
     yield host
     host.close()
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from envelopes import call
+from stores import store_digest
 
 
 def fails(guest, verb: str, body: Any, kind: str) -> str:
@@ -19,8 +19,8 @@ def fails(guest, verb: str, body: Any, kind: str) -> str:
 
 
 def db_digest(project: Path) -> str | None:
-    path = project / ".gm" / "rs-learn.db"
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+    """The project store's contents (file bytes or PostgreSQL rows); ``None`` when it does not exist."""
+    return store_digest(project)
 
 
 def ids(data: dict) -> list[str]:
@@ -29,9 +29,12 @@ def ids(data: dict) -> list[str]:
 
 
 def write_config(project: Path, **memory: Any) -> None:
+    """Set the ``memory`` block of ``.gm/config.json`` (the rest of the file, e.g. the store, is kept)."""
     gm = project / ".gm"
     gm.mkdir(exist_ok=True)
-    (gm / "config.json").write_text(json.dumps({"memory": memory}), encoding="utf-8")
+    path = gm / "config.json"
+    document = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    path.write_text(json.dumps({**document, "memory": memory}), encoding="utf-8")
 
 
 def nested(depth: int) -> list[dict]:

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from envelopes import call, ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from stores import store_exists
 
 from guest.archive.search import (
     derived_label,
@@ -32,6 +33,8 @@ from guest.text.gostrings import UNICODE16_CAPITALS, fields, go_lower, is_print,
 from host_harness.cli.main import cli
 from host_harness.services import HostServices
 from host_harness.spool.watcher import ANSWERED, Spool
+
+pytestmark = pytest.mark.both_stores
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "archive_calls.json"
 KEYWORD_RUNES = frozenset("abcdefghijklmnopqrstuvwxyz0123456789" + "".join(map(chr, range(0xE0, 0x100))))
@@ -296,7 +299,7 @@ def test_sequence_is_per_store(guest, project):
     assert ok(guest, "archive", {"label": "d2", "content": "y"})["id"] == "r2"
     assert ok(guest, "archive", {"label": "b1", "content": "back", "namespace": "backend"})["id"] == "r1"
     assert ok(guest, "archive", {"label": "f2", "content": "front2", "namespace": "frontend"})["id"] == "r2"
-    assert (project / ".gm" / "disciplines" / "frontend" / "rs-learn.db").exists()
+    assert store_exists(project, "frontend")
     front = ok(guest, "archive_recall", {"id": "r1", "namespace": "frontend"})
     assert (front["content"], front["namespace"]) == ("front", "frontend")
     assert ok(guest, "archive_recall", {"id": "r1"})["content"] == "x"

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
-import sqlite3
 import struct
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import use_postgresql
 from envelopes import call, ok
+from stores import nothing_written, store_digest, store_rows
 
 from guest.memory.records import memory_id
 from guest.text.embed import EMBEDDER
 from host_harness.cli.main import cli
 from host_harness.services import HostServices
+
+pytestmark = pytest.mark.both_stores
 
 FACTS = [
     "Use pnpm, not npm, to install packages in this repository.",
@@ -25,17 +27,6 @@ FACTS = [
     "Run `make test` before pushing; CI runs it on a clean clone.",
     "The release checklist lives in docs/release.md.",
 ]
-
-
-def rows(project: Path) -> list[tuple[str, str, bytes]]:
-    """Every key-value row of the project store (the logical content, independent of page layout)."""
-    db = project / ".gm" / "rs-learn.db"
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT ns, key, value FROM kv ORDER BY ns, key").fetchall()
-
-
-def file_digest(project: Path) -> str:
-    return hashlib.sha256((project / ".gm" / "rs-learn.db").read_bytes()).hexdigest()
 
 
 def exported(guest, namespace: str = "default", vectors: bool = False, limit: int = 2) -> list[dict]:
@@ -50,10 +41,13 @@ def exported(guest, namespace: str = "default", vectors: bool = False, limit: in
 
 
 @pytest.fixture
-def other(tmp_path: Path, clock, guest_factory):
-    """A second, empty project on the same target and clock."""
+def other(tmp_path: Path, clock, guest_factory, store_kind, request):
+    """A second, empty project on the same target and clock, on the OTHER store: moving a project from
+    SQLite to PostgreSQL and back is an export and an import."""
     root = tmp_path / "other"
     root.mkdir()
+    if store_kind == "sqlite":
+        use_postgresql(root, request.getfixturevalue("pg_url"))
     services = HostServices(root, clock=clock)
     yield root, guest_factory(services)
     services.close()
@@ -89,12 +83,12 @@ def test_a_round_trip_recreates_the_store(guest, other, project):
     root, target = other
     data = ok(target, "import", {"memories": memories})
     assert data == {"items": 6, "imported": 6, "deduped": 0, "embedded": 6}
-    assert rows(root) == rows(project), "the same memories, ids, postings and stats"
+    assert store_rows(root) == store_rows(project), "the same memories, ids, postings and stats"
     assert exported(target, "frontend") == exported(guest, "frontend")
-    before = file_digest(root)
+    before = store_digest(root)
     again = ok(target, "import", {"memories": memories})
     assert again == {"items": 6, "imported": 0, "deduped": 6, "embedded": 0}
-    assert file_digest(root) == before, "an import of what is stored writes nothing"
+    assert store_digest(root) == before, "an import of what is stored writes nothing"
 
 
 def test_import_stores_exactly_what_memorize_stores(guest, other, project):
@@ -102,7 +96,7 @@ def test_import_stores_exactly_what_memorize_stores(guest, other, project):
     for fact in FACTS:
         ok(guest, "memorize", {"text": fact})
     ok(target, "import", {"memories": [{"text": fact, "source": "memorize"} for fact in FACTS]})
-    assert rows(root) == rows(project), "batched postings equal postings written one memory at a time"
+    assert store_rows(root) == store_rows(project), "batched postings equal those written one at a time"
 
 
 def test_vectors_of_this_embedder_are_kept_and_others_re_embedded(guest, other):
@@ -156,11 +150,11 @@ def test_items_choose_their_store_and_keep_their_dates(guest, project):
 ])
 def test_a_bad_item_is_named_and_the_batch_stores_nothing(guest, project, item, message):
     ok(guest, "memorize", {"text": FACTS[0]})
-    before = file_digest(project)
+    before = store_digest(project)
     envelope = call(guest, "import", {"memories": [{"text": FACTS[1]}, item]})
     assert envelope["ok"] is False and envelope["error"].startswith("validation: ")
     assert message in envelope["error"]
-    assert file_digest(project) == before
+    assert store_digest(project) == before
 
 
 def test_batch_shape_is_checked(guest):
@@ -183,9 +177,11 @@ def host(target: str):
     return invoke
 
 
-def test_cli_moves_a_project_through_a_file(host, project: Path, tmp_path: Path):
-    copy = tmp_path / "copy"
+def test_cli_moves_a_project_through_a_file(host, project: Path, tmp_path: Path, store_kind, request):
+    copy = tmp_path / "copy"  # on the other store: SQLite -> PostgreSQL and back
     copy.mkdir()
+    if store_kind == "sqlite":
+        use_postgresql(copy, request.getfixturevalue("pg_url"))
     for fact in FACTS:
         assert host(project, "memorize", fact).exit_code == 0
     assert host(project, "memorize", "-n", "frontend", "The app is built with vite.").exit_code == 0
@@ -197,7 +193,7 @@ def test_cli_moves_a_project_through_a_file(host, project: Path, tmp_path: Path)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("imported 6, already stored 0, embedded 0 of 6 lines")
     assert "\r" not in result.output, "no progress line when stderr is not a terminal"
-    assert rows(copy) == rows(project)
+    assert store_rows(copy) == store_rows(project)
     again = host(copy, "import", "--json", "-", input=dump.read_bytes())
     assert json.loads(again.output)["deduped"] == 6
     assert host(copy, "export", "-n", "frontend").output.count("\n") == 1
@@ -208,7 +204,7 @@ def test_cli_names_the_bad_line_and_a_damaged_file_imports_nothing(host, project
     damaged.write_text('{"text": "fine"}\n\n{"text": "cut off\n')
     result = host(project, "import", str(damaged))
     assert result.exit_code == 1 and f"{damaged}:3: not JSON" in result.output
-    assert not (project / ".gm").exists()
+    assert nothing_written(project)
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"text": "fine"}\n{"text": "late", "created": "soon"}\n')
     result = host(project, "import", "--batch", "1", str(bad))

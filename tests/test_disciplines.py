@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 from envelopes import call, ok
+from stores import store_exists
 
 from guest.memory.disciplines import split_sigil
 from host_harness.spool.watcher import Spool
+
+pytestmark = pytest.mark.both_stores
 
 
 def enable(project: Path, *lines: str) -> None:
@@ -94,8 +97,8 @@ def test_sigil_write_goes_to_discipline_store_and_is_stripped(guest, project, se
         body["namespace"] = namespace  # the seed's own body shape sends "default": not a choice
     data = ok(guest, "memorize", body)
     assert data["namespace"] == "frontend"
-    assert (project / ".gm" / "disciplines" / "frontend" / "rs-learn.db").exists()
-    assert not (project / ".gm" / "rs-learn.db").exists()
+    assert store_exists(project, "frontend")
+    assert not store_exists(project)
     record = json.loads(services.kv_get("disciplines/frontend/memories", data["id"]))
     assert record["text"] == "The app is built with vite."
     # the same fact through the namespace field is the same memory

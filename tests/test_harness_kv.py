@@ -1,4 +1,4 @@
-"""SqliteKV: the host-kv-* contract on a real SQLite file."""
+"""SqliteKV: the host-kv-* contract on a real SQLite file (the contract's own tests on PostgreSQL too)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import hashlib
 import os
 import sqlite3
 import threading
+import uuid
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from hypothesis import strategies as st
 
 from host_harness.errors import StoreError
 from host_harness.store.kv import MIGRATIONS, SqliteKV, migrate
+from host_harness.store.pg.connect import PostgresError
+from host_harness.store.pg.kv import PgKV, PgSession
 
 
 def digest(path: Path) -> str:
@@ -36,7 +39,31 @@ def kv(db: Path):
     store.close()
 
 
-def test_put_get_and_empty_put_deletes(kv: SqliteKV):
+def pg_store(url: str) -> PgKV:
+    """The project store of a fresh project on the PostgreSQL server."""
+    return PgKV(PgSession(url, f"kv-{uuid.uuid4().hex[:12]}"), "")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, db: Path):
+    """The contract on either store: a SQLite file, or a PostgreSQL project."""
+    made = SqliteKV(db) if request.param == "sqlite" else pg_store(request.getfixturevalue("pg_url"))
+    yield made
+    made.close()
+    if isinstance(made, PgKV):
+        made.session.close()
+
+
+def rows_stored(kv) -> int:
+    """Rows the store holds in any namespace (deleted keys leave no tombstone)."""
+    if isinstance(kv, PgKV):
+        return int(kv.session.execute("SELECT count(*) FROM rs_learn_kv WHERE project = %s",
+                                      (kv.session.project,)).fetchone()[0])
+    return int(sqlite3.connect(kv.path).execute("SELECT count(*) FROM kv").fetchone()[0])
+
+
+def test_put_get_and_empty_put_deletes(store):
+    kv = store
     with kv.transaction():
         assert kv.put("ns", "k", b"v") is True
     assert kv.get("ns", "k") == b"v"
@@ -45,8 +72,8 @@ def test_put_get_and_empty_put_deletes(kv: SqliteKV):
         assert kv.put("ns", "k", b"") is True
     assert kv.get("ns", "k") is None
     kv.commit()
-    raw = sqlite3.connect(kv.path).execute("SELECT count(*) FROM kv").fetchone()[0]
-    assert raw == 0, "an empty put deletes: no tombstone is stored"
+    assert rows_stored(kv) == 0, "an empty put deletes: no tombstone is stored"
+    kv.commit()
 
 
 def test_reads_do_not_create_the_database(kv: SqliteKV, db: Path):
@@ -88,7 +115,8 @@ def test_rollback_discards_and_journal_mode_is_delete(kv: SqliteKV, db: Path):
     assert leftovers(db.parent) == []
 
 
-def test_query_contains_casefolded_ordered_and_limited(kv: SqliteKV):
+def test_query_contains_casefolded_ordered_and_limited(store):
+    kv = store
     rows = {
         "b-key": b"Die STRASSE ist lang",
         "a-key": b"nothing here",
@@ -106,12 +134,13 @@ def test_query_contains_casefolded_ordered_and_limited(kv: SqliteKV):
     assert [k for k, _ in kv.query("ns", "", 3)] == sorted(rows)[:3]
     assert kv.query("ns", "KEY", 0)[0] == ("a-key", b"nothing here")
     assert kv.query("missing-ns", "", 0) == []
-    with pytest.raises(StoreError, match="limit"):
+    with pytest.raises((StoreError, PostgresError), match="limit"):
         kv.query("ns", "", -1)
     kv.commit()
 
 
-def test_keys_are_ordered_by_utf8_bytes(kv: SqliteKV):
+def test_keys_are_ordered_by_utf8_bytes(store):
+    kv = store
     keys = ["a", "B", "é", "\uffff", "\U0001f600", "\ue000", "z", "Z", "\x7f", "ab", "a\x01", "10", "9"]
     with kv.transaction():
         for key in keys:
@@ -131,12 +160,15 @@ def test_keys_are_ordered_by_utf8_bytes(kv: SqliteKV):
         ("ns", "\ud800", "lone surrogate"),
     ],
 )
-def test_invalid_names_are_rejected(kv: SqliteKV, db: Path, ns: str, key: str, message: str):
+def test_invalid_names_are_rejected(store, db: Path, ns: str, key: str, message: str):
+    kv = store
     with pytest.raises(StoreError, match=message):
         kv.put(ns, key, b"v")
     with pytest.raises(StoreError, match=message):
         kv.get(ns, key)
     assert not db.exists()
+    kv.rollback()
+    assert isinstance(kv, SqliteKV) or rows_stored(kv) == 0
 
 
 def test_migrations_are_numbered_and_idempotent(kv: SqliteKV, db: Path):
@@ -236,11 +268,14 @@ OPS = st.lists(
 )
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 @settings(max_examples=60, deadline=None, print_blob=True)
 @given(ops=OPS)
-def test_model_based_round_trip(tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, bytes]]):
+def test_model_based_round_trip(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest,
+                                kind: str, ops: list[tuple[str, bytes]]):
     path = tmp_path_factory.mktemp("model") / "kv.db"
-    store, model = SqliteKV(path), {}
+    store = SqliteKV(path) if kind == "sqlite" else pg_store(request.getfixturevalue("pg_url"))
+    model: dict[str, bytes] = {}
     with store.transaction():
         for key, value in ops:
             changed = store.put("ns", key, value)
@@ -251,6 +286,8 @@ def test_model_based_round_trip(tmp_path_factory: pytest.TempPathFactory, ops: l
                 model.pop(key, None)
     assert store.query("ns", "", 0) == sorted(model.items(), key=lambda kv: kv[0].encode())
     store.close()
+    if isinstance(store, PgKV):
+        store.session.close()
 
 
 def test_a_store_created_after_an_absent_read_refuses_the_stale_write(db: Path):

@@ -1,19 +1,24 @@
-"""VectorIndex: cosine top-k over a real SQLite store, kept in sync with writes.
+"""VectorIndex: cosine top-k over a real SQLite store, kept in sync with writes; PgVectorIndex the same.
 
-Every test runs three ways: scanning SQLite, through the persisted index (exact), and through the
-persisted index with approximate search on (small sets are still searched exactly).
+Every test runs five ways: scanning SQLite, through the persisted index (exact), through the
+persisted index with approximate search on (small sets are still searched exactly), and on
+PostgreSQL + pgvector, exact and with approximate search on from 0 vectors (the HNSW index is
+for 384 dimensions: these small vectors are searched exactly; tests/test_pg_store.py has HNSW's own).
 """
 
 from __future__ import annotations
 
 import math
 import struct
+import uuid
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from host_harness.store.kv import SqliteKV
+from host_harness.store.pg.kv import PgKV, PgSession
+from host_harness.store.pg.vectors import PgSearchPolicy, PgVectorIndex
 from host_harness.store.vecindex import IndexPolicy
 from host_harness.store.vectors import VectorIndex
 
@@ -24,21 +29,36 @@ def vec(*values: float) -> bytes:
     return struct.pack(f"<{len(values)}f", *values)
 
 
-@pytest.fixture(params=["scan", "persisted", "approximate"])
-def policy(request: pytest.FixtureRequest, tmp_path: Path) -> IndexPolicy:
+@pytest.fixture(params=["scan", "persisted", "approximate", "pg-exact", "pg-approximate"])
+def policy(request: pytest.FixtureRequest, tmp_path: Path) -> IndexPolicy | PgSearchPolicy:
     cache = tmp_path / "cache"
     return {
         "scan": IndexPolicy(None),
         "persisted": IndexPolicy(cache, persist_min=0, approx_min=None),
         "approximate": IndexPolicy(cache, persist_min=0, approx_min=0),
+        "pg-exact": PgSearchPolicy(approx_min=None),
+        "pg-approximate": PgSearchPolicy(approx_min=0),
     }[request.param]
 
 
 @pytest.fixture
-def store(tmp_path: Path, policy: IndexPolicy):
+def store(tmp_path: Path, policy: IndexPolicy | PgSearchPolicy, request: pytest.FixtureRequest):
+    if isinstance(policy, PgSearchPolicy):
+        session = PgSession(request.getfixturevalue("pg_url"), f"vectors-{uuid.uuid4().hex[:12]}")
+        pg = PgKV(session, "")
+        yield pg, PgVectorIndex(pg, policy)
+        session.close()
+        return
     kv = SqliteKV(tmp_path / "v.db")
     yield kv, VectorIndex(kv, policy)
     kv.close()
+
+
+def another_connection(kv, tmp_path: Path):
+    """A second connection to the same store (another process's, in effect)."""
+    if isinstance(kv, PgKV):
+        return PgKV(PgSession(kv.session.url, kv.session.project), "")
+    return SqliteKV(tmp_path / "v.db")
 
 
 def fill(kv: SqliteKV, ns: str, items: dict[str, bytes]) -> None:
@@ -134,9 +154,11 @@ def test_another_connection_commit_is_seen(store, tmp_path: Path):
     fill(kv, V, {"a": vec(1, 0)})
     assert index.search(V, [0.0, 1.0], 5) == [("a", 0.0)]
     kv.commit()
-    other = SqliteKV(tmp_path / "v.db")
+    other = another_connection(kv, tmp_path)
     fill(other, V, {"b": vec(0, 1)})
     other.close()
+    if isinstance(other, PgKV):
+        other.session.close()
     assert [k for k, _ in index.search(V, [0.0, 1.0], 5)] == ["b", "a"]
     kv.commit()
 

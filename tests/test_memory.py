@@ -1,21 +1,17 @@
-"""memorize / recall semantics, on both targets (native guest and the built .wasm)."""
+"""memorize / recall semantics, on both targets (native guest and the built .wasm) and both stores."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-from pathlib import Path
 
 import pytest
 from envelopes import call, ok
+from stores import store_digest as db_digest
+from stores import store_exists
 
 from guest.memory.records import fnv1a64, memory_id
 
-
-def db_digest(project: Path) -> str | None:
-    """The default store's bytes (None when it does not exist)."""
-    path = project / ".gm" / "rs-learn.db"
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+pytestmark = pytest.mark.both_stores
 
 
 FACTS = [
@@ -98,7 +94,7 @@ def test_namespaces_are_separate_stores(guest, project):
     a = ok(guest, "memorize", {"text": "frontend uses vite", "namespace": "frontend"})
     b = ok(guest, "memorize", {"text": "frontend uses vite"})
     assert a["id"] != b["id"] and a["namespace"] == "frontend"
-    assert (project / ".gm" / "disciplines" / "frontend" / "rs-learn.db").exists()
+    assert store_exists(project, "frontend")
     hits = ok(guest, "recall", {"query": "vite", "namespace": "frontend"})
     assert [(h["id"], h["namespace"]) for h in hits] == [(a["id"], "frontend")]
     assert ok(guest, "stats", {"namespace": "frontend"})["memories"] == 1
@@ -222,6 +218,7 @@ def test_lone_surrogates_never_reach_the_guest(guest, project):
     assert db_digest(project) is None
 
 
+@pytest.mark.sqlite_only
 def test_cli_rejects_invalid_utf8_argument(project, wasm_path):
     import os
     import subprocess

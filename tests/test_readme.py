@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import use_postgresql
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -69,6 +71,7 @@ CHECKS = {
     "update-item cl-1 it-1": ("[x] Bump version",),
     "records --project-id app show cl-1": ("Collect entries",),
     "retrieve": ("## Structured memory",),
+    'recall "how do we deploy?"': ("ArgoCD",),
 }
 
 
@@ -79,10 +82,13 @@ def readme_commands() -> list[str]:
     return lines
 
 
-def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path):
+def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path, pg_url: str):
     work = tmp_path / "work"  # the examples' folder; ../other-checkout and ../copy are its siblings
     for sibling in ("other-checkout", "copy"):
         (tmp_path / sibling).mkdir()
+    for checkout in ("laptop", "desktop"):  # two checkouts of one project on the PostgreSQL store
+        (work / checkout).mkdir(parents=True)
+        use_postgresql(work / checkout, pg_url, f"readme-{tmp_path.name}")
     shim = work / ".venv" / "bin" / "rs-learn-host"
     shim.parent.mkdir(parents=True)
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m host_harness "$@"\n', encoding="utf-8")
@@ -116,3 +122,6 @@ def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path):
     assert (work / "path" / "to" / "project" / ".gm" / "rs-learn.db").is_file()
     for sibling in ("other-checkout", "copy"):  # export | import moved the memories there
         assert (tmp_path / sibling / ".gm" / "rs-learn.db").is_file(), sibling
+    assert not list((work / "laptop").rglob("*.db")) and not list((work / "desktop").rglob("*.db"))
+    moved, back = (work / "memories.jsonl").read_text(), (work / "back.jsonl").read_text()
+    assert back.count("\n") == moved.count("\n") + 1 and "ArgoCD" in back, "the imported ones and the new one"

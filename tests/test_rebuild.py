@@ -10,14 +10,16 @@
 
 from __future__ import annotations
 
-import hashlib
-
+import pytest
 from envelopes import call, ok
+from stores import store_digest
 
 from guest.archive.search import entry_of
 from guest.archive.store import Archive, Block
 from guest.memory.reindex import remove
 from guest.text import keywords
+
+pytestmark = pytest.mark.both_stores
 
 TEXTS = [
     "Use pnpm, not npm, in this repository.",
@@ -27,8 +29,8 @@ TEXTS = [
 ]
 
 
-def db_digest(project) -> str:
-    return hashlib.sha256((project / ".gm" / "rs-learn.db").read_bytes()).hexdigest()
+def db_digest(project) -> str | None:
+    return store_digest(project)
 
 
 def test_keyword_rebuild_equals_indexing_one_by_one(services):

@@ -10,16 +10,18 @@ for what this very request created.
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 from envelopes import ok
 from hostprocs import write_request
+from stores import every_store_rows, ledger_tokens
 
 from host_harness.services import HostServices
 from host_harness.spool.watcher import Spool
+
+pytestmark = pytest.mark.both_stores
 
 SKILL = {"action": "create", "name": "Deploy Steps", "description": "How we deploy", "body": "1. Ship\n"}
 WRITES = [
@@ -55,13 +57,7 @@ def seed(guest) -> None:
 
 def dump(project: Path) -> dict[str, list[tuple[str, str, bytes]]]:
     """Every row of every committed store of the project."""
-    out = {}
-    for db in sorted((project / ".gm").rglob("rs-learn.db")):
-        conn = sqlite3.connect(db)
-        rows = conn.execute("SELECT ns, key, value FROM kv ORDER BY ns, key").fetchall()
-        out[str(db.relative_to(project))] = rows
-        conn.close()
-    return out
+    return every_store_rows(project)
 
 
 def answer_of(project: Path, n: str) -> dict:
@@ -132,9 +128,7 @@ def test_reads_are_not_recorded_and_the_ledger_is_pruned(guest, project: Path):
     spool = Spool(project, guest)
     spool.drain_all(threading.Event())
     spool.close()
-    ledger = sqlite3.connect(project / ".gm" / "exec-spool" / "ledger.db")
-    rows = ledger.execute("SELECT token FROM answers").fetchall()
-    ledger.close()
+    rows = ledger_tokens(project)
     assert len(rows) <= 1, "only the last write's row may remain until the next write or recovery"
     assert ok(guest, "stats")["memories"] == 6
 
@@ -152,10 +146,8 @@ def test_a_failed_call_records_nothing(guest, project: Path):
 
 def test_a_call_holding_two_write_locks_records_once(project: Path, clock):
     """Every store connection attaches the ledger; taking their write locks must not lock it twice."""
-    from host_harness.spool.ledger import Ledger
-
     services = HostServices(project, clock=clock, busy_timeout_ms=500)
-    ledger = Ledger(project, project / ".gm" / "exec-spool" / "ledger.db")
+    ledger = services.answer_ledger(project / ".gm" / "exec-spool" / "ledger.db")
     services.use_ledger(ledger)
     services.kv_put("seed", "k", b"1")
     services.kv_put("disciplines/frontend/seed", "k", b"1")

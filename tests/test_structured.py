@@ -12,6 +12,8 @@ from structured_helpers import db_digest, fails, ids, nested, write_config
 from host_harness.services import HostServices
 from tests.conftest import EPOCH_MS
 
+pytestmark = pytest.mark.both_stores
+
 DAY = 86_400_000
 
 

@@ -12,6 +12,8 @@ from guest.structured.context import Scope
 from host_harness.services import HostServices
 from tests.conftest import EPOCH_MS
 
+pytestmark = pytest.mark.both_stores
+
 DAY = 86_400_000
 
 

@@ -12,6 +12,8 @@ from guest.structured.slugs import MAX_SLUG, base, first_free
 from host_harness.services import HostServices
 from tests.conftest import EPOCH_MS
 
+pytestmark = pytest.mark.both_stores
+
 
 @pytest.mark.parametrize(
     ("kind", "title", "slug"),

@@ -22,7 +22,6 @@ from typing import IO, Any
 import click
 
 from host_harness.guests.session import Session, echo_json
-from host_harness.store.router import Project
 
 PAGE = 500
 BATCH = 500
@@ -44,9 +43,7 @@ def export(session: Session, namespace: str | None, vectors: bool, output: IO[st
       rs-learn-host export > memories.jsonl
       rs-learn-host export --namespace frontend --vectors -o frontend.jsonl
     """
-    project = Project(session.project)
-    names = [namespace] if namespace else ["default", *(
-        name for name in project.discipline_dirs() if project.discipline_db(name).is_file())]
+    names = [namespace] if namespace else ["default", *session.stored_disciplines()]
     for name in names:
         start: int | None = 0
         while start is not None:

@@ -50,10 +50,10 @@ def list_(session: Session, counts: bool, as_json: bool) -> None:
     """
     project = Project(session.project)
     enabled = EnabledList(project).names()
+    stored = set(session.stored_disciplines())  # files, or a PostgreSQL store's rows
     rows: list[dict[str, Any]] = []
-    for name in project.known_disciplines():
-        store = project.discipline_db(name)
-        rows.append({"name": name, "enabled": name in enabled, "store": store.is_file(), "memories": None})
+    for name in sorted(set(project.known_disciplines()) | stored):
+        rows.append({"name": name, "enabled": name in enabled, "store": name in stored, "memories": None})
     if counts:
         _count(session, rows)
     if as_json:

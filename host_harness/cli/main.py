@@ -36,10 +36,17 @@ from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
     "--wasm", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_WASM, envvar="RS_LEARN_WASM",
     show_envvar=True, help="The rs-learn component.", show_default=True,
 )
+@click.option(
+    "--store", envvar="RS_LEARN_STORE", show_envvar=True, metavar="sqlite|postgresql://…",
+    help="Where the memory lives: the project's SQLite files (default) or a PostgreSQL + pgvector server "
+    "(default: \"store\" in .gm/config.json, whose \"project\" names the project there).",
+)
 @click.option("--native", is_flag=True, hidden=True, help="Run the guest in-process (development).")
 @click.option("-v", "--verbose", is_flag=True, help="Log the guest's info messages to stderr.")
 @click.pass_context
-def cli(ctx: click.Context, project: Path, wasm: Path, native: bool, verbose: bool) -> None:
+def cli(
+    ctx: click.Context, project: Path, wasm: Path, store: str | None, native: bool, verbose: bool
+) -> None:
     """Remember facts for coding agents and recall them later (rs-learn).
 
     \b
@@ -49,7 +56,7 @@ def cli(ctx: click.Context, project: Path, wasm: Path, native: bool, verbose: bo
       rs-learn-host -p ~/code/app stats --json
     """
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(name)s: %(message)s")
-    session = Session(project.resolve(), wasm, native)
+    session = Session(project.resolve(), wasm, native, store)
     ctx.obj = session
     ctx.call_on_close(session.close)
 

@@ -27,6 +27,7 @@ from host_harness.git.stores import KeyState
 from host_harness.services import HostServices
 from host_harness.store.kv import check_name, contains
 from host_harness.store.router import HOST_NS, Project, Route, StoreRouter
+from host_harness.store.selection import SQLITE
 
 GIT = "git"
 
@@ -93,6 +94,7 @@ class GitServices(HostServices):
     """:class:`HostServices` over a scratch project, serving a :class:`GitView` under ``git/``."""
 
     def __init__(self, project: Path, view: GitView, **options: Any) -> None:
+        options.setdefault("store", SQLITE)  # git hands over files: never the configured server
         super().__init__(project, **options)
         self.view = view
         self.router = GitRouter(self.project, view)

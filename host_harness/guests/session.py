@@ -13,6 +13,8 @@ from host_harness.guests.base import BaseGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
 from host_harness.store.config import ConfigError
+from host_harness.store.pg.connect import PostgresError
+from host_harness.store.selection import resolve_store
 
 # An installed wheel carries the component in the package (setup.py); a checkout has it in dist/.
 PACKAGED_WASM = Path(__file__).resolve().parents[1] / "assets" / "rs_learn.wasm"
@@ -23,10 +25,11 @@ DEFAULT_WASM = PACKAGED_WASM if PACKAGED_WASM.is_file() else CHECKOUT_WASM
 class Session:
     """The project, the component and the guest of one CLI invocation, opened on first use."""
 
-    def __init__(self, project: Path, wasm: Path, native: bool) -> None:
+    def __init__(self, project: Path, wasm: Path, native: bool, store: str | None = None) -> None:
         self.project = project
         self.wasm = wasm
         self.native = native
+        self.store = store  # --store / $RS_LEARN_STORE (else .gm/config.json decides)
         self.services: HostServices | None = None
         self.guest: BaseGuest | None = None
         self.scope: dict[str, Any] | None = None  # trusted scope, set by a command group before open()
@@ -35,12 +38,24 @@ class Session:
     def open(self) -> BaseGuest:
         """Return the guest (native or wasm) over the project's services."""
         if self.guest is None:
+            self.guest = self.guest_for(self.open_services())
+        return self.guest
+
+    def open_services(self) -> HostServices:
+        """The project's services (without loading the component); a PostgreSQL store is connected now."""
+        if self.services is None:
             try:
-                self.services = HostServices(self.project, scope=self.scope)
+                services = HostServices(self.project, scope=self.scope,
+                                        store=resolve_store(self.project, self.store or None))
             except ConfigError as error:
                 raise click.ClickException(f"invalid configuration: {error}") from None
-            self.guest = self.guest_for(self.services)
-        return self.guest
+            try:
+                services.connect()
+            except (ConfigError, PostgresError) as error:
+                services.close()
+                raise click.ClickException(str(error)) from None
+            self.services = services
+        return self.services
 
     def guest_for(self, services: HostServices) -> BaseGuest:
         """A guest of this invocation's target (native or the component) over ``services``."""
@@ -58,6 +73,13 @@ class Session:
         if self.timeout_s is None:
             return WasmGuest(runtime, services)
         return WasmGuest(runtime, services, timeout_s=self.timeout_s)
+
+    def stored_disciplines(self) -> list[str]:
+        """The disciplines whose store exists (files, or rows of a PostgreSQL store)."""
+        try:
+            return self.open_services().stored_disciplines()
+        except PostgresError as error:
+            raise click.ClickException(str(error)) from None
 
     def dispatch(self, verb: str, body: dict[str, Any]) -> Any:
         """One verb; its ``data``, or a ``ClickException`` with the guest's error."""

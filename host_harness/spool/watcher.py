@@ -76,7 +76,6 @@ from host_harness.spool.inbox import (
     scan,
     unusable,
 )
-from host_harness.spool.ledger import Ledger
 from host_harness.store import confine
 from host_harness.store.atomic import write_atomic_at
 
@@ -108,7 +107,7 @@ class Spool:
         self.deferred: set[Path] = set()
         self.check()
         self.claims = Claims(self.work_dir, self.in_dir)
-        self.ledger = Ledger(self.project, self.root / "ledger.db")
+        self.ledger = guest.services.answer_ledger(self.root / "ledger.db")
         guest.services.use_ledger(self.ledger)
         # A fault-injection point for tests: called after a call committed, before its answer is written.
         self.after_commit: Callable[[Claim, str], None] | None = None

@@ -99,6 +99,15 @@ def load_memory_config(project: Path, environ: Mapping[str, str] | None = None) 
 
 
 def _file_block(project: Path, path: Path) -> dict[str, Any]:
+    block = read_config(project).get("memory", {})
+    if not isinstance(block, dict):
+        raise ConfigError(f"{path}: memory must be an object, got {json.dumps(block)}")
+    return block
+
+
+def read_config(project: Path) -> dict[str, Any]:
+    """The JSON object of ``<project>/.gm/config.json`` (``{}`` when there is none); :class:`ConfigError`."""
+    path = project / CONFIG_FILE
     try:
         raw = confine.read_file(project, CONFIG_FILE.parts, MAX_CONFIG_BYTES + 1)  # never through a link
         if raw is None:
@@ -116,10 +125,7 @@ def _file_block(project: Path, path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not valid JSON: {error}") from None
     if not isinstance(document, dict):
         raise ConfigError(f"{path}: must hold a JSON object, got {type(document).__name__}")
-    block = document.get("memory", {})
-    if not isinstance(block, dict):
-        raise ConfigError(f"{path}: memory must be an object, got {json.dumps(block)}")
-    return block
+    return document
 
 
 def _parse_env(name: str, var: str, raw: str) -> Any:

@@ -48,12 +48,13 @@ then (``committing``), while the write lock is still held.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 from urllib.parse import quote
 
 from host_harness.errors import StoreError
@@ -314,15 +315,9 @@ class SqliteKV:
                 self._conn.close()
                 self._conn = None
 
-    @contextmanager
-    def transaction(self) -> Iterator[SqliteKV]:
+    def transaction(self) -> contextlib.AbstractContextManager[SqliteKV]:
         """Run a unit of work for direct use: commit on success, roll back on error."""
-        try:
-            yield self
-        except BaseException:
-            self.rollback()
-            raise
-        self.commit()
+        return unit_of_work(self)
 
     @property
     def in_transaction(self) -> bool:
@@ -432,6 +427,30 @@ class SqliteKV:
             return []
         sql = "SELECT key, value FROM kv WHERE ns = ? AND length(value) = ? ORDER BY key"
         return [(key, bytes(value)) for key, value in conn.execute(sql, (ns, size))]
+
+
+class Transactional(Protocol):
+    """A store with a transaction to commit or roll back."""
+
+    def commit(self) -> None:
+        """Commit the open transaction."""
+
+    def rollback(self) -> None:
+        """Roll back the open transaction."""
+
+
+S = TypeVar("S", bound=Transactional)
+
+
+@contextmanager
+def unit_of_work(store: S) -> Iterator[S]:
+    """Commit ``store`` when the block succeeds, roll it back when it raises."""
+    try:
+        yield store
+    except BaseException:
+        store.rollback()
+        raise
+    store.commit()
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

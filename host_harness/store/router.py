@@ -21,7 +21,7 @@ import logging
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,6 +70,10 @@ class Project:
     def db_path(self) -> Path:
         """The project store."""
         return self.gm / DB_NAME
+
+    def store_name(self, db: Path) -> str:
+        """``''`` for the project store, else the name of the discipline whose store ``db`` is."""
+        return "" if db == self.db_path else db.parent.name
 
     def discipline_db(self, name: str) -> Path:
         """Return the store of discipline ``name`` (validated)."""
@@ -191,6 +195,8 @@ class StoreRouter:
         self.project = project
         self.scope = dict(scope) if scope is not None else None
         self.memory_config: MemoryConfig = load_memory_config(project.root)  # ConfigError at start
+        # disciplines with a store that no folder shows (a PostgreSQL store's); set by the host
+        self.stored_disciplines: Callable[[], list[str]] = list
         self._routes: dict[str, Route] = {}  # every import call routes: keep pathlib off the hot path
 
     @staticmethod
@@ -224,7 +230,7 @@ class StoreRouter:
         if key == "enabled-disciplines":
             value = self.project.enabled_disciplines()
         elif key == "disciplines":
-            value = self.project.known_disciplines()
+            value = sorted(set(self.project.known_disciplines()) | set(self.stored_disciplines()))
         elif key == "authored-skills":
             value = self.project.authored_skills()
         elif key == "managed-skills":

@@ -98,6 +98,17 @@ class VectorTable:
         return ranked([(keys[i], float(scores[i])) for i in top_rows(scores, k).tolist()], k)
 
 
+def unit_query(query: Sequence[float], k: int) -> tuple[Matrix, float] | None:
+    """The L2-normalised f32 query and its norm; ``None`` if nothing can match (k <= 0, empty, not finite)."""
+    if k <= 0 or len(query) == 0:
+        return None
+    q = np.asarray(query, dtype=np.float64)
+    if not np.isfinite(q).all():
+        return None
+    norm = float(np.sqrt(q @ q))
+    return (q / norm if norm else q).astype(np.float32), norm
+
+
 def top_rows(scores: npt.NDArray[np.float32], k: int) -> npt.NDArray[np.intp]:
     """Indices of the ``k`` best scores, plus every row tied with the ``k``-th (the key decides later)."""
     if k >= len(scores):

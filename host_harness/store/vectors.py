@@ -32,12 +32,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from host_harness.store.digest import Digest, tracked
 from host_harness.store.kv import SqliteKV
 from host_harness.store.vecindex import IndexDir, IndexPolicy, Snapshot
-from host_harness.store.vectable import VectorTable
+from host_harness.store.vectable import VectorTable, unit_query
 
 
 class VectorIndex:
@@ -55,20 +53,16 @@ class VectorIndex:
 
     def search(self, ns: str, query: Sequence[float], k: int) -> list[tuple[str, float]]:
         """Return the ``k`` values of ``ns`` most cosine-similar to ``query``."""
-        dim = len(query)
-        if k <= 0 or dim == 0:
+        prepared = unit_query(query, k)
+        if prepared is None:
             return []
-        q = np.asarray(query, dtype=np.float64)
-        if not np.isfinite(q).all():
-            return []
+        unit, dim = prepared[0], len(query)
         version = self.kv.data_version()
         if version is None:
             return []  # no database file: nothing stored
         if version != self._version:
             self.tables.clear()  # another connection committed
             self._version = version
-        norm = float(np.sqrt(q @ q))
-        unit = (q / norm if norm else q).astype(np.float32)
         snapshot = self._snapshot(ns, dim)
         if snapshot is not None:
             candidates = self.policy.candidates if self.policy.approx_min is not None else None
