@@ -14,7 +14,7 @@ import pytest
 from conftest import ROOT
 from hostprocs import host, host_env
 
-from host_harness.store.kv import MIGRATIONS
+from host_harness.store.schema import MIGRATIONS
 
 MEMORIES = [
     ("Use pnpm, not npm, to install packages in this repository.", "default"),

@@ -14,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host_harness.errors import StoreError
-from host_harness.store.kv import MIGRATIONS, SqliteKV, migrate
+from host_harness.store.kv import SqliteKV
 from host_harness.store.pg.connect import PostgresError
 from host_harness.store.pg.kv import PgKV, PgSession
+from host_harness.store.schema import MIGRATIONS, migrate
 
 
 def digest(path: Path) -> str:

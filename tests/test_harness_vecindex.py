@@ -21,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host_harness.store import digest, vecindex
-from host_harness.store.kv import MIGRATIONS, SqliteKV
+from host_harness.store.kv import SqliteKV
+from host_harness.store.schema import MIGRATIONS
 from host_harness.store.vecindex import IndexDir, IndexPolicy
 from host_harness.store.vectors import VectorIndex
 

@@ -28,7 +28,7 @@ from host_harness.git.stores import StoreRefused, buckets, check_store, compare,
 from host_harness.guests.base import BaseGuest
 from host_harness.services import HostServices, wall_clock_ms
 from host_harness.store.atomic import write_atomic
-from host_harness.store.kv import STORE_TABLES
+from host_harness.store.schema import STORE_TABLES
 
 CLEAN, UNDECIDED, REFUSED = 0, 1, 2
 STORE = Path(".gm") / "rs-learn.db"

@@ -36,7 +36,7 @@ _INVALIDATE = (
     "CREATE TRIGGER IF NOT EXISTS kv_digest_{event} AFTER {event} ON kv WHEN " + _TRACKED_SQL
     + " BEGIN UPDATE kv_digest SET digest = NULL WHERE ns = {row}.ns; END"
 )
-# Migration 2 (see ``host_harness.store.kv.MIGRATIONS``): one statement per entry.
+# Migration 2 (see ``host_harness.store.schema.MIGRATIONS``): one statement per entry.
 SCHEMA = [
     "CREATE TABLE IF NOT EXISTS kv_digest ("
     " ns TEXT PRIMARY KEY, entries INTEGER NOT NULL, digest BLOB) WITHOUT ROWID",

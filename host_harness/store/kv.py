@@ -35,7 +35,7 @@ Attachments. An owner may :meth:`SqliteKV.attach` another database file (the spo
 replay ledger) to the connection and write it with :meth:`SqliteKV.execute_attached`
 inside the open write transaction: SQLite then commits both files atomically.
 
-Schema changes are numbered migrations in :data:`MIGRATIONS`, applied in order
+Schema changes are numbered migrations (``host_harness/store/schema.py``), applied in order
 under ``PRAGMA user_version``; each is idempotent. A new file gets them all; an
 existing file is migrated by its first write, inside that write's transaction, so a
 read never changes the committed file (a read of an older schema reads ``kv`` as is).
@@ -51,7 +51,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -61,21 +61,8 @@ from host_harness.errors import StoreError
 from host_harness.store import confine, digest
 from host_harness.store.digest import Digest, DigestBook
 from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
+from host_harness.store.schema import MIGRATIONS, apply_migrations, migrate, schema_version
 
-MIGRATIONS: list[list[str]] = [
-    # 1: the key-value table; keys are compared by BINARY collation = UTF-8 byte order.
-    [
-        "CREATE TABLE IF NOT EXISTS kv ("
-        " ns TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,"
-        " PRIMARY KEY (ns, key)) WITHOUT ROWID"
-    ],
-    # 2: content digests of the vector namespaces, NULLed by triggers on foreign writes.
-    digest.SCHEMA,
-]
-# The tables of the store itself (the rest of a file is other tools' business, e.g. a merge's).
-STORE_TABLES = ("kv", "kv_digest")
-# Data steps of a migration, run after its statements (same transaction).
-BACKFILL: dict[int, Callable[[sqlite3.Connection], None]] = {2: digest.backfill}
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
 # New files use 8 KiB pages: a WITHOUT ROWID row keeps up to ~2 KB inline at this size, so a
 # 384-d f32 vector (1,536 bytes) needs no overflow page. With 4 KiB pages every vector spilled
@@ -451,44 +438,6 @@ def unit_of_work(store: S) -> Iterator[S]:
         store.rollback()
         raise
     store.commit()
-
-
-def schema_version(conn: sqlite3.Connection) -> int:
-    """The file's schema version; a schema newer than this code is refused."""
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if version > len(MIGRATIONS):
-        raise StoreError(f"database schema {version} is newer than this rs-learn ({len(MIGRATIONS)})")
-    return version
-
-
-def apply_migrations(conn: sqlite3.Connection) -> int:
-    """Apply the pending migrations inside the caller's open transaction; return the schema version."""
-    version = schema_version(conn)  # read under the lock: another process may have migrated
-    for number in range(version + 1, len(MIGRATIONS) + 1):
-        for statement in MIGRATIONS[number - 1]:
-            conn.execute(statement)
-        if number in BACKFILL:
-            BACKFILL[number](conn)
-        conn.execute(f"PRAGMA user_version = {number}")
-    return len(MIGRATIONS)
-
-
-def migrate(conn: sqlite3.Connection) -> int:
-    """Apply the pending :data:`MIGRATIONS` in a transaction of their own; return the schema version.
-
-    Writes nothing when current.
-    """
-    version = schema_version(conn)
-    if version == len(MIGRATIONS):
-        return version
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        apply_migrations(conn)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    return len(MIGRATIONS)
 
 
 def _has_data(path: Path) -> bool:
