@@ -5,7 +5,8 @@ the harness's real SQLite store and vector index, in three modes: the static
 vector channel alone, the keyword (BM25) channel alone, and the fused hybrid
 recall. ``--target wasm`` runs the built component instead of the native guest
 (same numbers, slower). Prints a table; reference rows come from
-``../shared/datasets/README.md``.
+``../shared/datasets/README.md``. It also checks, on every query, that the keyword channel's pruned
+top-k (``guest/text/topk.py``) is exactly exhaustive BM25's: the same documents, order and floats.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import time
 from pathlib import Path
 
 from bench import datasets, metrics
+from guest.memory.records import Stats
+from guest.text import keywords, postings, topk
 from host_harness.guests.base import BaseGuest
 from host_harness.services import HostServices
 
@@ -58,7 +61,7 @@ def evaluate(coll: datasets.Collection, target: str, wasm: Path, k: int = 10) ->
             f"  {coll.name}: memorized {len(coll.docs)} docs in {time.perf_counter() - start:.1f}s",
             file=sys.stderr,
         )
-        out: dict[str, dict[str, float]] = {}
+        out: dict[str, dict[str, float]] = {"pruning": pruned_equals_exhaustive(services, coll)}
         runs = [(m, "recall", {"mode": m}) for m in MODES]
         runs += [
             (f"hook:{s}", "auto_recall", {"strategy": s, "gate": False, "budget_tokens": 100_000})
@@ -93,6 +96,26 @@ def evaluate(coll: datasets.Collection, target: str, wasm: Path, k: int = 10) ->
         guest.close()
         services.close()
         return out
+
+
+def pruned_equals_exhaustive(services: HostServices, coll: datasets.Collection) -> dict[str, float]:
+    """On how many queries the pruned keyword top 10 and top 50 equal exhaustive BM25's, exactly."""
+    services.begin()
+    try:
+        raw = services.kv_get("meta", "stats")
+        stats = Stats.decode(raw)
+        trusted = postings.guard_ok(services, "meta", raw)
+        same = 0
+        for _, query in coll.queries:
+            terms = keywords.terms(query)
+            every = topk.scores(terms, lambda t: keywords.postings(services, "terms", t),
+                                stats.docs, stats.tokens)
+            ranked = sorted(every.items(), key=lambda p: (-p[1], p[0]))
+            same += all(topk.search(services, "terms", terms, stats.docs, stats.tokens, k, None, trusted)
+                        == ranked[:k] for k in (10, 50))
+    finally:
+        services.rollback()
+    return {"same": same, "queries": len(coll.queries)}
 
 
 def main() -> None:
@@ -143,6 +166,9 @@ def main() -> None:
     print(f"\nhybrid - transformer nDCG@10: Cranfield {gaps['cranfield']:+.3f}, CISI {gaps['cisi']:+.3f}")
     for coll in ("cranfield", "cisi"):
         r = results[coll]
+        same, total = int(r["pruning"]["same"]), int(r["pruning"]["queries"])
+        print(f"{coll}: pruned keyword top 10 / 50 = exhaustive BM25 on {same} of {total} queries"
+              + ("" if same == total else "  <- DIFFERENT"))
         beats = r["hybrid"]["ndcg"] > max(r["vector"]["ndcg"], r["keyword"]["ndcg"])
         print(f"{coll}: hybrid beats both channels alone: {'yes' if beats else 'NO'}")
 

@@ -23,7 +23,7 @@ from guest.memory.recall import Hit
 from guest.memory.verbs import DEFAULT_LIMIT, MemoryVerbs
 from guest.structured.verbs import StructuredVerbs
 from guest.text.embed import EMBEDDER, StaticEmbedder
-from guest.verbs import Verb
+from guest.verbs import Rendered, Verb
 
 VERSION = "0.1.0"
 T = TypeVar("T")
@@ -71,6 +71,8 @@ class Engine:
             if entry is None:
                 raise InvalidRequest(f"unknown verb {verb!r}; known verbs: {', '.join(sorted(self.verbs))}")
             data = self._guard(lambda: entry.handler(requests.parse_body(body, entry.text_field)))
+            if isinstance(data, Rendered):
+                return f'{{"ok": true, "verb": {json.dumps(verb, ensure_ascii=False)}, "data": {data.text}}}'
             return _envelope({"ok": True, "verb": verb, "data": data})
         except EngineError as error:
             return _envelope({"ok": False, "verb": verb, "error": str(error)})

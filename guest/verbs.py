@@ -19,3 +19,15 @@ class Verb:
 
     handler: Handler
     text_field: str = "text"
+
+
+class Rendered:
+    """A verb's data already rendered as JSON text: the engine splices it into the envelope.
+
+    For answers whose generic encoding is the expensive part of the call (``embed``: 384 floats).
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text

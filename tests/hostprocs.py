@@ -104,3 +104,26 @@ class Watcher:
 def answered_in(lines: list[str]) -> list[str]:
     """The ``verb/name`` of every request logged as answered in ``lines``."""
     return [line.split("answered ", 1)[1].split(" -> ")[0] for line in lines if ": answered " in line]
+
+
+HOOK_FACTS = [
+    "The staging server runs on port 8080 behind nginx.",
+    "Use pnpm, not npm, to install packages in this repository.",
+    "Database migrations live in db/migrations and run with alembic upgrade head.",
+]
+
+
+def remember(project: Path, runtime: object, facts: list[str] = HOOK_FACTS) -> Path:
+    """Memorize ``facts`` in ``project`` through the component (the hook tests' store)."""
+    from host_harness.guests.component import WasmGuest
+    from host_harness.guests.runtime import Runtime
+    from host_harness.services import HostServices
+
+    assert isinstance(runtime, Runtime)
+    services = HostServices(project)
+    guest = WasmGuest(runtime, services)
+    for fact in facts:
+        guest.memorize(fact, "default")
+    guest.close()
+    services.close()
+    return project

@@ -109,3 +109,22 @@ def test_wasm_and_native_vectors_are_identical(guest_pair, text):
     envelopes = [json.loads(g.dispatch("embed", json.dumps({"text": text}))) for g in (native, wasm)]
     assert envelopes[0]["ok"], envelopes[0]
     assert envelopes[0] == envelopes[1]
+
+
+def test_row_cache_gives_the_same_vectors_when_it_overflows(monkeypatch):
+    from guest.text import embed
+
+    want = [EMBEDDER.embed(text) for text in TEXTS]
+    EMBEDDER._rows.clear()
+    monkeypatch.setattr(embed, "ROW_CACHE", 40)  # smaller than one text's distinct tokens: cleared often
+    assert [EMBEDDER.embed(text) for text in TEXTS] == want
+    assert len(EMBEDDER._rows) <= 512  # one text's tokens at most (then it is cleared)
+
+
+@pytest.mark.parametrize("text", [*TEXTS, ""])
+def test_vector_json_round_trips_exactly(text):
+    from guest.text.embed import to_json
+
+    vector = EMBEDDER.embed(text)
+    assert json.loads(to_json(vector)) == vector
+    assert all(isinstance(v, float) for v in json.loads(to_json(vector)))

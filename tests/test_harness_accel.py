@@ -17,6 +17,7 @@ def exercise(runtime, services) -> list:
     out.append(guest.dispatch("recall", json.dumps({"query": "gamma", "limit": 5})))
     out.append(guest.dispatch("embed", json.dumps({"text": "vectors cross the boundary"})))
     out.append(guest.recall("beta", 3))
+    out.append(guest.dispatch("reindex", json.dumps({"rebuild": True})))  # host-kv-query: entry records
     guest.close()
     return out
 

@@ -171,3 +171,22 @@ def test_two_first_writes_to_a_new_store_get_distinct_documents(
     for words, fact in (("other process", "The other process"), ("empty project", "This call read")):
         hits = envelope(guest, "recall", {"query": words, "mode": "keyword"})["data"]
         assert hits and hits[0]["text"].startswith(fact)
+
+
+@pytest.mark.parametrize(
+    ("envelope", "expected"),
+    [
+        ('{"ok": true, "verb": "embed", "data": {"vector": [0.5]}}', True),
+        ('{"ok": false, "verb": "recall", "error": "validation: no"}', False),
+        ('{"ok": true, "verb": "x", "data": {"ok": false}}', True),  # another "ok": parsed
+        ('{"ok": true, "verb": "x", "data": "ok"}', True),
+        ('{"verb": "x", "ok": true}', True),  # another order: parsed
+        ('{"ok": true, "verb": "x", "ok": false}', False),  # a duplicate key: the last wins, as in JSON
+        ('{"ok": true, "verb": "x", "data": [', False),  # torn
+        ("not json", False),
+    ],
+)
+def test_envelope_ok_reads_the_prefix_only_when_it_decides(envelope, expected):
+    from host_harness.guests.base import envelope_ok
+
+    assert envelope_ok(envelope) is expected

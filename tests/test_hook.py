@@ -11,9 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-from hostprocs import fingerprint, host, host_env, leftovers, wait_for
+from hostprocs import HOOK_FACTS, fingerprint, host, host_env, leftovers, remember, wait_for
 
-from host_harness.guests.component import WasmGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.hook import (
     EXIT_MARGIN_S,
@@ -25,13 +24,8 @@ from host_harness.hook import (
     hook_output,
     parse_input,
 )
-from host_harness.services import HostServices
 
-FACTS = [
-    "The staging server runs on port 8080 behind nginx.",
-    "Use pnpm, not npm, to install packages in this repository.",
-    "Database migrations live in db/migrations and run with alembic upgrade head.",
-]
+FACTS = HOOK_FACTS
 
 
 def event(prompt: object = "which port does the staging server use?", cwd: object = None,
@@ -44,13 +38,7 @@ def event(prompt: object = "which port does the staging server use?", cwd: objec
 @pytest.fixture
 def remembered(project: Path, wasm_runtime: Runtime) -> Path:
     """A project whose store holds :data:`FACTS` (memorized through the component)."""
-    services = HostServices(project)
-    guest = WasmGuest(wasm_runtime, services)
-    for fact in FACTS:
-        guest.memorize(fact, "default")
-    guest.close()
-    services.close()
-    return project
+    return remember(project, wasm_runtime)
 
 
 def hook_env(project: Path, **extra: str) -> dict[str, str]:

@@ -119,7 +119,8 @@ def test_long_ids_are_answered_or_set_aside(guest, project: Path):
     spool.close()
     assert answer(project, long_id)["error"] == "validation: the request id is longer than 200 bytes"
     assert sorted(p.name for p in folder.iterdir()) == [".rejected"]
-    assert [p.name for p in (folder / ".rejected").rglob("8*")] == [f"{too_long}.txt"]
+    rejected = [p.name for p in (folder / ".rejected").rglob("8*") if p.is_file()]  # a token may start with 8
+    assert rejected == [f"{too_long}.txt"]
     assert ok(guest, "stats")["memories"] == 0
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from guest.host import Host, bucket
-from guest.memory.records import Memory, Stats, memory_id
+from guest.memory.records import Memory, Stats, memory_id, write_stats
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
 
@@ -53,12 +53,14 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
     file, whatever discipline its memories name.)
     """
     stats: dict[str, Stats] = {}
+    before: dict[str, bytes | None] = {}
     postings: dict[str, list[tuple[int, list[str]]]] = {}
     for record, vector in batch:
         namespace = into or record.namespace
         store = stats.get(namespace)
         if store is None:
-            store = stats[namespace] = Stats.decode(host.kv_get(bucket(namespace, "meta"), "stats"))
+            raw = before[namespace] = host.kv_get(bucket(namespace, "meta"), "stats")
+            store = stats[namespace] = Stats.decode(raw)
         record.doc = store.docs
         words = keywords.terms(record.text)
         host.kv_put(bucket(namespace, f"vectors/{record.embedder}"), record.id, vector)
@@ -70,4 +72,4 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
         store.embedder = store.embedder or record.embedder
     for namespace, docs in postings.items():
         keywords.index_documents(host, bucket(namespace, "terms"), docs)
-        host.kv_put(bucket(namespace, "meta"), "stats", stats[namespace].encode())
+        write_stats(host, namespace, before[namespace], stats[namespace])

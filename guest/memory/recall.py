@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from guest.host import WARN, Host, bucket
 from guest.memory.records import Memory, Stats
-from guest.text import keywords
+from guest.text import keywords, postings
 from guest.text.embed import StaticEmbedder, cosine, unpack
+from guest.text.postings import PostingsCache
 
 MODES = ("hybrid", "vector", "keyword")
 
@@ -60,11 +61,13 @@ def recall(
     limit: int,
     namespaces: list[str],
     options: RecallOptions,
+    cache: PostingsCache | None = None,
 ) -> list[Hit]:
     """The best ``limit`` memories for ``query`` over the stores of ``namespaces``, merge-ranked.
 
     Each channel's candidates from every store are pooled and min-max normalised
-    together, so scores from different stores are comparable.
+    together, so scores from different stores are comparable. ``cache`` keeps postings chunks
+    between calls (a long-lived instance passes its own).
     """
     pool = max(options.candidates, limit * 4)
     vectors: list[tuple[Key, float]] = []
@@ -72,7 +75,8 @@ def recall(
     vector = embedder.embed(query) if options.mode != "keyword" else []
     terms = keywords.terms(query) if options.mode != "vector" else []
     for namespace in namespaces:
-        stats = Stats.decode(host.kv_get(bucket(namespace, "meta"), "stats"))
+        raw = host.kv_get(bucket(namespace, "meta"), "stats")
+        stats = Stats.decode(raw)
         if stats.docs == 0:
             continue
         if any(vector):
@@ -80,7 +84,8 @@ def recall(
                 ((namespace, k), s) for k, s in vector_channel(host, embedder, vector, namespace, stats, pool)
             ]
         if terms:
-            words += [((namespace, k), s) for k, s in keyword_channel(host, terms, namespace, stats, pool)]
+            found = keyword_channel(host, terms, namespace, stats, pool, cache, raw)
+            words += [((namespace, k), s) for k, s in found]
     cosines = dict(vectors)
     matched = {key for key, _ in words}
     scores: dict[Key, float] = {}
@@ -129,10 +134,17 @@ def vector_channel(
 
 
 def keyword_channel(
-    host: Host, terms: list[str], namespace: str, stats: Stats, k: int
+    host: Host,
+    terms: list[str],
+    namespace: str,
+    stats: Stats,
+    k: int,
+    cache: PostingsCache | None = None,
+    raw_stats: bytes | None = None,
 ) -> list[tuple[str, float]]:
     """BM25 hits as ``(memory id, score)``, best first."""
-    best = keywords.bm25(host, bucket(namespace, "terms"), terms, stats.docs, stats.tokens, k)
+    trusted = postings.guard_ok(host, bucket(namespace, "meta"), raw_stats)
+    best = keywords.bm25(host, bucket(namespace, "terms"), terms, stats.docs, stats.tokens, k, cache, trusted)
     docs = bucket(namespace, "docs")
     out = []
     for doc, score in best:
@@ -171,32 +183,51 @@ def collapse(
     are often 0.97 apart while saying different things (measured on Cranfield:
     87% of abstracts have such a neighbour), so cosine alone would drop real hits.
     Candidates are loaded lazily, best first, and the walk stops once ``limit``
-    groups are formed.
+    groups are formed. The term overlap is tested first: it needs only the text, and it fails
+    for almost every pair, so a vector is fetched only for the rare pair that passes it.
     """
-    groups: list[tuple[list[float], set[str], Memory, float]] = []
+    groups: list[_Group] = []
     for key, score in ranked:
         memory = _memory(host, key)
         if memory is None:
             continue
-        raw = host.kv_get(bucket(key[0], f"vectors/{embedder.id}"), key[1])
-        vector = unpack(raw) if raw else []
         words = set(keywords.terms(memory.text))
-        for i, (seen, seen_words, kept, best) in enumerate(groups):
-            if _near(vector, words, seen, seen_words, options):
-                if (memory.ts, memory.id) > (kept.ts, kept.id):
-                    groups[i] = (seen, seen_words, memory, best)
+        vector: list[float] | None = None
+        for group in groups:
+            if not _overlaps(words, group.words, options.duplicate_jaccard):
+                continue
+            if vector is None:
+                vector = _vector(host, embedder, key)
+            if group.vector is None:
+                group.vector = _vector(host, embedder, group.key)
+            if vector and group.vector and cosine(vector, group.vector) >= options.duplicate_cosine:
+                if (memory.ts, memory.id) > (group.kept.ts, group.kept.id):
+                    group.kept = memory
                 break
         else:
             if len(groups) == limit:
                 break
-            groups.append((vector, words, memory, score))
-    return [(memory, score) for _, _, memory, score in groups]
+            groups.append(_Group(key, words, memory, score))
+    return [(group.kept, group.score) for group in groups]
 
 
-def _near(
-    a: list[float], a_words: set[str], b: list[float], b_words: set[str], options: RecallOptions
-) -> bool:
-    if not a or not b or cosine(a, b) < options.duplicate_cosine:
-        return False
-    union = len(a_words | b_words)
-    return union == 0 or len(a_words & b_words) / union >= options.duplicate_jaccard
+class _Group:
+    """A group of near-duplicates: its first member's key, terms and (once needed) vector."""
+
+    __slots__ = ("kept", "key", "score", "vector", "words")
+
+    def __init__(self, key: Key, words: set[str], kept: Memory, score: float) -> None:
+        self.key, self.words, self.kept, self.score = key, words, kept, score
+        self.vector: list[float] | None = None
+
+
+def _vector(host: Host, embedder: StaticEmbedder, key: Key) -> list[float]:
+    raw = host.kv_get(bucket(key[0], f"vectors/{embedder.id}"), key[1])
+    return unpack(raw) if raw else []
+
+
+def _overlaps(a: set[str], b: set[str], jaccard: float) -> bool:
+    """Jaccard overlap of two term sets >= ``jaccard`` (two empty sets overlap)."""
+    shared = len(a & b)
+    union = len(a) + len(b) - shared
+    return union == 0 or shared / union >= jaccard

@@ -10,7 +10,8 @@ Buckets of a store:
 * ``vectors/<embedder>``  ``mem-…`` -> little-endian f32 vector (the embedder id is in the name)
 * ``docs``                ``%010d`` doc number -> ``mem-…`` (the keyword index speaks doc numbers)
 * ``terms``               keyword postings (see ``guest/text/keywords.py``)
-* ``meta``                ``stats`` -> JSON {docs, tokens, embedder}
+* ``meta``                ``stats`` -> JSON {docs, tokens, embedder}; ``postings`` -> the ``stats`` the last
+                          writer that keeps chunk directories wrote (see ``guest/text/postings.py``)
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from guest.host import Host, bucket
+from guest.text import postings
 
 FNV_OFFSET = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
@@ -81,3 +85,19 @@ class Stats:
     def decode(cls, raw: bytes | None) -> Stats:
         """Decode, or a fresh ``Stats`` for an empty store."""
         return cls(**json.loads(raw)) if raw else cls()
+
+
+def write_stats(
+    host: Host, namespace: str, before: bytes | None, stats: Stats, rebuilt: bool = False
+) -> None:
+    """Write ``stats`` over ``before`` (the value read), keeping the postings directories' guard.
+
+    ``rebuilt``: every directory of the store was just rewritten, so they are trusted again.
+    """
+    meta = bucket(namespace, "meta")
+    value = stats.encode()
+    if rebuilt:
+        postings.renew_guard(host, meta, value)
+    else:
+        postings.keep_guard(host, meta, before, value)
+    host.kv_put(meta, "stats", value)

@@ -16,7 +16,7 @@ honours a deletion made on another branch with it).
 from __future__ import annotations
 
 from guest.host import INFO, Host, bucket
-from guest.memory.records import Memory, Stats
+from guest.memory.records import Memory, Stats, write_stats
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
 
@@ -24,7 +24,8 @@ from guest.text.embed import StaticEmbedder, pack
 def reindex(host: Host, embedder: StaticEmbedder, namespace: str) -> dict[str, object]:
     """Re-embed every memory of ``namespace``'s store; report what changed."""
     meta = bucket(namespace, "meta")
-    stats = Stats.decode(host.kv_get(meta, "stats"))
+    before = host.kv_get(meta, "stats")
+    stats = Stats.decode(before)
     memories = host.kv_query(bucket(namespace, "memories"), "", 0)
     target = bucket(namespace, f"vectors/{embedder.id}")
     stale: set[str] = set()
@@ -44,7 +45,7 @@ def reindex(host: Host, embedder: StaticEmbedder, namespace: str) -> dict[str, o
     previous = stats.embedder or None
     if memories and stats.embedder != embedder.id:
         stats.embedder = embedder.id
-        host.kv_put(meta, "stats", stats.encode())
+        write_stats(host, namespace, before, stats)
     host.log(INFO, f"reindex {namespace}: {rewritten} of {len(memories)} memories re-embedded")
     return {
         "namespace": namespace,
@@ -84,7 +85,7 @@ def rebuild(host: Host, namespace: str) -> dict[str, int]:
     if memories:
         stats.embedder = stats.embedder or memories[0].embedder
     if raw is not None or memories:
-        host.kv_put(meta, "stats", stats.encode())
+        write_stats(host, namespace, raw, stats, rebuilt=True)
     return {"memories": len(memories), "terms": terms}
 
 
@@ -107,7 +108,8 @@ def remove(host: Host, namespace: str, ids: list[str]) -> int:
             host.kv_put(bucket(namespace, f"vectors/{memory.embedder}"), key, b"")
     if not gone:
         return 0
-    stats = Stats.decode(host.kv_get(meta, "stats"))
+    before = host.kv_get(meta, "stats")
+    stats = Stats.decode(before)
     size = stats.docs - len(gone)
     holes = sorted(doc for doc in gone if doc < size)
     movers = [doc for doc in range(size, stats.docs) if doc not in gone]
@@ -128,5 +130,5 @@ def remove(host: Host, namespace: str, ids: list[str]) -> int:
         keywords.set_postings(host, terms_ns, term, kept)
     stats.docs = size
     stats.tokens -= sum(len(keywords.terms(memory.text)) for memory in gone.values())
-    host.kv_put(meta, "stats", stats.encode())
+    write_stats(host, namespace, before, stats)
     return len(gone)

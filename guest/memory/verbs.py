@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -13,8 +14,9 @@ from guest.memory.recall import MODES, Hit, RecallOptions, recall
 from guest.memory.records import Stats
 from guest.memory.reindex import rebuild, reindex
 from guest.text import keywords
-from guest.text.embed import StaticEmbedder
-from guest.verbs import Verb
+from guest.text.embed import StaticEmbedder, to_json
+from guest.text.postings import PostingsCache
+from guest.verbs import Rendered, Verb
 
 MAX_TEXT_BYTES = 64 * 1024
 MAX_QUERY_BYTES = 8 * 1024
@@ -32,6 +34,7 @@ class MemoryVerbs:
     def __init__(self, host: Host, embedder: StaticEmbedder) -> None:
         self.host = host
         self.embedder = embedder
+        self.postings = PostingsCache()  # sealed postings chunks this instance has read
 
     def table(self) -> dict[str, Verb]:
         """The verbs this module serves."""
@@ -64,7 +67,7 @@ class MemoryVerbs:
         )
         target = disciplines.for_read(self.host, query, disciplines.requested(body))
         query = requests.text({"query": target.text}, "query", MAX_QUERY_BYTES)
-        hits = recall(self.host, self.embedder, query, limit, target.namespaces, options)
+        hits = recall(self.host, self.embedder, query, limit, target.namespaces, options, self.postings)
         if target.explicit:
             return hits
         return [replace(h, text=disciplines.label(h.text, h.namespace, True)) for h in hits]
@@ -101,9 +104,11 @@ class MemoryVerbs:
         use_derived = strategy == "derived" or strategy == "both" or (strategy == "auto" and not short)
         lists = []
         if use_derived and derived.query:
-            lists.append(recall(self.host, self.embedder, derived.query, limit, target.namespaces, options))
+            lists.append(recall(self.host, self.embedder, derived.query, limit, target.namespaces, options,
+                                self.postings))
         if use_full and derived.cleaned:
-            lists.append(recall(self.host, self.embedder, derived.cleaned, limit, target.namespaces, options))
+            lists.append(recall(self.host, self.embedder, derived.cleaned, limit, target.namespaces, options,
+                                self.postings))
         hits = autorecall.merge(*lists)[:limit]
         if gate:
             hits = [h for h in hits if autorecall.relevant(h)]
@@ -121,11 +126,12 @@ class MemoryVerbs:
         report = reindex(self.host, self.embedder, namespace)
         return report if rebuilt is None else {**report, "rebuilt": rebuilt}
 
-    def embed(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``embed``: the vector of ``text``."""
+    def embed(self, body: dict[str, Any]) -> Rendered:
+        """``embed``: ``{embedder, dims, vector}``, the vector of ``text`` (rendered by ``to_json``)."""
         text = requests.text(body, "text", MAX_TEXT_BYTES)
         vector = self.embedder.embed(text)
-        return {"embedder": self.embedder.id, "dims": len(vector), "vector": vector}
+        head = json.dumps({"embedder": self.embedder.id, "dims": len(vector)}, ensure_ascii=False)
+        return Rendered(f'{head[:-1]}, "vector": {to_json(vector)}}}')
 
     def stats(self, body: dict[str, Any]) -> dict[str, Any]:
         """``stats``: how many memories a store holds and who embedded them."""

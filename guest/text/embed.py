@@ -9,7 +9,9 @@ Pure-Python speed comes from integer lanes: each table row is widened to 384
 unsigned 64-bit lanes packed in one Python ``int`` (``bytearray`` extended-slice
 assignment, C speed), multiplied by the row's integer scale and summed with
 big-integer arithmetic, so a whole row is one C-level addition. The arithmetic
-is exact; only the final normalisation uses floats.
+is exact; only the final normalisation uses floats. The widened, scaled row of each token is
+kept once computed (up to :data:`ROW_CACHE` tokens per instance), so embedding a text costs one
+big-integer addition per token: in the component that took a short text from ~0.52 to ~0.2 ms.
 
 Assets are read at import time, so componentize-py bakes them into the
 component's heap snapshot.
@@ -31,6 +33,7 @@ SCALE_BITS = 32
 LANE_BYTES = 8
 CHUNK_BYTES = 1 << 20
 BIAS = 128  # stored int8 values are shifted to 0..255 so that every lane stays non-negative
+ROW_CACHE = 8192  # token rows kept as ready integer lanes (~3 KB each): Zipf makes most tokens repeat
 
 
 class StaticEmbedder:
@@ -58,7 +61,12 @@ class StaticEmbedder:
         self.dims: int = dims
         self._scales = [round(s * 2**SCALE_BITS) for s in scales]
         self._lane = bytearray(dims * LANE_BYTES)
-        self._unpack = struct.Struct(f"<{dims}Q").unpack
+        self._rows: dict[int, int] = {}  # token id -> its scaled lanes (see ROW_CACHE)
+        self._unpack = struct.Struct(f"<{dims}q").unpack
+        # 2**63 in every lane: adding it (minus the offset) keeps each lane in [0, 2**64) without
+        # carries, and XOR with it then reads the lane back as a signed 64-bit integer.
+        self._top = int.from_bytes((1 << 63).to_bytes(LANE_BYTES, "little") * dims, "little")
+        self._ones = int.from_bytes((1).to_bytes(LANE_BYTES, "little") * dims, "little")
         self.tokenizer = tokenizer.load(models_dir)
 
     def token_ids(self, text: str) -> list[int]:
@@ -76,21 +84,31 @@ class StaticEmbedder:
         dims = self.dims
         if not ids:
             return [0.0] * dims
-        lane, table, scales = self._lane, self._table, self._scales
-        total = 0
-        scale_sum = 0
-        for i in ids:
-            lane[::LANE_BYTES] = table[i * dims : (i + 1) * dims]
-            scale = scales[i]
-            total += int.from_bytes(lane, "little") * scale
-            scale_sum += scale
+        rows = self._rows
+        new = set(ids).difference(rows)
+        if new:
+            if len(rows) + len(new) > ROW_CACHE:
+                rows.clear()
+                new = set(ids)
+            for i in new:
+                rows[i] = self._row(i)
         # map() over C-level methods: no bytecode per element (the wasm CPython is slow at it).
-        offset = BIAS * scale_sum
-        sums = list(map(offset.__rsub__, self._unpack(total.to_bytes(dims * LANE_BYTES, "little"))))
+        total = sum(map(rows.__getitem__, ids))
+        offset = BIAS * sum(map(self._scales.__getitem__, ids))
+        # Every lane minus the offset, as signed lanes, in three big-integer operations.
+        signed = (total + ((1 << 63) - offset) * self._ones) ^ self._top
+        sums = self._unpack(signed.to_bytes(dims * LANE_BYTES, "little"))
         norm = math.sqrt(sum(map(operator.mul, sums, sums)))  # exact integer sum of squares
         if norm == 0.0:
             return [0.0] * dims
         return list(map(norm.__rtruediv__, sums))
+
+    def _row(self, i: int) -> int:
+        """Row ``i`` widened to unsigned 64-bit lanes in one integer, times the row's scale."""
+        lane, dims = self._lane, self.dims
+        lane[::LANE_BYTES] = self._table[i * dims : (i + 1) * dims]
+        scale: int = self._scales[i]
+        return int.from_bytes(lane, "little") * scale
 
 
 def pack(vector: list[float]) -> bytes:
@@ -101,6 +119,25 @@ def pack(vector: list[float]) -> bytes:
 def unpack(blob: bytes) -> list[float]:
     """Inverse of :func:`pack`."""
     return list(struct.unpack(f"<{len(blob) // 4}f", blob))
+
+
+def to_json(vector: list[float]) -> str:
+    """``vector`` as a JSON array, the same numbers ``json.dumps`` writes.
+
+    ``%.17g`` round-trips every float64 and is ~1.6x faster than ``repr`` in the component (where
+    formatting 384 floats took as long as embedding the text). It drops the ``.0`` of integral
+    values, which would then parse as integers: such vectors (a zero, or a ``±1`` component) take
+    ``json.dumps``.
+    """
+    if 0.0 in vector or 1.0 in vector or -1.0 in vector:
+        return json.dumps(vector)
+    fmt = _FORMATS.get(len(vector))
+    if fmt is None:
+        fmt = _FORMATS[len(vector)] = ", ".join(["%.17g"] * len(vector))
+    return f"[{fmt % tuple(vector)}]"
+
+
+_FORMATS: dict[int, str] = {}
 
 
 def cosine(a: list[float], b: list[float]) -> float:

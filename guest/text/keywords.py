@@ -1,30 +1,33 @@
 """The keyword channel: terms, a persisted inverted index and BM25 scoring.
 
-Postings live in the store's ``terms`` bucket. Key ``<term>`` holds the *head*:
-``u32 full_chunks`` then up to ``CHUNK`` postings; when the head is full it moves
-to ``<term>#<n>`` unchanged and a new head starts. A posting is ``u32 doc, u16 tf,
-u16 doc_length`` (little-endian). A write touches one small head per distinct
-term; a read fetches one head plus the full chunks of each query term.
+Postings live in the store's ``terms`` bucket (layout and chunk directories:
+:mod:`guest.text.postings`). A write touches one small head per distinct term (and,
+every :data:`CHUNK` postings of a term, seals a chunk and its directory entry). A
+search reads the heads and directories of the query's terms and only the chunks its
+pruning needs (:mod:`guest.text.topk`); :func:`scores` is the exhaustive reference.
 """
 
 from __future__ import annotations
 
-import heapq
-import math
 import re
-import struct
 from collections import Counter
-from collections.abc import Callable
 
 from guest.host import Host
+from guest.text import topk
+from guest.text.postings import (
+    CHUNK,
+    HEAD,
+    POSTING,
+    PostingsCache,
+    chunk_key,
+    directory_key,
+    directory_of,
+    seal,
+)
 from guest.text.stem import stem
 
-CHUNK = 1024
-HEAD = struct.Struct("<I")
-POSTING = struct.Struct("<IHH")
 MAX_TERM_CHARS = 40
-K1 = 1.5
-B = 0.75
+scores = topk.scores  # the exhaustive reference (also the structured records' ranking)
 
 WORD_RE = re.compile(r"[^\W_]+")
 STOP_WORDS = frozenset(
@@ -66,7 +69,7 @@ def index_documents(host: Host, ns: str, docs: list[tuple[int, list[str]]]) -> N
         for posting in added[term]:
             body += posting
             if len(body) == CHUNK * POSTING.size:
-                host.kv_put(ns, f"{term}#{full}", body)
+                seal(host, ns, term, full, body)
                 full, body = full + 1, b""
         host.kv_put(ns, term, HEAD.pack(full) + body)
 
@@ -79,17 +82,21 @@ def index_document(host: Host, ns: str, doc: int, words: list[str]) -> None:
 def set_postings(host: Host, ns: str, term: str, plist: list[tuple[int, int, int]]) -> None:
     """Rewrite ``term``'s postings as ``plist``, laid out as appending them in doc order would.
 
-    That is: every ``CHUNK`` postings a full chunk ``<term>#<n>``, the rest in the head (no key
-    at all when ``plist`` is empty).
+    That is: every ``CHUNK`` postings a full chunk ``<term>#<n>`` (and its directory entry), the
+    rest in the head (no key at all when ``plist`` is empty).
     """
     body = b"".join(POSTING.pack(*posting) for posting in sorted(plist))
     size = CHUNK * POSTING.size
     full = len(body) // size
-    values = {f"{term}#{n}": body[n * size : (n + 1) * size] for n in range(full)}
+    chunks = [body[n * size : (n + 1) * size] for n in range(full)]
+    values = {chunk_key(term, n): blob for n, blob in enumerate(chunks)}
+    if chunks:
+        values[directory_key(term)] = directory_of(chunks)
     if body:
         values[term] = HEAD.pack(full) + body[full * size :]
     raw = host.kv_get(ns, term)
-    old = {term, *(f"{term}#{n}" for n in range(HEAD.unpack_from(raw)[0]))} if raw else set()
+    stored = HEAD.unpack_from(raw)[0] if raw else 0
+    old = {term, directory_key(term), *(chunk_key(term, n) for n in range(stored))} if raw else set()
     for key in sorted(old - set(values)):
         host.kv_put(ns, key, b"")
     for key in sorted(values):
@@ -142,13 +149,7 @@ def rebuild(host: Host, ns: str, documents: list[tuple[int, list[str]]]) -> int:
 
 def postings(host: Host, ns: str, term: str) -> list[tuple[int, int, int]]:
     """Every ``(doc, tf, doc_length)`` posting of ``term``."""
-    raw = host.kv_get(ns, term)
-    if not raw:
-        return []
-    full = HEAD.unpack_from(raw)[0]
-    blobs = [host.kv_get(ns, f"{term}#{n}") or b"" for n in range(full)]
-    blobs.append(raw[HEAD.size :])
-    return [p for blob in blobs for p in POSTING.iter_unpack(blob)]
+    return topk.every_posting(host, ns, term)
 
 
 def document_frequency(host: Host, ns: str, term: str) -> int:
@@ -160,25 +161,20 @@ def document_frequency(host: Host, ns: str, term: str) -> int:
     return full * CHUNK + (len(raw) - HEAD.size) // POSTING.size
 
 
-def scores(
-    query: list[str], postings_of: Callable[[str], list[tuple[int, int, int]]], docs: int, tokens: int
-) -> dict[int, float]:
-    """BM25 score of every document matching ``query`` (terms in sorted order: same sums everywhere)."""
-    if docs <= 0 or not query:
-        return {}
-    avg = max(tokens / docs, 1.0)
-    out: dict[int, float] = {}
-    for term, qtf in sorted(Counter(query).items()):
-        plist = postings_of(term)
-        if not plist:
-            continue
-        idf = math.log(1.0 + (docs - len(plist) + 0.5) / (len(plist) + 0.5)) * qtf
-        for doc, tf, length in plist:
-            out[doc] = out.get(doc, 0.0) + idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / avg))
-    return out
+def bm25(
+    host: Host,
+    ns: str,
+    query: list[str],
+    docs: int,
+    tokens: int,
+    k: int,
+    cache: PostingsCache | None = None,
+    trusted: bool = True,
+) -> list[tuple[int, float]]:
+    """The ``k`` best ``(doc, score)`` by BM25 (ties: lower doc number first).
 
-
-def bm25(host: Host, ns: str, query: list[str], docs: int, tokens: int, k: int) -> list[tuple[int, float]]:
-    """The ``k`` best ``(doc, score)`` by BM25 (ties: lower doc number first)."""
-    found = scores(query, lambda term: postings(host, ns, term), docs, tokens)
-    return heapq.nsmallest(k, found.items(), key=lambda p: (-p[1], p[0]))
+    Exactly :func:`scores`' best ``k`` (same documents, same floats), found without scoring every
+    posting (:func:`guest.text.topk.search`); ``trusted`` says whether the store's chunk
+    directories may be used (:func:`guest.text.postings.guard_ok`).
+    """
+    return topk.search(host, ns, query, docs, tokens, k, cache, trusted)

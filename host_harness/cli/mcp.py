@@ -49,8 +49,10 @@ def mcp(
       claude mcp add rs-learn -- rs-learn-host mcp -p /path/to/project
       rs-learn-host -p ~/code/app mcp --project-id app
     """
+    from host_harness.guests.base import answer
     from host_harness.mcp.server import RsLearnServer  # the SDK takes ~1 s to import: only here
     from host_harness.mcp.worker import GuestWorker
+    from host_harness.warm import WarmServer
 
     if project is not None:
         session.project = project.resolve()
@@ -61,6 +63,10 @@ def mcp(
     verbose = logging.getLogger().getEffectiveLevel() <= logging.INFO
     server = RsLearnServer(worker, services.project, services.router.memory_config,
                            log_level="INFO" if verbose else "WARNING")
+    # hooks hand their requests to this warm component, on the guest's own thread
+    warm = WarmServer(services.project.root,
+                      lambda verb, body: worker.run_sync(lambda: answer(session.open(), verb, body)))
+    warm.start()
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.run("stdio")
@@ -68,6 +74,7 @@ def mcp(
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
+        warm.close()
         worker.close()
 
 

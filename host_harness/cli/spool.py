@@ -15,6 +15,7 @@ from host_harness.guests.session import Session
 from host_harness.spool.lock import LockHeld, SpoolLock
 from host_harness.spool.watcher import ANSWERED, DEFERRED, POLL_INTERVAL_S, SPOOL, Spool, spool_root
 from host_harness.store import confine
+from host_harness.warm import Handoff, WarmServer
 
 EXIT_LOCK_HELD = 3
 EXIT_LOCK_LOST = 4
@@ -57,12 +58,17 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
         sys.exit(EXIT_LOCK_HELD)
     except OSError as error:
         raise click.ClickException(f"cannot use the spool: {error}") from None
-    lost, stop = threading.Event(), threading.Event()
-    previous = {sig: signal.signal(sig, _stopper(stop)) for sig in (signal.SIGTERM, signal.SIGINT)}
+    lost, stop, handoff = threading.Event(), threading.Event(), Handoff()
+    stopper = _stopper(stop, handoff.wake)
+    previous = {sig: signal.signal(sig, stopper) for sig in (signal.SIGTERM, signal.SIGINT)}
     queue: Spool | None = None
+    warm: WarmServer | None = None
     try:
         queue = Spool(session.project, session.open())
-        lock.start_heartbeat(lambda: _set(lost, stop))
+        lock.start_heartbeat(lambda: _set(lost, stop, handoff.wake))
+        if mode == "watch":  # hooks hand their requests to this warm component (host_harness/warm.py)
+            warm = WarmServer(session.project, handoff.submit)
+            warm.start()
         if mode == "once":
             counts = queue.drain_all(stop, interval)
             waiting = counts[DEFERRED]
@@ -70,12 +76,14 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
                        + (f"; {waiting} wait until their id's answer is read" if waiting else ""))
         else:
             click.echo(f"rs-learn-host spool: watching {queue.root} (pid {os.getpid()})", err=True)
-            queue.watch(stop, interval)
+            queue.watch(stop, interval, handoff)
     except OSError as error:  # e.g. a full disk or a planted link: stop; a restart answers the claim
         raise click.ClickException(f"the spool cannot go on: {error}") from error
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if warm is not None:
+            warm.close()
         if queue is not None:
             queue.close()
         session.close()  # every transaction is committed or rolled back before the lock goes
@@ -89,8 +97,8 @@ def _set(*events: threading.Event) -> None:
         event.set()
 
 
-def _stopper(stop: threading.Event) -> Callable[[int, FrameType | None], None]:
+def _stopper(*events: threading.Event) -> Callable[[int, FrameType | None], None]:
     def handle(_signum: int, _frame: FrameType | None) -> None:
-        stop.set()
+        _set(*events)
 
     return handle

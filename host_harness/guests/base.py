@@ -33,7 +33,14 @@ log = logging.getLogger("rs_learn.host")
 
 
 def envelope_ok(envelope: str) -> bool:
-    """Return whether a ``dispatch`` envelope says ``"ok": true`` (anything unparsable: no)."""
+    """Return whether a ``dispatch`` envelope says ``"ok": true`` (anything unparsable: no).
+
+    The engine writes ``"ok"`` first; when that is the only ``"ok"`` token in the text, the answer
+    is read from the prefix instead of parsing the whole envelope (an ``embed`` answer is 8 KB).
+    """
+    fast = envelope.startswith(('{"ok": true, ', '{"ok": false, ')) and envelope.endswith("}")
+    if fast and envelope.count('"ok"') == 1:
+        return envelope.startswith('{"ok": true, ')
     try:
         value = json.loads(envelope)
     except ValueError:

@@ -20,6 +20,7 @@ so a truncated or mismatched file is refused, never served.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import mmap
 import os
 import struct
@@ -35,6 +36,7 @@ import numpy.typing as npt
 from host_harness.store.atomic import write_durably
 from host_harness.store.vectable import F32, Matrix, normalise
 
+STREAM_ROWS = 65536  # rows read, normalised and sign-bitted at a time when a base is built
 U64 = np.dtype("<u8")
 RECORD = struct.Struct("<II")
 Rows = npt.NDArray[np.intp]
@@ -112,24 +114,35 @@ class Base:
         bits = mean = None
         if approx and len(keys):
             mean = rows.mean(axis=0, dtype=np.float64).astype(np.float32)
-            bits = sign_bits(rows - mean)
+            bits = np.empty((len(rows), words(rows.shape[1])), dtype=U64)
+            for start in range(0, len(rows), STREAM_ROWS):  # bounded temporaries at a million rows
+                bits[start : start + STREAM_ROWS] = sign_bits(rows[start : start + STREAM_ROWS] - mean)
         return cls(uuid.uuid4().hex[:16], rows, offsets, b"".join(encoded), hashes[order], order, bits, mean)
 
     @classmethod
     def from_pairs(cls, dim: int, pairs: Iterable[tuple[str, bytes]], approx_min: int | None) -> Base:
-        """A base from raw ``(key, value)`` pairs of ``4 * dim`` bytes (non-finite ones dropped)."""
-        listed = list(pairs)
-        raw = np.frombuffer(b"".join(value for _, value in listed), dtype=F32).reshape(len(listed), dim)
-        rows, finite = normalise(raw)
-        keys = [key for (key, _), ok in zip(listed, finite, strict=True) if ok]
-        return cls.make(keys, rows[finite], approx_min is not None and len(keys) >= approx_min)
+        """A base from raw ``(key, value)`` pairs of ``4 * dim`` bytes (non-finite ones dropped).
+
+        Read :data:`STREAM_ROWS` pairs at a time: a million vectors are 1.5 GB of rows, and holding
+        them as Python bytes objects as well (and joined, and normalised) took several times that.
+        """
+        keys: list[str] = []
+        parts: list[Matrix] = []
+        it = iter(pairs)
+        while batch := list(itertools.islice(it, STREAM_ROWS)):
+            raw = np.frombuffer(b"".join(value for _, value in batch), dtype=F32).reshape(len(batch), dim)
+            rows, finite = normalise(raw)
+            keys += [key for (key, _), ok in zip(batch, finite, strict=True) if ok]
+            parts.append(rows[finite] if not finite.all() else rows)
+        matrix = parts[0] if len(parts) == 1 else np.concatenate(parts or [np.empty((0, dim), dtype=F32)])
+        return cls.make(keys, matrix, approx_min is not None and len(keys) >= approx_min)
 
     # files
 
     def files(self) -> dict[str, bytes | memoryview]:
-        """The file contents of this base, by suffix."""
+        """The file contents of this base, by suffix (the rows as a view, not a copy)."""
         out: dict[str, bytes | memoryview] = {
-            "rows": np.ascontiguousarray(self.rows, dtype=F32).tobytes(),
+            "rows": np.ascontiguousarray(self.rows, dtype=F32).reshape(-1).view(np.uint8).data,
             "keys": self.offsets.tobytes() + bytes(self.blob),
             "hash": self.hashes.tobytes() + self.order.tobytes(),
         }

@@ -1,0 +1,162 @@
+"""The persisted postings of the keyword channel: layout, chunk directory, and a chunk cache.
+
+A term's postings live in the store's ``terms`` bucket, in document order. Key ``<term>`` holds
+the *head*: ``u32 full`` then up to :data:`CHUNK` postings; when the head is full its postings
+move, unchanged, to the sealed chunk ``<term>#<n>`` (``n = full``) and a new head starts. A
+posting is ``u32 doc, u16 tf, u16 doc_length`` (little-endian).
+
+``<term>#d`` is the *directory* of the sealed chunks, one :data:`ENTRY` per chunk in order:
+``u32 first doc, u32 crc32 of the chunk's bytes, u16 largest tf, u16 smallest doc length``. It lets
+a search bound a chunk's best BM25 contribution and find the chunk holding a document without
+reading it (see :mod:`guest.text.topk`). It is derived data, written whenever a chunk is sealed or
+rewritten; a store written before it existed has none, and a reader treats every chunk without an
+entry as unknown (it reads the chunk). A writer that seals a chunk completes the entries of the
+earlier chunks first, so a term's directory fills in lazily; ``reindex {rebuild: true}`` writes
+every directory at once.
+
+A writer that does not know about directories (an older engine) can rewrite chunks and leave a
+directory stale. So every writer here also stores, next to the store's stats, the stats it wrote
+(``meta/postings``): a reader trusts the directories only while that copy equals ``meta/stats``
+(or was never written). Once they differ, every writer keeps the mark stale until a rebuild.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from array import array
+from collections import OrderedDict
+from collections.abc import Iterable
+
+from guest.host import Host
+
+CHUNK = 1024
+HEAD = struct.Struct("<I")
+POSTING = struct.Struct("<IHH")
+ENTRY = struct.Struct("<IIHH")
+CHUNK_BYTES = CHUNK * POSTING.size
+DIRECTORY = "#d"  # key suffix; terms are word characters only, chunk keys end in #<digits>
+GUARD_KEY = "postings"  # in the store's meta bucket
+STALE = b"stale"
+CACHE_BYTES = 32 << 20
+
+
+def chunk_key(term: str, n: int) -> str:
+    """The key of ``term``'s sealed chunk ``n``."""
+    return f"{term}#{n}"
+
+
+def directory_key(term: str) -> str:
+    """The key of ``term``'s chunk directory."""
+    return term + DIRECTORY
+
+
+def decode(blob: bytes) -> tuple[array[int], array[int]]:
+    """``(docs, codes)`` of a run of postings, ``code = tf | doc_length << 16`` (C speed)."""
+    words = array("I")
+    words.frombytes(blob)
+    return words[0::2], words[1::2]
+
+
+def entry(blob: bytes, after: int = 0) -> bytes:
+    """The directory entry of a sealed chunk (``after``: the previous chunk's first doc).
+
+    A chunk that is missing or torn (a damaged store) reads as no postings, here as everywhere:
+    its entry bounds nothing and keeps the first docs in order.
+    """
+    if not blob or len(blob) % POSTING.size:
+        return ENTRY.pack(after, zlib.crc32(blob), 0, 0xFFFF)
+    halves = array("H")
+    halves.frombytes(blob)
+    first = HEAD.unpack_from(blob)[0]
+    return ENTRY.pack(first, zlib.crc32(blob), max(halves[2::4]), min(halves[3::4]))
+
+
+def parse_directory(raw: bytes | None, full: int) -> list[tuple[int, int, int, int]]:
+    """The entries ``(first doc, crc, max tf, min length)`` of the first sealed chunks.
+
+    At most ``full`` of them; an entry past ``full`` or a torn value means the directory does
+    not describe this term any more: then none is trusted.
+    """
+    if not raw or len(raw) % ENTRY.size or len(raw) // ENTRY.size > full:
+        return []
+    return list(ENTRY.iter_unpack(raw))
+
+
+def seal(host: Host, ns: str, term: str, full: int, blob: bytes) -> None:
+    """Write ``blob`` as ``term``'s sealed chunk ``full`` and its directory entry.
+
+    Entries missing for earlier chunks (a store older than directories) are computed from the
+    chunks first, so the directory always covers chunks ``0 .. full``.
+    """
+    host.kv_put(ns, chunk_key(term, full), blob)
+    raw = host.kv_get(ns, directory_key(term))
+    entries = [ENTRY.pack(*e) for e in parse_directory(raw, full)]
+    for n in range(len(entries), full):  # a store older than directories: fill them in
+        entries.append(entry(host.kv_get(ns, chunk_key(term, n)) or b"", _first(entries)))
+    entries.append(entry(blob, _first(entries)))
+    host.kv_put(ns, directory_key(term), b"".join(entries))
+
+
+def _first(entries: list[bytes]) -> int:
+    return ENTRY.unpack(entries[-1])[0] if entries else 0
+
+
+def directory_of(chunks: Iterable[bytes]) -> bytes:
+    """The directory of these sealed chunks (in order)."""
+    entries: list[bytes] = []
+    for blob in chunks:
+        entries.append(entry(blob, _first(entries)))
+    return b"".join(entries)
+
+
+def guard_ok(host: Host, meta: str, stats: bytes | None) -> bool:
+    """Whether the directories of the store whose ``meta`` bucket holds ``stats`` can be trusted."""
+    mark = host.kv_get(meta, GUARD_KEY)
+    return mark is None or mark == stats
+
+
+def keep_guard(host: Host, meta: str, before: bytes | None, after: bytes) -> None:
+    """Record that the store's stats went from ``before`` to ``after`` by a writer that keeps directories.
+
+    Called just before ``after`` is written over ``before`` in ``meta/stats``.
+    """
+    host.kv_put(meta, GUARD_KEY, after if guard_ok(host, meta, before) else STALE)
+
+
+def renew_guard(host: Host, meta: str, stats: bytes) -> None:
+    """Every directory was just rewritten (a rebuild): trust them again."""
+    host.kv_put(meta, GUARD_KEY, stats)
+
+
+class PostingsCache:
+    """Sealed chunks already read by this instance, keyed by store bucket, term and number.
+
+    A sealed chunk changes only when a writer rewrites the whole term, which rewrites its
+    directory too: an entry is used only while the directory's crc for that chunk equals the
+    crc of the cached bytes. Least recently used chunks go first beyond :data:`CACHE_BYTES`.
+    """
+
+    def __init__(self, limit: int = CACHE_BYTES) -> None:
+        self.limit = limit
+        self.size = 0
+        self.chunks: OrderedDict[tuple[str, str, int], tuple[int, bytes]] = OrderedDict()
+
+    def get(self, key: tuple[str, str, int], crc: int) -> bytes | None:
+        """The cached bytes of chunk ``key`` if they are the ones with ``crc``."""
+        found = self.chunks.get(key)
+        if found is None or found[0] != crc:
+            return None
+        self.chunks.move_to_end(key)
+        return found[1]
+
+    def put(self, key: tuple[str, str, int], crc: int, blob: bytes) -> None:
+        """Remember chunk ``key`` (whose bytes have ``crc``)."""
+        old = self.chunks.pop(key, None)
+        if old is not None:
+            self.size -= len(old[1])
+        self.chunks[key] = (crc, blob)
+        self.size += len(blob)
+        while self.size > self.limit and self.chunks:
+            _, (_, gone) = self.chunks.popitem(last=False)
+            self.size -= len(gone)

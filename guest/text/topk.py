@@ -1,0 +1,345 @@
+"""Exact BM25 top-k over the persisted postings, without scoring every posting.
+
+:func:`scores` is the reference: every posting of every query term, summed term by term in
+sorted order. :func:`search` returns exactly its best ``k`` -- the same documents in the same
+order with the same floats -- by MaxScore-style pruning (Turtle & Flood), done term at a time
+because a Python loop over postings is what costs in the component:
+
+1. Each term gets an upper bound of what it can add to a score: the largest of its chunks'
+   bounds (from the chunk directory: largest tf, smallest length; see
+   :mod:`guest.text.postings`) and of its head's postings.
+2. Terms are scored fully, highest bound first (the rare terms), into partial sums. After each,
+   the threshold ``theta`` -- a lower bound of the k-th best final score -- is raised by
+   completing the :data:`REFINE` best partial sums with the other terms' postings. Once the
+   bounds of the terms left add up to less than ``theta``, no document outside the partial sums
+   can make the top ``k``: the common terms that are left are never scanned.
+3. For each remaining term, only documents that can still reach ``theta`` are looked up, in the
+   chunks that may hold them (a chunk whose bound cannot lift a document is not even read).
+4. The documents that may tie with the k-th best get their exact sums, in sorted term order
+   as :func:`scores` adds them, and are ranked by ``(-score, doc)``.
+
+Comparisons against bounds keep a relative slack (:data:`SLACK`) far above the rounding of a
+few additions, so a document is dropped only when it is certainly below the k-th best: ties
+with it are kept and ordered by document number, as in :func:`scores`. Every chunk read is
+checked against its directory crc; on a mismatch (a directory left stale) the search falls back
+to :func:`scores`.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from array import array
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Callable
+from itertools import compress
+
+from guest.host import Host
+from guest.text.postings import (
+    CHUNK,
+    HEAD,
+    POSTING,
+    PostingsCache,
+    chunk_key,
+    decode,
+    directory_key,
+    parse_directory,
+)
+
+K1 = 1.5
+B = 0.75
+SLACK = 1e-9
+REFINE = 200  # best partial sums completed to raise the threshold after each fully scored term
+REFINE_GAIN = 8  # ... when the postings left unread outnumber this many lookups per completed sum
+SMALL = 4096  # fewer postings than this in all: score them all (in sorted term order)
+
+Postings = tuple["array[int]", "array[int]"]  # (docs, codes), code = tf | doc_length << 16
+
+
+def scores(
+    query: list[str], postings_of: Callable[[str], list[tuple[int, int, int]]], docs: int, tokens: int
+) -> dict[int, float]:
+    """BM25 score of every document matching ``query`` (terms in sorted order: same sums everywhere)."""
+    if docs <= 0 or not query:
+        return {}
+    avg = max(tokens / docs, 1.0)
+    out: dict[int, float] = {}
+    for term, qtf in sorted(Counter(query).items()):
+        plist = postings_of(term)
+        if not plist:
+            continue
+        idf = math.log(1.0 + (docs - len(plist) + 0.5) / (len(plist) + 0.5)) * qtf
+        for doc, tf, length in plist:
+            out[doc] = out.get(doc, 0.0) + idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / avg))
+    return out
+
+
+class _Stale(Exception):
+    """A chunk's bytes do not match its directory entry."""
+
+
+class _Contributions(dict[int, float]):
+    """One term's BM25 contribution by posting code (``tf | length << 16``), computed on first use.
+
+    The same expression as :func:`scores`, so the same floats.
+    """
+
+    def __init__(self, idf: float, avg: float) -> None:
+        super().__init__()
+        self.idf, self.avg = idf, avg
+
+    def __missing__(self, code: int) -> float:
+        idf, avg, tf, length = self.idf, self.avg, code & 0xFFFF, code >> 16
+        value = idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / avg))
+        self[code] = value
+        return value
+
+
+class _Term:
+    """One query term's postings: chunks (read on demand), head, bounds, first documents.
+
+    Chunk ``full`` is the head. ``firsts`` and ``chunks`` list the first document and number of
+    every chunk that holds postings, in document order (:meth:`where` bisects them).
+    """
+
+    def __init__(self, host: Host, ns: str, term: str, head: bytes, df: int, idf: float, avg: float,
+                 cache: PostingsCache | None, trusted: bool) -> None:
+        self.host, self.ns, self.term, self.cache, self.df = host, ns, term, cache, df
+        self.full = full = HEAD.unpack_from(head)[0]
+        self.value = _Contributions(idf, avg)
+        body = head[HEAD.size :]
+        self.parts: dict[int, Postings] = {full: decode(b"" if len(body) % POSTING.size else body)}
+        self.crcs: list[int | None] = []
+        self.bounds: list[float] = []
+        self.firsts: list[int] = []
+        self.chunks: list[int] = []
+        entries = parse_directory(host.kv_get(ns, directory_key(term)), full) if full and trusted else []
+        for n, (first, crc, tf, length) in enumerate(entries):
+            self.crcs.append(crc)
+            self.bounds.append(self.value[tf | length << 16] if tf else 0.0)
+            if tf:  # tf 0: a chunk that holds no postings (damaged)
+                self.firsts.append(first)
+                self.chunks.append(n)
+        for n in range(len(entries), full + 1):  # no entry (or the head): read it, bound it exactly
+            self.crcs.append(None)
+            docs, codes = self.postings(n)
+            self.bounds.append(max(map(self.value.__getitem__, codes), default=0.0))
+            if docs:
+                self.firsts.append(docs[0])
+                self.chunks.append(n)
+        self.bound = max(self.bounds)
+
+    def postings(self, n: int) -> Postings:
+        """Chunk ``n`` (``full``: the head) as ``(docs, codes)``."""
+        found = self.parts.get(n)
+        if found is None:
+            found = self.parts[n] = decode(self._read(n))
+        return found
+
+    def _read(self, n: int) -> bytes:
+        crc = self.crcs[n] if n < len(self.crcs) else None
+        key = (self.ns, self.term, n)
+        if crc is not None and self.cache is not None:
+            cached = self.cache.get(key, crc)
+            if cached is not None:
+                return cached
+        blob = self.host.kv_get(self.ns, chunk_key(self.term, n)) or b""
+        if crc is not None:
+            if zlib.crc32(blob) != crc:
+                raise _Stale(f"{self.term}#{n}")
+            if self.cache is not None:
+                self.cache.put(key, crc, blob)
+        return b"" if len(blob) % POSTING.size else blob  # torn: no postings, as everywhere else
+
+    def where(self, doc: int) -> int:
+        """The number of the chunk that holds ``doc`` if any does (-1: none can)."""
+        i = bisect_right(self.firsts, doc) - 1
+        return self.chunks[i] if i >= 0 else -1
+
+    def lookup(self, doc: int) -> float | None:
+        """The term's contribution to ``doc``'s score (``None``: the term is not in it)."""
+        n = self.where(doc)
+        if n < 0:
+            return None
+        docs, codes = self.postings(n)
+        i = bisect_left(docs, doc)
+        return self.value[codes[i]] if i < len(docs) and docs[i] == doc else None
+
+    def add_all(self, acc: dict[int, float]) -> None:
+        """Add this term's contribution to every document it is in."""
+        value, get = self.value, acc.get
+        for n in self.chunks:
+            docs, codes = self.postings(n)
+            for doc, code in zip(docs, codes, strict=True):
+                acc[doc] = get(doc, 0.0) + value[code]
+
+
+def search(
+    host: Host, ns: str, query: list[str], docs: int, tokens: int, k: int,
+    cache: PostingsCache | None = None, trusted: bool = True,
+) -> list[tuple[int, float]]:
+    """The ``k`` best ``(doc, score)`` of :func:`scores` over the postings in bucket ``ns``."""
+    if docs <= 0 or not query or k <= 0:
+        return []
+    avg = max(tokens / docs, 1.0)
+    terms: list[_Term] = []
+    try:
+        for term, qtf in sorted(Counter(query).items()):
+            head = host.kv_get(ns, term)
+            if not head or len(head) < HEAD.size:
+                continue
+            df = HEAD.unpack_from(head)[0] * CHUNK + (len(head) - HEAD.size) // POSTING.size
+            if df == 0:
+                continue
+            idf = math.log(1.0 + (docs - df + 0.5) / (df + 0.5)) * qtf
+            if not idf > 0.0:  # counts out of step (a damaged store): bounds would not hold
+                raise _Stale("idf")
+            terms.append(_Term(host, ns, term, head, df, idf, avg, cache, trusted))
+        return _best(terms, k)
+    except _Stale:
+        found = scores(query, lambda term: every_posting(host, ns, term), docs, tokens)
+        return sorted(found.items(), key=lambda p: (-p[1], p[0]))[:k]
+
+
+def every_posting(host: Host, ns: str, term: str) -> list[tuple[int, int, int]]:
+    """Every ``(doc, tf, doc_length)`` posting of ``term`` (a torn value holds none)."""
+    raw = host.kv_get(ns, term)
+    if not raw:
+        return []
+    blobs = [host.kv_get(ns, chunk_key(term, n)) or b"" for n in range(HEAD.unpack_from(raw)[0])]
+    blobs.append(raw[HEAD.size :])
+    return [p for blob in blobs if len(blob) % POSTING.size == 0 for p in POSTING.iter_unpack(blob)]
+
+
+def _best(terms: list[_Term], k: int) -> list[tuple[int, float]]:
+    """The exact best ``k`` over ``terms`` (sorted by term)."""
+    if not terms:
+        return []
+    if len(terms) == 1:
+        return _best_of_one(terms[0], k)
+    if sum(term.df for term in terms) <= SMALL:  # pruning would cost more than it saves
+        acc: dict[int, float] = {}
+        for term in terms:  # in sorted order: the sums are exactly those of scores()
+            term.add_all(acc)
+        return _top(acc, k)
+    order = sorted(terms, key=lambda t: (-t.bound, t.term))
+    rest = [0.0] * (len(order) + 1)  # rest[j]: what terms j.. can add at most (with slack)
+    for j in range(len(order) - 1, -1, -1):
+        rest[j] = (rest[j + 1] + order[j].bound) * (1.0 + SLACK)
+    acc = {}
+    theta = 0.0
+    j = 0
+    while j < len(order) and not (j and rest[j] < theta):
+        order[j].add_all(acc)
+        j += 1
+        left = order[j:]
+        if left and len(acc) >= k:
+            unread = sum(term.df for term in left)
+            if unread > REFINE_GAIN * REFINE * len(left):  # worth completing the best partial sums
+                theta = max(theta, _refine(acc, left, k))
+            elif unread > len(acc):  # worth sorting the partial sums
+                theta = max(theta, sorted(acc.values())[-k] * (1.0 - SLACK))
+    candidates = list(acc) if j == len(order) else _complete(acc, order, j, rest, theta, k)
+    return _exact(candidates, acc, terms, k)
+
+
+def _best_of_one(term: _Term, k: int) -> list[tuple[int, float]]:
+    """The best ``k`` postings of one term: chunks by bound, best first, until none can make it."""
+    acc: dict[int, float] = {}
+    best: list[float] = []  # the k best contributions so far
+    value = term.value
+    for n in sorted(term.chunks, key=lambda n: (-term.bounds[n], n)):
+        if len(best) == k and term.bounds[n] * (1.0 + SLACK) < best[0]:
+            break
+        docs, codes = term.postings(n)
+        values = list(map(value.__getitem__, codes))
+        acc.update(zip(docs, values, strict=True))
+        best = sorted(best + values)[-k:]
+    return _top(acc, k)
+
+
+def _top(acc: dict[int, float], k: int) -> list[tuple[int, float]]:
+    """The best ``k`` of exact sums, by ``(-score, doc)``."""
+    if len(acc) > k:
+        cut = sorted(acc.values())[-k]
+        found = [(doc, acc[doc]) for doc in compress(acc, map(cut.__le__, acc.values()))]
+    else:
+        found = list(acc.items())
+    found.sort(key=lambda p: (-p[1], p[0]))
+    return found[:k]
+
+
+def _refine(acc: dict[int, float], rest: list[_Term], k: int) -> float:
+    """A lower bound of the k-th best score: the best partial sums completed with ``rest``."""
+    best: list[int] = list(acc)
+    if len(best) > REFINE:
+        cutoff = sorted(acc.values())[-REFINE]
+        best = list(compress(acc, map(cutoff.__le__, acc.values())))
+    totals = []
+    for doc in best:
+        total = acc[doc]
+        for term in rest:
+            add = term.lookup(doc)
+            if add is not None:
+                total += add
+        totals.append(total)
+    if len(totals) < k:
+        return 0.0
+    totals.sort(reverse=True)
+    return totals[k - 1] * (1.0 - SLACK)
+
+
+def _complete(
+    acc: dict[int, float], order: list[_Term], j: int, rest: list[float], theta: float, k: int
+) -> list[int]:
+    """Add terms ``order[j:]`` to the documents that can still reach ``theta``; those documents."""
+    need = theta - rest[j]
+    alive = list(compress(acc, map(need.__le__, acc.values())))
+    for index in range(j, len(order)):
+        term = order[index]
+        need = theta - rest[index + 1]
+        by_chunk: dict[int, list[int]] = {}
+        for doc in alive:
+            by_chunk.setdefault(term.where(doc), []).append(doc)
+        alive = []
+        value = term.value
+        for n, group in sorted(by_chunk.items()):
+            if n < 0:
+                alive += [doc for doc in group if acc[doc] >= need]
+                continue
+            reach = need - term.bounds[n] * (1.0 + SLACK)
+            group = [doc for doc in group if acc[doc] >= reach]
+            if not group:
+                continue
+            docs, codes = term.postings(n)
+            for doc in group:
+                i = bisect_left(docs, doc)
+                if i < len(docs) and docs[i] == doc:
+                    acc[doc] += value[codes[i]]
+                if acc[doc] >= need:
+                    alive.append(doc)
+        if len(alive) >= k:
+            kth = sorted(map(acc.__getitem__, alive), reverse=True)[k - 1]
+            theta = max(theta, kth * (1.0 - SLACK))
+    return alive
+
+
+def _exact(
+    candidates: list[int], acc: dict[int, float], terms: list[_Term], k: int
+) -> list[tuple[int, float]]:
+    """The best ``k`` of ``candidates`` (whose ``acc`` sums are complete) with :func:`scores`' floats."""
+    if len(candidates) > k:
+        sums = list(map(acc.__getitem__, candidates))
+        cut = sorted(sums, reverse=True)[k - 1] * (1.0 - SLACK)
+        candidates = list(compress(candidates, map(cut.__le__, sums)))
+    exact = []
+    for doc in candidates:
+        total = 0.0
+        for term in terms:
+            add = term.lookup(doc)
+            if add is not None:
+                total = total + add
+        exact.append((doc, total))
+    exact.sort(key=lambda p: (-p[1], p[0]))
+    return exact[:k]

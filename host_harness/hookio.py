@@ -1,0 +1,150 @@
+"""What a hook needs before it loads anything: the protocol, the project, the log, the time budget.
+
+Standard library only (plus the confinement helpers), so that a hook answered by a warm server
+(``host_harness/warm.py``) never imports wasmtime or numpy; ``host_harness/hook.py`` builds the
+cold path on the same functions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from host_harness.cachedir import default_cache_dir
+from host_harness.store import confine
+from host_harness.store.config import ConfigError
+from host_harness.store.selection import resolve_store
+from host_harness.store.skills import places as skill_places
+
+HOOK_EVENT = "UserPromptSubmit"
+SESSION_EVENT = "SessionStart"
+DEFAULT_BUDGET_TOKENS = 1500
+DEFAULT_TIMEOUT_S = 2.0
+MAX_INPUT_BYTES = 8 * 1024 * 1024
+MAX_CONTEXT_CHARS = 9_500  # Claude Code replaces an additionalContext over 10,000 characters by a preview
+LOG_NAME = "hook.log"
+MAX_LOG_BYTES = 1024 * 1024
+EXIT_MARGIN_S = 0.05  # kept from the budget for printing the answer and leaving
+
+
+def process_started() -> float:
+    """When this process started, on the ``time.monotonic()`` clock.
+
+    Linux: the start time in ``/proc/self/stat`` (clock ticks since boot, compared with
+    ``CLOCK_BOOTTIME``; rounded down to a tick, so never late). Elsewhere: when ``host_harness``
+    was first imported.
+    """
+    from host_harness import IMPORTED_AT
+
+    try:
+        stat = Path("/proc/self/stat").read_text(encoding="ascii")
+        ticks = int(stat.rpartition(")")[2].split()[19])  # field 22: starttime
+        since_boot = time.clock_gettime(time.CLOCK_BOOTTIME)
+        started = time.monotonic() - (since_boot - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return IMPORTED_AT
+    return min(started, IMPORTED_AT)
+
+
+class Skip(Exception):
+    """Nothing is injected; the message says why and is logged."""
+
+
+def parse_event(raw: bytes, event_name: str) -> tuple[dict[str, Any], str | None]:
+    """The event object and its ``cwd`` from the hook's stdin; :class:`Skip` on anything malformed."""
+    if len(raw) > MAX_INPUT_BYTES:
+        raise Skip(f"hook input is larger than {MAX_INPUT_BYTES} bytes")
+    try:
+        value = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise Skip(f"hook input is not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise Skip(f"hook input must be a JSON object, got {type(value).__name__}")
+    event = value.get("hook_event_name", event_name)
+    if event != event_name:
+        raise Skip(f"unexpected hook event {event!r} (this hook serves {event_name})")
+    cwd = value.get("cwd")
+    return value, cwd if isinstance(cwd, str) and cwd else None
+
+
+def parse_input(raw: bytes) -> tuple[str, str | None]:
+    """Return ``(prompt, cwd)`` from a ``UserPromptSubmit`` event; :class:`Skip` on anything malformed."""
+    value, cwd = parse_event(raw, HOOK_EVENT)
+    prompt = value.get("prompt")
+    if not isinstance(prompt, str):
+        raise Skip("hook input has no 'prompt' string")
+    if not prompt.strip():
+        raise Skip("empty prompt: nothing to recall")
+    return prompt, cwd
+
+
+def find_project(start: Path) -> Path:
+    """The nearest directory at or above ``start`` that holds ``.gm/`` (else ``start`` itself)."""
+    start = start.resolve()
+    for directory in (start, *start.parents):
+        if (directory / ".gm").is_dir():
+            return directory
+    return start
+
+
+def has_memory(project: Path) -> bool:
+    """Whether the project has any store to recall from (a PostgreSQL store: ask it)."""
+    gm = project / ".gm"
+    if (gm / "rs-learn.db").is_file() or any(gm.glob("disciplines/*/rs-learn.db")):
+        return True
+    try:
+        return resolve_store(project).is_postgresql
+    except ConfigError:
+        return True  # asking will fail and log why
+
+
+def has_skills(project: Path) -> bool:
+    """Whether the project has any skill folder to tell a new session about."""
+    return any(any(base.glob("*/SKILL.md")) for _, base in skill_places(project))
+
+
+def hook_output(context: str, event: str = HOOK_EVENT) -> str:
+    """The JSON Claude Code reads from a hook of ``event`` that adds ``context``."""
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}})
+
+
+def clip(context: str, limit: int = MAX_CONTEXT_CHARS) -> str:
+    """``context`` cut at the last line break within ``limit`` characters."""
+    if len(context) <= limit:
+        return context
+    cut = context.rfind("\n", 0, limit)
+    return context[: cut if cut > 0 else limit].rstrip()
+
+
+def log_reason(project: Path | None, reason: str, cache_dir: Path | None = None) -> None:
+    """Append one line to the project's hook log (or the fallback log); never raises.
+
+    The project's log is reached without following links (``.gm/`` is committed: a planted
+    ``.gm/logs`` link must not make the hook append outside the project); when it is refused,
+    the line goes to the fallback log, with the reason.
+    """
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    line = f"{stamp} pid={os.getpid()} {' '.join(reason.split())}\n"
+    if project is not None and (project / ".gm").is_dir():
+        try:
+            confine.append_file(project, (".gm", "logs", LOG_NAME), _encoded(line), MAX_LOG_BYTES)
+            return
+        except OSError as error:
+            line = f"{line.rstrip()} (not logged in {project}: {error})\n"
+    directory = cache_dir if cache_dir is not None else default_cache_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / LOG_NAME
+        if path.exists() and path.stat().st_size > MAX_LOG_BYTES:
+            os.replace(path, directory / (LOG_NAME + ".1"))
+        with open(path, "ab") as log:
+            log.write(_encoded(line))
+    except OSError:
+        pass
+
+
+def _encoded(line: str) -> bytes:
+    return line.encode("utf-8", "backslashreplace")

@@ -1,0 +1,199 @@
+"""The pruned keyword search (``guest/text/topk.py``) answers exactly what exhaustive BM25 answers.
+
+The store is Zipfian text, so the common terms spill into sealed chunks with directories and the
+pruning has something to skip. Every check compares ranked ``(doc, score)`` pairs for equality --
+the same documents, in the same order, with the same floats -- against :func:`topk.scores` over
+every posting; ``recall`` in keyword mode is compared the same way through the component.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from guest.memory.records import Stats
+from guest.memory.reindex import remove
+from guest.text import keywords, postings, topk
+from host_harness.guests.native import NativeGuest
+from host_harness.services import HostServices
+from host_harness.store.vecindex import IndexPolicy
+
+WORDS = [f"w{i}" for i in range(400)]
+DOCS = 2600
+SIZES = (1, 8, 50, 200)
+
+
+def zipf_text(rnd: random.Random) -> str:
+    """A text of 4-60 words drawn with Zipfian frequencies (a few words in half the texts)."""
+    count = rnd.choice([4, 6, 9, 14, 22, 35, 60])
+    return " ".join(WORDS[min(int(rnd.paretovariate(1.1)) - 1, len(WORDS) - 1)] for _ in range(count))
+
+
+def queries(rnd: random.Random, n: int) -> list[list[str]]:
+    """Queries of 1-6 terms, common and rare mixed, some repeated or absent."""
+    out = [["w0"], ["w1"], ["w0", "w1"], ["w0", "w0", "w2"], ["w399", "w0"], ["absent"]]
+    out.append(["absent", "w3"])
+    while len(out) < n:
+        size = rnd.randint(1, 6)
+        out.append([WORDS[min(int(rnd.paretovariate(0.6)) - 1, len(WORDS) - 1)] for _ in range(size)])
+    return out
+
+
+def exhaustive(services: HostServices, ns: str, query: list[str], k: int) -> list[tuple[int, float]]:
+    stats = Stats.decode(services.kv_get(meta_of(ns), "stats"))
+    found = topk.scores(query, lambda t: keywords.postings(services, ns, t), stats.docs, stats.tokens)
+    return sorted(found.items(), key=lambda p: (-p[1], p[0]))[:k]
+
+
+def pruned(
+    services: HostServices, ns: str, query: list[str], k: int,
+    cache: postings.PostingsCache | None = None, trusted: bool | None = None,
+) -> list[tuple[int, float]]:
+    raw = services.kv_get(meta_of(ns), "stats")
+    stats = Stats.decode(raw)
+    if trusted is None:
+        trusted = postings.guard_ok(services, meta_of(ns), raw)
+    return topk.search(services, ns, query, stats.docs, stats.tokens, k, cache, trusted)
+
+
+def meta_of(ns: str) -> str:
+    return ns.rsplit("terms", 1)[0] + "meta"
+
+
+@pytest.fixture(scope="module")
+def zipf_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project whose default store holds DOCS Zipfian memories (imported natively)."""
+    project = tmp_path_factory.mktemp("zipf")
+    services = HostServices(project, index_policy=IndexPolicy(None))
+    guest = NativeGuest(services)
+    rnd = random.Random(15)
+    texts = list(dict.fromkeys(zipf_text(rnd) for _ in range(DOCS + 200)))[:DOCS]
+    for first in range(0, len(texts), 500):
+        items = [{"text": text} for text in texts[first : first + 500]]
+        assert json.loads(guest.dispatch("import", json.dumps({"memories": items})))["ok"]
+    services.close()
+    return project
+
+
+@pytest.fixture
+def zipf_services(zipf_store: Path):
+    services = HostServices(zipf_store, index_policy=IndexPolicy(None))
+    services.begin()
+    yield services
+    services.rollback()
+    services.close()
+
+
+def test_common_terms_have_sealed_chunks_and_directories(zipf_services):
+    head = zipf_services.kv_get("terms", "w0")
+    assert head is not None and postings.HEAD.unpack_from(head)[0] >= 1, "w0 must spill into chunks"
+    directory = zipf_services.kv_get("terms", postings.directory_key("w0"))
+    full = postings.HEAD.unpack_from(head)[0]
+    assert directory is not None and len(directory) == postings.ENTRY.size * full
+    assert postings.guard_ok(zipf_services, "meta", zipf_services.kv_get("meta", "stats"))
+
+
+@pytest.mark.parametrize("k", SIZES)
+def test_pruned_equals_exhaustive(zipf_services, k):
+    cache = postings.PostingsCache()
+    for query in queries(random.Random(k), 60):
+        want = exhaustive(zipf_services, "terms", query, k)
+        assert pruned(zipf_services, "terms", query, k, cache) == want, query
+        assert pruned(zipf_services, "terms", query, k, cache) == want, query  # from the cache
+
+
+def test_untrusted_directories_give_the_same_answers(zipf_services):
+    for query in queries(random.Random(7), 40):
+        want = exhaustive(zipf_services, "terms", query, 50)
+        assert pruned(zipf_services, "terms", query, 50, trusted=False) == want, query
+
+
+def test_store_without_directories_answers_the_same_and_fills_them_in(zipf_services):
+    """A store older than directories is read exactly; a sealing write completes the term's entries."""
+    wanted = {key: value for key, value in zipf_services.kv_query("terms", "", 0) if key.endswith("#d")}
+    for key in wanted:
+        zipf_services.kv_put("terms", key, b"")
+    zipf_services.kv_put("meta", postings.GUARD_KEY, b"")
+    for query in queries(random.Random(9), 30):
+        want = exhaustive(zipf_services, "terms", query, 50)
+        assert pruned(zipf_services, "terms", query, 50) == want, query
+    # fill w0's head up to a seal: its directory comes back exactly as a rebuild writes it
+    head = zipf_services.kv_get("terms", "w0")
+    assert head is not None
+    full = postings.HEAD.unpack_from(head)[0]
+    stats = Stats.decode(zipf_services.kv_get("meta", "stats"))
+    missing = postings.CHUNK - (len(head) - postings.HEAD.size) // postings.POSTING.size
+    docs = [(stats.docs + i, ["w0"]) for i in range(missing)]
+    keywords.index_documents(zipf_services, "terms", docs)
+    entries = zipf_services.kv_get("terms", postings.directory_key("w0"))
+    chunks = [zipf_services.kv_get("terms", postings.chunk_key("w0", n)) or b"" for n in range(full + 1)]
+    assert entries == postings.directory_of(chunks)
+
+
+def test_a_chunk_rewritten_behind_its_directory_is_detected(zipf_services):
+    """An older engine rewrote a chunk and not its directory: the crc check falls back to every posting."""
+    blob = zipf_services.kv_get("terms", postings.chunk_key("w0", 0))
+    assert blob is not None
+    docs, _ = postings.decode(blob)
+    zipf_services.kv_put("terms", postings.chunk_key("w0", 0),
+                         b"".join(postings.POSTING.pack(d, 7, 2) for d in docs))  # tf 7: beyond the bound
+    cache = postings.PostingsCache()
+    for query in (["w0"], ["w0", "w1"], ["w0", "w5", "w9"]):
+        want = exhaustive(zipf_services, "terms", query, 50)
+        assert pruned(zipf_services, "terms", query, 50, cache) == want, query
+
+
+def test_guard_goes_stale_when_stats_change_behind_it(zipf_services):
+    stats = zipf_services.kv_get("meta", "stats")
+    assert stats is not None
+    assert postings.guard_ok(zipf_services, "meta", stats)
+    changed = json.dumps({**json.loads(stats), "docs": 1}).encode()
+    zipf_services.kv_put("meta", "stats", changed)  # an older engine's write
+    assert not postings.guard_ok(zipf_services, "meta", changed)
+    postings.keep_guard(zipf_services, "meta", changed, stats)  # a new writer after it keeps it stale
+    assert zipf_services.kv_get("meta", postings.GUARD_KEY) == postings.STALE
+    assert not postings.guard_ok(zipf_services, "meta", stats)
+
+
+def test_remove_keeps_directories_exact(zipf_services):
+    keys = [key for key, _ in zipf_services.kv_query("memories", "", 0)][::97]
+    remove(zipf_services, "default", keys)
+    for key, value in zipf_services.kv_query("terms", "", 0):
+        if key.endswith("#d"):
+            term = key[:-2]
+            head = zipf_services.kv_get("terms", term)
+            assert head is not None
+            chunks = [zipf_services.kv_get("terms", postings.chunk_key(term, n)) or b""
+                      for n in range(postings.HEAD.unpack_from(head)[0])]
+            assert value == postings.directory_of(chunks), term
+    for query in queries(random.Random(3), 30):
+        want = exhaustive(zipf_services, "terms", query, 50)
+        assert pruned(zipf_services, "terms", query, 50) == want, query
+
+
+def test_keyword_recall_through_the_target_equals_exhaustive(zipf_store, target, request, monkeypatch):
+    """Keyword ``recall`` on each target ranks and scores as exhaustive BM25 does natively."""
+    from conftest import make_guest
+
+    rnd = random.Random(21)
+    bodies = [{"query": " ".join(q), "mode": "keyword", "limit": rnd.choice([3, 8, 20])}
+              for q in queries(rnd, 40)]
+    services = HostServices(zipf_store, index_policy=IndexPolicy(None))
+    guest = make_guest(target, services, request)
+    got = [json.loads(guest.dispatch("recall", json.dumps(body))) for body in bodies]
+    guest.close()
+    services.close()
+    monkeypatch.setattr(keywords, "bm25", _exhaustive_bm25)
+    reference = HostServices(zipf_store, index_policy=IndexPolicy(None))
+    native = NativeGuest(reference)
+    want = [json.loads(native.dispatch("recall", json.dumps(body))) for body in bodies]
+    reference.close()
+    assert got == want
+
+
+def _exhaustive_bm25(host, ns, query, docs, tokens, k, cache=None, trusted=True):
+    found = topk.scores(query, lambda t: keywords.postings(host, ns, t), docs, tokens)
+    return sorted(found.items(), key=lambda p: (-p[1], p[0]))[:k]
