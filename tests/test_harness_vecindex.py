@@ -441,3 +441,13 @@ def test_processes_build_share_and_keep_the_index_current(wasm_runtime, project:
     persisted = host("recall", "how much memory does the search worker use", "--json", env=env)
     assert json.loads(persisted.stdout) == json.loads(scanned.stdout)
     assert "Writer" in json.loads(persisted.stdout)[0]["text"]
+
+
+@pytest.mark.parametrize("words", [1, 6])
+def test_hamming_by_word_columns_equals_the_row_sums(words: int):
+    rng = np.random.default_rng(words)
+    bits = rng.integers(0, np.iinfo(np.uint64).max, (3000, words), dtype=np.uint64, endpoint=True)
+    query = rng.integers(0, np.iinfo(np.uint64).max, words, dtype=np.uint64, endpoint=True)
+    got = vecindex.hamming(bits, query)
+    want = np.bitwise_count(bits ^ query).sum(axis=1, dtype=np.uint32)
+    assert got.dtype == want.dtype and np.array_equal(got, want)

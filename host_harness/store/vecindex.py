@@ -131,7 +131,7 @@ class Snapshot:
             wanted = max(approx_candidates, 20 * k)
             if wanted < base.size:
                 qbits = sign_bits((query - base.mean)[None, :])[0]
-                distance = np.bitwise_count(base.bits ^ qbits).sum(axis=1, dtype=np.uint32)
+                distance = hamming(base.bits, qbits)
                 rows = np.sort(np.argpartition(distance, wanted - 1)[:wanted])
                 if len(hidden):
                     rows = np.setdiff1d(rows, hidden, assume_unique=True)
@@ -141,6 +141,18 @@ class Snapshot:
         if len(hidden):
             scores[hidden] = -np.inf
         return [(base.key(i), float(scores[i])) for i in top_rows(scores, k).tolist() if scores[i] > -np.inf]
+
+
+def hamming(bits: Any, qbits: Any) -> Any:
+    """Hamming distance of every row of ``bits`` (u64 words) to ``qbits``, as u32.
+
+    Word column by word column: the same values as ``bitwise_count(bits ^ qbits).sum(axis=1)``
+    in about half the time at 1M rows (numpy's row sums over 6 words are slow).
+    """
+    distance = np.bitwise_count(bits[:, 0] ^ qbits[0]).astype(np.uint32)
+    for word in range(1, bits.shape[1]):
+        distance += np.bitwise_count(bits[:, word] ^ qbits[word])
+    return distance
 
 
 def store_key(db: Path) -> str:
