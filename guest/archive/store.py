@@ -15,7 +15,7 @@ see :func:`guest.host.bucket`). Buckets of a store:
 * ``archive-meta``   ``seq`` -> the last sequence number handed out; ``chunk`` -> the index
   chunk being filled; both ASCII decimal
 * ``archive-alias``  ``%020d`` seq -> JSON list of sequence numbers: blocks that another branch
-  had also numbered ``seq`` and that a git merge renumbered (``docs/decisions.md`` D52);
+  had also numbered ``seq`` and that a git merge renumbered (``docs/decisions.md`` D58);
   ``archive_recall`` of that id names them
 * ``archive-terms/%020d``  the keyword text of a *large* block, out of its index entry, in pieces
   (``guest/archive/terms.py``); the entry keeps ``content_terms = ""`` and its sequence number is

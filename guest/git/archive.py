@@ -2,7 +2,7 @@
 
 Blocks never change, so a key (``r<seq>``) that differs between the branches is either a block
 only one side has -- added (or deleted, when the other side still has the base's) -- or a number
-*both* branches handed out to different blocks after they split. Then (``docs/decisions.md`` D52)
+*both* branches handed out to different blocks after they split. Then (``docs/decisions.md`` D58)
 the block archived first (smaller ``ts``, then smaller stored bytes) keeps the number and the
 other gets a new one after every number either side used, in order of the old numbers; the move
 is recorded in ``archive-alias`` (old number -> new numbers), so ``archive_recall r7`` answers the

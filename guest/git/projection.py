@@ -1,7 +1,7 @@
 """``git_text``: a store as stable text, one line per memory, archived block and record.
 
 ``git diff``, ``git log -p`` and pull-request views show the lines that changed (``docs/decisions.md``
-D50). Sections in a fixed order, entries sorted by id; every string is JSON-quoted so that a value
+D56). Sections in a fixed order, entries sorted by id; every string is JSON-quoted so that a value
 never spans lines. Derived data (vectors, postings, doc numbers, counters, index chunks) is left
 out: it changes whenever the memories do and says nothing a reviewer needs.
 

@@ -1,6 +1,6 @@
 """Merging structured records (checklists, todos, session notes) by id, version and field.
 
-Rules (``docs/decisions.md`` D53), per record id of ``records`` that differs between the branches:
+Rules (``docs/decisions.md`` D59), per record id of ``records`` that differs between the branches:
 
 * one side unchanged since the base: the other side's record (or its deletion) wins;
 * both created the same id independently (ids are per-store sequences): both are kept; the one

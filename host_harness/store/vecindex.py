@@ -62,7 +62,7 @@ LOCK_WAIT_S = 1.0
 MODE_ENV = "RS_LEARN_VECTOR_INDEX"
 MODES = ("auto", "exact", "scan")
 PERSIST_MIN = 1000
-APPROX_MIN = 50_000  # measured crossover: docs/decisions.md D56
+APPROX_MIN = 50_000  # measured crossover: docs/decisions.md D44
 CANDIDATES = 1000
 
 log = logging.getLogger("rs_learn.host")

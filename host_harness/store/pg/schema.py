@@ -11,7 +11,7 @@ checkouts configured with one id read and write one memory.
   the zero vector, ``vec`` (pgvector's ``vector``, kept in the row: storage ``MAIN``).
 * An HNSW cosine index on ``vec::vector(384)`` (the embedder's dimension) for the rows with
   ``dim = 384`` (``m = 24, ef_construction = 128``: pgvector's defaults, 16 and 64, gave recall@10
-  0.963 on the realistic corpus, these 0.987; docs/decisions.md D67), and a small index of the
+  0.963 on the realistic corpus, these 0.987; docs/decisions.md D49), and a small index of the
   zero vectors (which a cosine index cannot hold).
 * ``rs_learn_vector_counts``: rows per vector namespace (chooses exact or approximate search).
 * ``rs_learn_projects``: one row per project; its ``generation`` is bumped by every write

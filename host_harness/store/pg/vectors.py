@@ -32,7 +32,7 @@ from host_harness.store.pg.kv import MAX_VECTOR_DIM, ROWS, PgKV
 from host_harness.store.pg.schema import HNSW_DIM
 from host_harness.store.vectable import Matrix, VectorTable, unit_query
 
-APPROX_MIN = 50_000  # measured crossover on the realistic corpus: docs/decisions.md D67
+APPROX_MIN = 50_000  # measured crossover on the realistic corpus: docs/decisions.md D49
 CANDIDATES = 200
 EF_SEARCH = 600
 MARGIN = 16
