@@ -4,7 +4,9 @@
 binaries are used here: ``initdb`` into a fresh folder, then ``postgres`` on a free loopback port
 (``127.0.0.1`` only), started and stopped with ``pg_ctl``. PostgreSQL refuses to run as root, so
 as root the server runs as the unprivileged system user :data:`USER` (created with ``useradd``
-when missing) through ``setpriv``; anyone else runs it as themselves.
+when missing) through ``setpriv``; anyone else runs it as themselves. When that user cannot reach
+the binaries (a checkout in a private folder, as a ``mktemp -d`` clone is), they are copied once to
+a folder of the temporary directory that it can reach.
 
 The superuser ``postgres`` has a password and TCP connections must give it (``scram-sha-256``), so
 the URLs the tests use carry a password, as real ones do.
@@ -17,6 +19,7 @@ the URLs the tests use carry a password, as real ones do.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import os
 import pwd
@@ -31,18 +34,53 @@ from types import TracebackType
 
 USER = "rslearn-pg"
 SUPERUSER = "postgres"
+ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "TZ": "UTC"}
 FAST = ("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 
 
-def binaries() -> Path:
-    """``pgserver``'s PostgreSQL ``bin`` folder (the package is never imported: only its files are used)."""
+def binaries(prefix: list[str]) -> Path:
+    """``pgserver``'s PostgreSQL ``bin`` folder, runnable with ``prefix`` (the package is never imported)."""
     spec = importlib.util.find_spec("pgserver")
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError("the PyPI package pgserver is missing (the dev extra: make test installs it)")
     found = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
     if not (found / "postgres").is_file():
         raise RuntimeError(f"pgserver has no PostgreSQL binaries in {found}")
+    if prefix and not runs(prefix, found):
+        found = reachable_copy(found.parent) / "bin"
     return found
+
+
+def runs(prefix: list[str], bin_dir: Path) -> bool:
+    """Whether ``initdb --version`` (which loads the bundled libraries) runs with ``prefix``."""
+    done = subprocess.run([*prefix, str(bin_dir / "initdb"), "--version"], env=ENV, capture_output=True,
+                          check=False, timeout=60)
+    return done.returncode == 0
+
+
+def reachable_copy(install: Path) -> Path:
+    """``install`` copied (once per install) into the temporary directory, which every user can reach.
+
+    The binaries find their libraries at ``$ORIGIN/../../../pgserver.libs`` (the wheel's layout), so
+    the copy keeps ``pgserver/pginstall`` beside ``pgserver.libs``.
+    """
+    postgres = (install / "bin" / "postgres").stat()
+    key = hashlib.sha256(f"{install}:{postgres.st_size}:{postgres.st_mtime_ns}".encode()).hexdigest()[:16]
+    target = Path(tempfile.gettempdir()) / f"rs-learn-pginstall-{key}"
+    if not (target / "pgserver" / "pginstall" / "bin" / "postgres").is_file():
+        staging = Path(tempfile.mkdtemp(prefix="rs-learn-pginstall-", dir=target.parent))
+        try:
+            shutil.copytree(install, staging / "pgserver" / "pginstall", symlinks=True)
+            libs = install.parent.parent / "pgserver.libs"
+            if libs.is_dir():
+                shutil.copytree(libs, staging / "pgserver.libs", symlinks=True)
+            for folder in (staging, staging / "pgserver"):
+                folder.chmod(0o755)
+            with contextlib.suppress(OSError):  # another process put its copy there first
+                staging.rename(target)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return target / "pgserver" / "pginstall"
 
 
 def free_port() -> int:
@@ -70,8 +108,8 @@ class Cluster:
     """One PostgreSQL server in a temporary folder, listening on ``127.0.0.1:<port>``."""
 
     def __init__(self, *, durable: bool = False, max_connections: int = 200) -> None:
-        self.bin = binaries()
         self.prefix, uid, gid = run_as()
+        self.bin = binaries(self.prefix)
         self.root = Path(tempfile.mkdtemp(prefix="rs-learn-pg-"))
         if uid is not None and gid is not None:
             os.chown(self.root, uid, gid)
@@ -83,8 +121,7 @@ class Cluster:
         self.running = False
 
     def _run(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "TZ": "UTC"}
-        done = subprocess.run([*self.prefix, *args], env=env, cwd=self.root, capture_output=True, text=True,
+        done = subprocess.run([*self.prefix, *args], env=ENV, cwd=self.root, capture_output=True, text=True,
                               timeout=timeout, check=False)
         if done.returncode:
             log = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
