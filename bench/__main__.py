@@ -353,7 +353,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="rs-learn-bench-") as tmp_dir:
         tmp = Path(tmp_dir)
         if args.million:
-            bench_recall(runtime, bench_stores([1000000]), private_cache(stores.cache()))
+            million, cache = bench_stores([1000000]), private_cache(stores.cache())
+            bench_recall(runtime, million, cache)
+            scale.bench_warm(row, runtime, million[1000000], 1000000, cache)  # by vector index
         elif not (args.spool_hook or args.hosts):
             if not (args.scale or args.postgresql):
                 bench_embed(runtime)
