@@ -22,6 +22,7 @@ text code change); recall and the cold-process rows use them.
     python -m bench --scale    # only the store-size rows (issue 13)
     python -m bench --postgresql  # only the PostgreSQL store's rows (issue 13b)
     python -m bench --million  # only recall at 1M memories (building the store: ~15 min, once)
+    python -m bench --million --postgresql  # and on PostgreSQL (copy and HNSW build: ~22 min more)
 """
 
 from __future__ import annotations
@@ -356,6 +357,8 @@ def main() -> None:
             million, cache = bench_stores([1000000]), private_cache(stores.cache())
             bench_recall(runtime, million, cache)
             scale.bench_warm(row, runtime, million[1000000], 1000000, cache)  # by vector index
+            if args.postgresql:  # copying a million rows and building their HNSW index: ~22 min
+                pgscale.bench_postgresql(row, runtime, million, tmp, cache)
         elif not (args.spool_hook or args.hosts):
             if not (args.scale or args.postgresql):
                 bench_embed(runtime)

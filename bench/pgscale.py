@@ -65,7 +65,10 @@ def replicate(source: Path, url: str, target: Path) -> StoreChoice:
         conn.execute("INSERT INTO rs_learn_vector_counts VALUES (%s, '', %s, %s)", (project_id, ns, entries))
     conn.execute("INSERT INTO rs_learn_stores VALUES (%s, '')", (project_id,))
     conn.execute("INSERT INTO rs_learn_projects VALUES (%s, 1)", (project_id,))
-    conn.execute("SET maintenance_work_mem = '1GB'")
+    # The HNSW build is fast only while its graph fits in maintenance_work_mem (~2.5 KB a vector here);
+    # past that it slowed from ~50k to ~6k rows a minute at 1M.
+    vectors = sum(counts.values())
+    conn.execute(f"SET maintenance_work_mem = '{max(1, -(-vectors * 4 // 1_000_000))}GB'")
     conn.execute(hnsw)
     conn.execute("ANALYZE rs_learn_kv")
     conn.close()
