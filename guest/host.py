@@ -58,3 +58,34 @@ class Host(Protocol):
     def now_ms(self) -> int:
         """Return epoch milliseconds from the host clock."""
         ...
+
+
+class HostWrapper:
+    """A :class:`Host` that passes every import to ``inner``; subclasses override what they change."""
+
+    def __init__(self, inner: Host) -> None:
+        self.inner = inner
+
+    def kv_get(self, ns: str, key: str) -> bytes | None:
+        """``host-kv-get``."""
+        return self.inner.kv_get(ns, key)
+
+    def kv_put(self, ns: str, key: str, value: bytes) -> None:
+        """``host-kv-put``."""
+        self.inner.kv_put(ns, key, value)
+
+    def kv_query(self, ns: str, q: str, limit: int) -> list[tuple[str, bytes]]:
+        """``host-kv-query``."""
+        return self.inner.kv_query(ns, q, limit)
+
+    def vec_search(self, ns: str, query: list[float], k: int) -> list[tuple[str, float]]:
+        """``host-vec-search``."""
+        return self.inner.vec_search(ns, query, k)
+
+    def log(self, level: int, msg: str) -> None:
+        """``host-log``."""
+        self.inner.log(level, msg)
+
+    def now_ms(self) -> int:
+        """``host-now-ms``."""
+        return self.inner.now_ms()

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from guest.errors import InvalidRequest
-from guest.host import Host
+from guest.host import Host, HostWrapper
 from guest.structured import fields, maintenance, query, retrieve, snapshot, store
 from guest.structured.context import Context, load_context
 from guest.structured.records import RecordWriter
@@ -30,37 +30,17 @@ SCHEMA = 1
 Handler = Callable[[Context, dict[str, Any]], Any]
 
 
-class CountingHost:
+class CountingHost(HostWrapper):
     """The host, counting the puts made through it (did a verb write anything?)."""
 
     def __init__(self, host: Host) -> None:
-        self.inner = host
+        super().__init__(host)
         self.puts = 0
-
-    def kv_get(self, ns: str, key: str) -> bytes | None:
-        """``host-kv-get``."""
-        return self.inner.kv_get(ns, key)
 
     def kv_put(self, ns: str, key: str, value: bytes) -> None:
         """``host-kv-put``, counted (even when it fails: the verb tried to write)."""
         self.puts += 1
         self.inner.kv_put(ns, key, value)
-
-    def kv_query(self, ns: str, q: str, limit: int) -> list[tuple[str, bytes]]:
-        """``host-kv-query``."""
-        return self.inner.kv_query(ns, q, limit)
-
-    def vec_search(self, ns: str, query: list[float], k: int) -> list[tuple[str, float]]:
-        """``host-vec-search``."""
-        return self.inner.vec_search(ns, query, k)
-
-    def log(self, level: int, msg: str) -> None:
-        """``host-log``."""
-        self.inner.log(level, msg)
-
-    def now_ms(self) -> int:
-        """``host-now-ms``."""
-        return self.inner.now_ms()
 
 
 class StructuredVerbs:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from guest.host import Host
+from guest.host import Host, HostWrapper
 from guest.text import topk
 from guest.text.postings import (
     CHUNK,
@@ -103,11 +103,11 @@ def set_postings(host: Host, ns: str, term: str, plist: list[tuple[int, int, int
         host.kv_put(ns, key, values[key])
 
 
-class _Buffer:
+class _Buffer(HostWrapper):
     """The one bucket being rebuilt, held in guest memory: :func:`index_documents` reads and writes here."""
 
     def __init__(self, host: Host) -> None:
-        self.host = host
+        super().__init__(host)
         self.values: dict[str, bytes] = {}
 
     def kv_get(self, ns: str, key: str) -> bytes | None:
@@ -115,18 +115,6 @@ class _Buffer:
 
     def kv_put(self, ns: str, key: str, value: bytes) -> None:
         self.values[key] = value
-
-    def kv_query(self, ns: str, q: str, limit: int) -> list[tuple[str, bytes]]:
-        return self.host.kv_query(ns, q, limit)
-
-    def vec_search(self, ns: str, query: list[float], k: int) -> list[tuple[str, float]]:
-        return self.host.vec_search(ns, query, k)
-
-    def log(self, level: int, msg: str) -> None:
-        self.host.log(level, msg)
-
-    def now_ms(self) -> int:
-        return self.host.now_ms()
 
 
 def rebuild(host: Host, ns: str, documents: list[tuple[int, list[str]]]) -> int:
