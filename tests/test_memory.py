@@ -196,7 +196,7 @@ def test_typed_export_errors(guest):
 def test_embed_verb_is_normalised(guest):
     data = ok(guest, "embed", "hello world")
     assert data["dims"] == 384 and len(data["vector"]) == 384
-    assert abs(sum(v * v for v in data["vector"]) - 1.0) < 1e-9
+    assert abs(sum(v * v for v in data["vector"]) - 1.0) < 1e-6  # a unit vector at float32 precision
     assert ok(guest, "embed", "\u2603\u2603")["vector"] == [0.0] * 384  # no known token
 
 
