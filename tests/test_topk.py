@@ -194,6 +194,6 @@ def test_keyword_recall_through_the_target_equals_exhaustive(zipf_store, target,
     assert got == want
 
 
-def _exhaustive_bm25(host, ns, query, docs, tokens, k, cache=None, trusted=True):
-    found = topk.scores(query, lambda t: keywords.postings(host, ns, t), docs, tokens)
+def _exhaustive_bm25(host, ns, query, docs, tokens, k, cache=None, trusted=True, extra=None):
+    found = topk.scores(query, lambda t: keywords.postings(host, ns, t, extra), docs, tokens)
     return sorted(found.items(), key=lambda p: (-p[1], p[0]))[:k]

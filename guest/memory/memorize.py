@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from guest.host import Host, bucket
 from guest.memory.records import Memory, Stats, memory_id, write_stats
+from guest.memory.reindex import rebuild
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
 
@@ -49,8 +50,9 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
 
     Each memory gets the next document number of its store -- ``into``, or the store of its own
     ``namespace`` -- then its vector (under its ``embedder``), record and doc entry are written,
-    then the batch's postings and stats. (A git merge passes ``into``: it works on a copy of one
-    file, whatever discipline its memories name.)
+    then the batch's postings (through the pending list, :mod:`guest.text.pending`) and stats. (A
+    git merge passes ``into``: it works on a copy of one file, whatever discipline its memories
+    name.)
     """
     stats: dict[str, Stats] = {}
     before: dict[str, bytes | None] = {}
@@ -71,5 +73,9 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
         store.tokens += len(words)
         store.embedder = store.embedder or record.embedder
     for namespace, docs in postings.items():
-        keywords.index_documents(host, bucket(namespace, "terms"), docs)
+        old, new = Stats.decode(before[namespace]), stats[namespace]
+        marks = keywords.mark(old.docs, old.tokens), keywords.mark(new.docs, new.tokens)
+        indexed = keywords.add_documents(host, bucket(namespace, "terms"), docs, *marks)
         write_stats(host, namespace, before[namespace], stats[namespace])
+        if not indexed:  # a stale pending list: an older engine wrote past it
+            rebuild(host, namespace)

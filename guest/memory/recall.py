@@ -144,7 +144,9 @@ def keyword_channel(
 ) -> list[tuple[str, float]]:
     """BM25 hits as ``(memory id, score)``, best first."""
     trusted = postings.guard_ok(host, bucket(namespace, "meta"), raw_stats)
-    best = keywords.bm25(host, bucket(namespace, "terms"), terms, stats.docs, stats.tokens, k, cache, trusted)
+    ns = bucket(namespace, "terms")
+    extra = keywords.read_pending(host, ns, stats.docs, stats.tokens)
+    best = keywords.bm25(host, ns, terms, stats.docs, stats.tokens, k, cache, trusted, extra)
     docs = bucket(namespace, "docs")
     out = []
     for doc, score in best:

@@ -60,7 +60,8 @@ def rebuild(host: Host, namespace: str) -> dict[str, int]:
     """Renumber the memories densely (in their current doc order, then by id) and rebuild the index.
 
     Writes the ``doc`` of each record that moves, the ``docs`` map, the ``terms`` postings (through
-    :func:`guest.text.keywords.rebuild`) and the stats; on a consistent store it writes nothing.
+    :func:`guest.text.keywords.rebuild`; the newest documents stay in the pending list if it holds
+    them and is not stale) and the stats; on a consistent store it writes nothing.
     Vectors are :func:`reindex`'s business.
     """
     records_ns, docs_ns, meta = (bucket(namespace, name) for name in ("memories", "docs", "meta"))
@@ -78,10 +79,12 @@ def rebuild(host: Host, namespace: str) -> dict[str, int]:
             host.kv_put(records_ns, memory.id, memory.encode())
         host.kv_put(docs_ns, f"{doc:010d}", memory.id.encode("utf-8"))
         documents.append((doc, keywords.terms(memory.text)))
-    terms = keywords.rebuild(host, bucket(namespace, "terms"), documents)
     raw = host.kv_get(meta, "stats")
     stats = Stats.decode(raw)
+    terms_ns = bucket(namespace, "terms")
+    held = len(keywords.read_pending(host, terms_ns, stats.docs, stats.tokens))  # they stay pending
     stats.docs, stats.tokens = len(memories), sum(len(words) for _, words in documents)
+    terms = keywords.rebuild(host, terms_ns, documents, held, keywords.mark(stats.docs, stats.tokens))
     if memories:
         stats.embedder = stats.embedder or memories[0].embedder
     if raw is not None or memories:
@@ -92,14 +95,18 @@ def rebuild(host: Host, namespace: str) -> dict[str, int]:
 def remove(host: Host, namespace: str, ids: list[str]) -> int:
     """Delete memories (record, vector) and keep the keyword index exact and its doc numbers dense.
 
-    The last documents move into the freed numbers, so only the postings of the terms of the
-    removed and the moved memories are rewritten: the store ends up as :func:`rebuild` would
-    leave it. Returns how many memories were removed.
+    The pending list is indexed first. The last documents move into the freed numbers, so only the
+    postings of the terms of the removed and the moved memories are rewritten: the store ends up as
+    :func:`rebuild` would leave it. Returns how many memories were removed.
     """
     names = ("memories", "docs", "meta", "terms")
     records_ns, docs_ns, meta, terms_ns = (bucket(namespace, name) for name in names)
+    present = [key for key in ids if host.kv_get(records_ns, key) is not None]
+    counts = Stats.decode(host.kv_get(meta, "stats")) if present else Stats()
+    if present and not keywords.settle(host, terms_ns, keywords.mark(counts.docs, counts.tokens)):
+        rebuild(host, namespace)  # a stale pending list: an older engine wrote past it
     gone: dict[int, Memory] = {}
-    for key in ids:
+    for key in present:
         raw = host.kv_get(records_ns, key)
         if raw is not None:
             memory = Memory.decode(raw)

@@ -92,9 +92,15 @@ class MemoryVerbs:
         cleaned = autorecall.clean(prompt)  # markup an agent injected cannot choose a discipline
         target = disciplines.for_read(self.host, cleaned, disciplines.requested(body))
 
+        listed = {}
+        for ns in target.namespaces:
+            counts = Stats.decode(self.host.kv_get(bucket(ns, "meta"), "stats"))
+            listed[ns] = keywords.read_pending(self.host, bucket(ns, "terms"), counts.docs, counts.tokens)
+
         def df(term: str) -> int:
             return sum(
-                keywords.document_frequency(self.host, bucket(ns, "terms"), term) for ns in target.namespaces
+                keywords.document_frequency(self.host, bucket(ns, "terms"), term, listed[ns])
+                for ns in target.namespaces
             )
 
         derived = autorecall.derive(target.text, df)

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 
 from guest.host import Host, HostWrapper
-from guest.text import topk
+from guest.text import pending, topk
 from guest.text.postings import (
     CHUNK,
     HEAD,
@@ -28,6 +28,7 @@ from guest.text.stem import stem
 
 MAX_TERM_CHARS = 40
 scores = topk.scores  # the exhaustive reference (also the structured records' ranking)
+mark = pending.mark
 
 WORD_RE = re.compile(r"[^\W_]+")
 STOP_WORDS = frozenset(
@@ -74,6 +75,46 @@ def index_documents(host: Host, ns: str, docs: list[tuple[int, list[str]]]) -> N
         host.kv_put(ns, term, HEAD.pack(full) + body)
 
 
+def add_documents(
+    host: Host, ns: str, docs: list[tuple[int, list[str]]], before: bytes, after: bytes
+) -> bool:
+    """Index ``docs`` (numbered after every document indexed so far) through the pending list.
+
+    ``before`` and ``after`` are the store's counts before and after this write (:func:`mark`). A write that
+    fits in the pending list appends to it; otherwise the list and ``docs`` are indexed together
+    (:mod:`guest.text.pending`). Returns ``False``, having indexed nothing, when the pending list
+    is stale: the caller must rebuild the index.
+    """
+    raw = host.kv_get(ns, pending.KEY)
+    listed = pending.Pending(raw, before)
+    if listed.stale:
+        return False
+    if len(listed) + len(docs) <= pending.PENDING_DOCS:
+        host.kv_put(ns, pending.KEY, pending.append(raw, docs, after))
+    else:
+        index_documents(host, ns, listed.documents() + docs)
+        if raw:
+            host.kv_put(ns, pending.KEY, b"")
+    return True
+
+
+def settle(host: Host, ns: str, counts: bytes) -> bool:
+    """Index the pending list now (before postings are rewritten in place); ``False``: it is stale."""
+    raw = host.kv_get(ns, pending.KEY)
+    listed = pending.Pending(raw, counts)
+    if listed.stale:
+        return False
+    if raw:
+        index_documents(host, ns, listed.documents())
+        host.kv_put(ns, pending.KEY, b"")
+    return True
+
+
+def read_pending(host: Host, ns: str, docs: int, tokens: int) -> pending.Pending:
+    """The pending list of the index in bucket ``ns``, of a store with these counts."""
+    return pending.Pending(host.kv_get(ns, pending.KEY), mark(docs, tokens))
+
+
 def index_document(host: Host, ns: str, doc: int, words: list[str]) -> None:
     """Append ``doc``'s postings to the index in bucket ``ns``."""
     index_documents(host, ns, [(doc, words)])
@@ -117,16 +158,21 @@ class _Buffer(HostWrapper):
         self.values[key] = value
 
 
-def rebuild(host: Host, ns: str, documents: list[tuple[int, list[str]]]) -> int:
+def rebuild(host: Host, ns: str, documents: list[tuple[int, list[str]]], pending_docs: int = 0,
+            counts: bytes = b"") -> int:
     """Rewrite bucket ``ns`` as the index of ``documents`` (``(doc, terms)``, indexed in this order).
 
-    The postings are built by :func:`index_documents` in guest memory, so the bucket ends up
-    byte for byte as if every document had been indexed one by one into an empty bucket; then
-    each key is written once (an unchanged value writes nothing) and stale keys are deleted.
-    Returns the number of keys.
+    The last ``pending_docs`` documents go to the pending list (marked with ``counts``), the others
+    into the postings, built by :func:`index_documents` in guest memory: the bucket ends up byte for
+    byte as if every document had been indexed one by one into an empty bucket. Then each key is
+    written once (an unchanged value writes nothing) and stale keys are deleted. Returns the number
+    of keys.
     """
     buffer = _Buffer(host)
-    index_documents(buffer, ns, documents)
+    held = max(0, min(pending_docs, len(documents)))
+    index_documents(buffer, ns, documents[: len(documents) - held])
+    if held:
+        buffer.values[pending.KEY] = pending.encode(documents[len(documents) - held :], counts)
     for key, _ in host.kv_query(ns, "", 0):
         if key not in buffer.values:
             host.kv_put(ns, key, b"")
@@ -135,18 +181,21 @@ def rebuild(host: Host, ns: str, documents: list[tuple[int, list[str]]]) -> int:
     return len(buffer.values)
 
 
-def postings(host: Host, ns: str, term: str) -> list[tuple[int, int, int]]:
-    """Every ``(doc, tf, doc_length)`` posting of ``term``."""
-    return topk.every_posting(host, ns, term)
+def postings(
+    host: Host, ns: str, term: str, extra: pending.Pending | None = None
+) -> list[tuple[int, int, int]]:
+    """Every ``(doc, tf, doc_length)`` posting of ``term`` (``extra``: the pending list's too)."""
+    return topk.every_posting(host, ns, term, extra)
 
 
-def document_frequency(host: Host, ns: str, term: str) -> int:
-    """How many documents contain ``term`` (reads the head only)."""
+def document_frequency(host: Host, ns: str, term: str, extra: pending.Pending | None = None) -> int:
+    """How many documents contain ``term`` (reads the head only; ``extra``: the pending list)."""
     raw = host.kv_get(ns, term)
+    listed = len(extra.postings(term)) // POSTING.size if extra is not None else 0
     if not raw:
-        return 0
+        return listed
     full: int = HEAD.unpack_from(raw)[0]
-    return full * CHUNK + (len(raw) - HEAD.size) // POSTING.size
+    return full * CHUNK + (len(raw) - HEAD.size) // POSTING.size + listed
 
 
 def bm25(
@@ -158,11 +207,13 @@ def bm25(
     k: int,
     cache: PostingsCache | None = None,
     trusted: bool = True,
+    extra: pending.Pending | None = None,
 ) -> list[tuple[int, float]]:
     """The ``k`` best ``(doc, score)`` by BM25 (ties: lower doc number first).
 
     Exactly :func:`scores`' best ``k`` (same documents, same floats), found without scoring every
     posting (:func:`guest.text.topk.search`); ``trusted`` says whether the store's chunk
-    directories may be used (:func:`guest.text.postings.guard_ok`).
+    directories may be used (:func:`guest.text.postings.guard_ok`); ``extra`` is the index's pending
+    list (:func:`read_pending`).
     """
-    return topk.search(host, ns, query, docs, tokens, k, cache, trusted)
+    return topk.search(host, ns, query, docs, tokens, k, cache, trusted, extra)

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from itertools import compress
 
 from guest.host import Host
+from guest.text.pending import Pending
 from guest.text.postings import (
     CHUNK,
     HEAD,
@@ -177,16 +178,19 @@ class _Term:
 
 def search(
     host: Host, ns: str, query: list[str], docs: int, tokens: int, k: int,
-    cache: PostingsCache | None = None, trusted: bool = True,
+    cache: PostingsCache | None = None, trusted: bool = True, extra: Pending | None = None,
 ) -> list[tuple[int, float]]:
-    """The ``k`` best ``(doc, score)`` of :func:`scores` over the postings in bucket ``ns``."""
+    """The ``k`` best ``(doc, score)`` of :func:`scores` over the postings in bucket ``ns``.
+
+    ``extra``: the pending list, whose postings follow each term's head's (the newest documents).
+    """
     if docs <= 0 or not query or k <= 0:
         return []
     avg = max(tokens / docs, 1.0)
     terms: list[_Term] = []
     try:
         for term, qtf in sorted(Counter(query).items()):
-            head = host.kv_get(ns, term)
+            head = _head(host.kv_get(ns, term), extra, term)
             if not head or len(head) < HEAD.size:
                 continue
             df = HEAD.unpack_from(head)[0] * CHUNK + (len(head) - HEAD.size) // POSTING.size
@@ -198,13 +202,21 @@ def search(
             terms.append(_Term(host, ns, term, head, df, idf, avg, cache, trusted))
         return _best(terms, k)
     except _Stale:
-        found = scores(query, lambda term: every_posting(host, ns, term), docs, tokens)
+        found = scores(query, lambda term: every_posting(host, ns, term, extra), docs, tokens)
         return sorted(found.items(), key=lambda p: (-p[1], p[0]))[:k]
 
 
-def every_posting(host: Host, ns: str, term: str) -> list[tuple[int, int, int]]:
+def _head(raw: bytes | None, extra: Pending | None, term: str) -> bytes | None:
+    """A term's head with the pending list's postings of it appended (they follow in doc order)."""
+    listed = extra.postings(term) if extra is not None else b""
+    if not listed:
+        return raw
+    return (raw if raw and len(raw) >= HEAD.size else HEAD.pack(0)) + listed
+
+
+def every_posting(host: Host, ns: str, term: str, extra: Pending | None = None) -> list[tuple[int, int, int]]:
     """Every ``(doc, tf, doc_length)`` posting of ``term`` (a torn value holds none)."""
-    raw = host.kv_get(ns, term)
+    raw = _head(host.kv_get(ns, term), extra, term)
     if not raw:
         return []
     blobs = [host.kv_get(ns, chunk_key(term, n)) or b"" for n in range(HEAD.unpack_from(raw)[0])]
