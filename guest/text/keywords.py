@@ -80,18 +80,18 @@ def add_documents(
 ) -> bool:
     """Index ``docs`` (numbered after every document indexed so far) through the pending list.
 
-    ``before`` and ``after`` are the store's counts before and after this write (:func:`mark`). A write that
-    fits in the pending list appends to it; otherwise the list and ``docs`` are indexed together
-    (:mod:`guest.text.pending`). Returns ``False``, having indexed nothing, when the pending list
-    is stale: the caller must rebuild the index.
+    ``before`` and ``after`` are the store's counts before and after this write (:func:`mark`). A
+    write that fits in the pending list appends to it; otherwise the list and ``docs`` are indexed
+    together (:mod:`guest.text.pending`). Returns ``False``, having indexed nothing, when the
+    pending list is stale: the caller must rebuild the index.
     """
     raw = host.kv_get(ns, pending.KEY)
     listed = pending.Pending(raw, before)
     if listed.stale:
         return False
-    if len(listed) + len(docs) <= pending.PENDING_DOCS:
+    if docs and len(listed) + len(docs) <= pending.PENDING_DOCS:
         host.kv_put(ns, pending.KEY, pending.append(raw, docs, after))
-    else:
+    elif raw or docs:
         index_documents(host, ns, listed.documents() + docs)
         if raw:
             host.kv_put(ns, pending.KEY, b"")
@@ -100,14 +100,7 @@ def add_documents(
 
 def settle(host: Host, ns: str, counts: bytes) -> bool:
     """Index the pending list now (before postings are rewritten in place); ``False``: it is stale."""
-    raw = host.kv_get(ns, pending.KEY)
-    listed = pending.Pending(raw, counts)
-    if listed.stale:
-        return False
-    if raw:
-        index_documents(host, ns, listed.documents())
-        host.kv_put(ns, pending.KEY, b"")
-    return True
+    return add_documents(host, ns, [], counts, counts)
 
 
 def read_pending(host: Host, ns: str, docs: int, tokens: int) -> pending.Pending:
