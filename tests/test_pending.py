@@ -14,6 +14,7 @@ import json
 
 import pytest
 from envelopes import ok
+from stores import store_digest
 
 from guest.memory.records import Stats
 from guest.memory.reindex import remove
@@ -152,3 +153,18 @@ def test_pending_list_layout():
     assert grown == b"pending 10 4\n7 3 a:1 b:2\n8 0\n9 1 a:1"
     assert pending.Pending(grown, pending.mark(10, 5)).stale
     assert pending.Pending(grown, pending.mark(10, 5)).postings("a") == b""
+
+
+def test_removing_past_a_stale_list_rebuilds_the_index_first(guest, services, project):
+    ids = [ok(guest, "memorize", text(n))["id"] for n in range(6)]
+    older_engine_memorize(services, 6, keywords.terms("older engine wrote this"))
+    services.begin()
+    assert remove(services, "default", [ids[2]]) == 1
+    services.commit()
+    assert held(services) == []  # rebuilt: the stale list is gone, its documents indexed
+    assert ok(guest, "recall", {"query": "item2", "mode": "keyword"}) == []
+    for n in (0, 5):
+        assert ok(guest, "recall", {"query": f"item{n}", "mode": "keyword", "limit": 1})[0]["text"] == text(n)
+    before = store_digest(project)
+    assert ok(guest, "reindex", {"rebuild": True})["rebuilt"]["memories"] == 5
+    assert store_digest(project) == before  # the removal left exactly what a rebuild gives

@@ -56,6 +56,7 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
     """
     stats: dict[str, Stats] = {}
     before: dict[str, bytes | None] = {}
+    counts: dict[str, bytes] = {}  # the store's counts before the batch (the pending list's mark)
     postings: dict[str, list[tuple[int, list[str]]]] = {}
     for record, vector in batch:
         namespace = into or record.namespace
@@ -63,6 +64,7 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
         if store is None:
             raw = before[namespace] = host.kv_get(bucket(namespace, "meta"), "stats")
             store = stats[namespace] = Stats.decode(raw)
+            counts[namespace] = keywords.mark(store.docs, store.tokens)
         record.doc = store.docs
         words = keywords.terms(record.text)
         host.kv_put(bucket(namespace, f"vectors/{record.embedder}"), record.id, vector)
@@ -73,9 +75,8 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
         store.tokens += len(words)
         store.embedder = store.embedder or record.embedder
     for namespace, docs in postings.items():
-        old, new = Stats.decode(before[namespace]), stats[namespace]
-        marks = keywords.mark(old.docs, old.tokens), keywords.mark(new.docs, new.tokens)
-        indexed = keywords.add_documents(host, bucket(namespace, "terms"), docs, *marks)
+        after = keywords.mark(stats[namespace].docs, stats[namespace].tokens)
+        indexed = keywords.add_documents(host, bucket(namespace, "terms"), docs, counts[namespace], after)
         write_stats(host, namespace, before[namespace], stats[namespace])
         if not indexed:  # a stale pending list: an older engine wrote past it
             rebuild(host, namespace)

@@ -101,22 +101,22 @@ def remove(host: Host, namespace: str, ids: list[str]) -> int:
     """
     names = ("memories", "docs", "meta", "terms")
     records_ns, docs_ns, meta, terms_ns = (bucket(namespace, name) for name in names)
-    present = [key for key in ids if host.kv_get(records_ns, key) is not None]
-    counts = Stats.decode(host.kv_get(meta, "stats")) if present else Stats()
-    if present and not keywords.settle(host, terms_ns, keywords.mark(counts.docs, counts.tokens)):
-        rebuild(host, namespace)  # a stale pending list: an older engine wrote past it
-    gone: dict[int, Memory] = {}
-    for key in present:
-        raw = host.kv_get(records_ns, key)
-        if raw is not None:
-            memory = Memory.decode(raw)
-            gone[memory.doc] = memory
-            host.kv_put(records_ns, key, b"")
-            host.kv_put(bucket(namespace, f"vectors/{memory.embedder}"), key, b"")
-    if not gone:
+    found = _stored(host, records_ns, ids)
+    if not found:
         return 0
     before = host.kv_get(meta, "stats")
     stats = Stats.decode(before)
+    if not keywords.settle(host, terms_ns, keywords.mark(stats.docs, stats.tokens)):
+        rebuild(host, namespace)  # a stale pending list: an older engine wrote past it
+        found = _stored(host, records_ns, list(found))  # read again: renumbered
+        before = host.kv_get(meta, "stats")
+        stats = Stats.decode(before)
+    gone: dict[int, Memory] = {}
+    for key, raw in found.items():
+        memory = Memory.decode(raw)
+        gone[memory.doc] = memory
+        host.kv_put(records_ns, key, b"")
+        host.kv_put(bucket(namespace, f"vectors/{memory.embedder}"), key, b"")
     size = stats.docs - len(gone)
     holes = sorted(doc for doc in gone if doc < size)
     movers = [doc for doc in range(size, stats.docs) if doc not in gone]
@@ -139,3 +139,8 @@ def remove(host: Host, namespace: str, ids: list[str]) -> int:
     stats.tokens -= sum(len(keywords.terms(memory.text)) for memory in gone.values())
     write_stats(host, namespace, before, stats)
     return len(gone)
+
+
+def _stored(host: Host, records_ns: str, ids: list[str]) -> dict[str, bytes]:
+    """The stored records of those of ``ids`` that exist, by id."""
+    return {key: raw for key in ids if (raw := host.kv_get(records_ns, key)) is not None}

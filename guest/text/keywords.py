@@ -22,6 +22,7 @@ from guest.text.postings import (
     chunk_key,
     directory_key,
     directory_of,
+    document_count,
     seal,
 )
 from guest.text.stem import stem
@@ -183,12 +184,8 @@ def postings(
 
 def document_frequency(host: Host, ns: str, term: str, extra: pending.Pending | None = None) -> int:
     """How many documents contain ``term`` (reads the head only; ``extra``: the pending list)."""
-    raw = host.kv_get(ns, term)
-    listed = len(extra.postings(term)) // POSTING.size if extra is not None else 0
-    if not raw:
-        return listed
-    full: int = HEAD.unpack_from(raw)[0]
-    return full * CHUNK + (len(raw) - HEAD.size) // POSTING.size + listed
+    raw = pending.joined(host.kv_get(ns, term), extra, term)
+    return document_count(raw) if raw else 0
 
 
 def bm25(

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from guest.text.postings import POSTING
+from guest.text.postings import HEAD, POSTING
 
 KEY = "#pending"  # in the terms bucket; never a term (terms are word characters)
 PENDING_DOCS = 32
@@ -96,3 +96,11 @@ def append(raw: bytes | None, documents: list[tuple[int, list[str]]], counts: by
     _, _, held = raw.partition(b"\n")
     first, _, new = added.partition(b"\n")
     return b"\n".join(part for part in (first, held, new) if part)
+
+
+def joined(head: bytes | None, listed: Pending | None, term: str) -> bytes | None:
+    """A term's head with the list's postings of it appended (they follow in document order)."""
+    extra = listed.postings(term) if listed is not None else b""
+    if not extra:
+        return head
+    return (head if head and len(head) >= HEAD.size else HEAD.pack(0)) + extra

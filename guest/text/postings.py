@@ -58,6 +58,12 @@ def decode(blob: bytes) -> tuple[array[int], array[int]]:
     return words[0::2], words[1::2]
 
 
+def document_count(head: bytes) -> int:
+    """How many postings a term has, from its head (``len(head) >= HEAD.size``): sealed ones too."""
+    full: int = HEAD.unpack_from(head)[0]
+    return full * CHUNK + (len(head) - HEAD.size) // POSTING.size
+
+
 def entry(blob: bytes, after: int = 0) -> bytes:
     """The directory entry of a sealed chunk (``after``: the previous chunk's first doc).
 

@@ -36,15 +36,15 @@ from collections.abc import Callable
 from itertools import compress
 
 from guest.host import Host
-from guest.text.pending import Pending
+from guest.text.pending import Pending, joined
 from guest.text.postings import (
-    CHUNK,
     HEAD,
     POSTING,
     PostingsCache,
     chunk_key,
     decode,
     directory_key,
+    document_count,
     parse_directory,
 )
 
@@ -190,10 +190,10 @@ def search(
     terms: list[_Term] = []
     try:
         for term, qtf in sorted(Counter(query).items()):
-            head = _head(host.kv_get(ns, term), extra, term)
+            head = joined(host.kv_get(ns, term), extra, term)
             if not head or len(head) < HEAD.size:
                 continue
-            df = HEAD.unpack_from(head)[0] * CHUNK + (len(head) - HEAD.size) // POSTING.size
+            df = document_count(head)
             if df == 0:
                 continue
             idf = math.log(1.0 + (docs - df + 0.5) / (df + 0.5)) * qtf
@@ -206,17 +206,9 @@ def search(
         return sorted(found.items(), key=lambda p: (-p[1], p[0]))[:k]
 
 
-def _head(raw: bytes | None, extra: Pending | None, term: str) -> bytes | None:
-    """A term's head with the pending list's postings of it appended (they follow in doc order)."""
-    listed = extra.postings(term) if extra is not None else b""
-    if not listed:
-        return raw
-    return (raw if raw and len(raw) >= HEAD.size else HEAD.pack(0)) + listed
-
-
 def every_posting(host: Host, ns: str, term: str, extra: Pending | None = None) -> list[tuple[int, int, int]]:
     """Every ``(doc, tf, doc_length)`` posting of ``term`` (a torn value holds none)."""
-    raw = _head(host.kv_get(ns, term), extra, term)
+    raw = joined(host.kv_get(ns, term), extra, term)
     if not raw:
         return []
     blobs = [host.kv_get(ns, chunk_key(term, n)) or b"" for n in range(HEAD.unpack_from(raw)[0])]
