@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from host_harness.cachedir import default_cache_dir
 from host_harness.store import confine
@@ -28,6 +29,12 @@ MAX_CONTEXT_CHARS = 9_500  # Claude Code replaces an additionalContext over 10,0
 LOG_NAME = "hook.log"
 MAX_LOG_BYTES = 1024 * 1024
 EXIT_MARGIN_S = 0.05  # kept from the budget for printing the answer and leaving
+# The hooks' options, shared by the full command line (cli/hook.py) and the warm path (cli/entry.py).
+EVENTS = {"prompt-submit": HOOK_EVENT, "session-start": SESSION_EVENT}  # hook command -> its event
+BUDGET_ENV = {"prompt-submit": "RS_LEARN_HOOK_BUDGET", "session-start": "RS_LEARN_SESSION_BUDGET"}
+TIMEOUT_ENV = "RS_LEARN_HOOK_TIMEOUT"
+BUDGET_RANGE = (1, 100_000)
+TIMEOUT_RANGE = (0.01, 60.0)
 
 
 def process_started() -> float:
@@ -148,3 +155,15 @@ def log_reason(project: Path | None, reason: str, cache_dir: Path | None = None)
 
 def _encoded(line: str) -> bytes:
     return line.encode("utf-8", "backslashreplace")
+
+
+def leave(output: str) -> NoReturn:
+    """Print a hook's ``output`` (if any) and end the process at once, status 0.
+
+    The budget counts to the end of the process: no interpreter teardown, no waiting for a worker
+    that may still sit in the guest or in SQLite (the stores were only read; the log is written).
+    """
+    if output:
+        sys.stdout.write(output + "\n")
+    sys.stdout.flush()
+    os._exit(0)

@@ -18,12 +18,9 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-HOOKS = {  # command -> (verb, event, budget variable)
-    "prompt-submit": ("auto_recall", "UserPromptSubmit", "RS_LEARN_HOOK_BUDGET"),
-    "session-start": ("session_start", "SessionStart", "RS_LEARN_SESSION_BUDGET"),
-}
+HOOKS = {"prompt-submit": "auto_recall", "session-start": "session_start"}  # command -> verb
 GLOBAL_FLAGS = ("-v", "--verbose")
 
 
@@ -53,9 +50,11 @@ def hook_options(args: list[str]) -> tuple[str, Path | None, int, float] | None:
             return None  # --wasm, --native, anything else: the full command line decides
     if i + 1 >= len(args) or args[i + 1] not in HOOKS:
         return None
+    from host_harness import hookio
+
     command, rest = args[i + 1], args[i + 2 :]
-    values = {"--budget": os.environ.get(HOOKS[command][2]),
-              "--timeout": os.environ.get("RS_LEARN_HOOK_TIMEOUT")}
+    values = {"--budget": os.environ.get(hookio.BUDGET_ENV[command]),
+              "--timeout": os.environ.get(hookio.TIMEOUT_ENV)}
     while rest:
         name, _, value = rest[0].partition("=")
         if name not in values:
@@ -66,11 +65,12 @@ def hook_options(args: list[str]) -> tuple[str, Path | None, int, float] | None:
             value, rest = rest[1], rest[1:]
         values[name], rest = value, rest[1:]
     try:
-        budget = int(values["--budget"] or 1500)
-        timeout = float(values["--timeout"] or 2.0)
+        budget = int(values["--budget"] or hookio.DEFAULT_BUDGET_TOKENS)
+        timeout = float(values["--timeout"] or hookio.DEFAULT_TIMEOUT_S)
     except ValueError:
         return None
-    if not (1 <= budget <= 100_000 and 0.01 <= timeout <= 60.0):
+    (low, high), (shortest, longest) = hookio.BUDGET_RANGE, hookio.TIMEOUT_RANGE
+    if not (low <= budget <= high and shortest <= timeout <= longest):
         return None
     root = project or os.environ.get("RS_LEARN_PROJECT")
     if root is not None and not Path(root).is_dir():
@@ -82,7 +82,8 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
     """Serve the hook through the project's warm server and leave; return (stdin kept) to go cold."""
     from host_harness import hookio, warm
 
-    verb, event, _ = HOOKS[command]
+    verb = HOOKS[command]
+    event = hookio.EVENTS[command]
     deadline = hookio.process_started() + timeout - hookio.EXIT_MARGIN_S
     raw = sys.stdin.buffer.read(hookio.MAX_INPUT_BYTES + 1)
     sys.stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")  # the cold path reads it again
@@ -101,15 +102,15 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
         return
     project = hookio.find_project(start)
     if not worth(project):
-        _leave("")  # nothing here: not an error (as the cold path)
+        hookio.leave("")  # nothing here: not an error (as the cold path)
     try:
         envelope = warm.ask(project, verb, body, deadline - time.monotonic())
     except warm.NoServer:
         return
     except OSError as error:
         hookio.log_reason(project, f"the warm server did not answer: {error}; nothing injected")
-        _leave("")
-    _leave(_output(project, verb, event, envelope))
+        hookio.leave("")
+    hookio.leave(_output(project, verb, event, envelope))
 
 
 def _output(project: Path, verb: str, event: str, envelope: str) -> str:
@@ -133,9 +134,3 @@ def _output(project: Path, verb: str, event: str, envelope: str) -> str:
         return ""
     return hookio.hook_output(hookio.clip(context), event) if context.strip() else ""
 
-
-def _leave(output: str) -> NoReturn:
-    if output:
-        sys.stdout.write(output + "\n")
-    sys.stdout.flush()
-    os._exit(0)

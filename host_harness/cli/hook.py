@@ -32,11 +32,12 @@ from host_harness.hook import (
     log_reason,
     process_started,
 )
+from host_harness.hookio import BUDGET_ENV, BUDGET_RANGE, EVENTS, TIMEOUT_ENV, TIMEOUT_RANGE, leave
 from host_harness.store.kv import SqliteKV
 from host_harness.store.vecindex import IndexDir, IndexPolicy
 from host_harness.store.vectors import VectorIndex
 
-HOOK_COMMANDS = ("prompt-submit", "session-start")
+HOOK_COMMANDS = tuple(EVENTS)
 FC = TypeVar("FC", bound=Callable[..., object])
 
 
@@ -55,21 +56,21 @@ def hook() -> None:
 
 
 TIMEOUT = click.option(
-    "--timeout", type=click.FloatRange(0.01, 60.0), default=DEFAULT_TIMEOUT_S, show_default=True,
-    envvar="RS_LEARN_HOOK_TIMEOUT", show_envvar=True, help="Seconds before the hook gives up silently.",
+    "--timeout", type=click.FloatRange(*TIMEOUT_RANGE), default=DEFAULT_TIMEOUT_S, show_default=True,
+    envvar=TIMEOUT_ENV, show_envvar=True, help="Seconds before the hook gives up silently.",
 )
 
 
 def budget(envvar: str, what: str) -> Callable[[FC], FC]:
     """The ``--budget`` option of a hook (tokens of context at most)."""
     return click.option(
-        "--budget", type=click.IntRange(1, 100_000), default=DEFAULT_BUDGET_TOKENS, show_default=True,
+        "--budget", type=click.IntRange(*BUDGET_RANGE), default=DEFAULT_BUDGET_TOKENS, show_default=True,
         envvar=envvar, show_envvar=True, help=f"Tokens of {what} at most.",
     )
 
 
 @hook.command("prompt-submit")
-@budget("RS_LEARN_HOOK_BUDGET", "recalled context")
+@budget(BUDGET_ENV["prompt-submit"], "recalled context")
 @TIMEOUT
 @click.pass_obj
 def prompt_submit(session: Session, budget: int, timeout: float) -> None:
@@ -87,7 +88,7 @@ def prompt_submit(session: Session, budget: int, timeout: float) -> None:
 
 
 @hook.command("session-start")
-@budget("RS_LEARN_SESSION_BUDGET", "skill list")
+@budget(BUDGET_ENV["session-start"], "skill list")
 @TIMEOUT
 @click.pass_obj
 def session_start(session: Session, budget: int, timeout: float) -> None:
@@ -111,14 +112,7 @@ def _run(kind: type[Hook], session: Session, budget: int, timeout: float) -> Non
     config = HookConfig(wasm=session.wasm, fallback_project=session.project, native=session.native,
                         budget_tokens=budget, timeout_s=timeout, started=process_started())
     runner = kind(config)
-    output = runner.run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
-    if output:
-        sys.stdout.write(output + "\n")
-    sys.stdout.flush()
-    # The budget counts to the end of the process: leave now, without interpreter teardown (and
-    # without waiting for a worker that may still sit in the guest or in SQLite). The stores were
-    # only read, and the log lines are already written.
-    os._exit(0)
+    leave(runner.run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)))
 
 
 @hook.command("build-index", hidden=True)
