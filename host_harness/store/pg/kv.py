@@ -124,33 +124,34 @@ class PgSession:
         if not self.active:
             self.begin()
         assert self.conn is not None
-        try:
+        with self.translated():
             return self.conn.execute(sql, params, binary=binary)
-        except Exception as error:
-            if not is_psycopg_error(error):
-                raise
-            raise self.failure(error) from None
 
     def stream(self, sql: str, params: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
         """The rows of ``sql`` a batch at a time (a server-side cursor in the open transaction)."""
         if not self.active:
             self.begin()
         assert self.conn is not None
-        try:
-            with self.conn.cursor(name="rs_learn_stream", binary=True) as cursor:
-                cursor.itersize = QUERY_BATCH
-                cursor.execute(sql, params)
-                yield from cursor
-        except Exception as error:
-            if not is_psycopg_error(error):
-                raise
-            raise self.failure(error) from None
+        with self.translated(), self.conn.cursor(name="rs_learn_stream", binary=True) as cursor:
+            cursor.itersize = QUERY_BATCH
+            cursor.execute(sql, params)
+            yield from cursor
 
     def set_local(self, name: str, value: str) -> None:
         """``SET LOCAL name = value`` once per transaction."""
         if name not in self.settings:
             self.execute("SELECT set_config(%s, %s, true)", (name, value))
             self.settings.add(name)
+
+    @contextlib.contextmanager
+    def translated(self) -> Iterator[None]:
+        """Raise a psycopg error from the block as :meth:`failure`'s one-line :class:`PostgresError`."""
+        try:
+            yield
+        except Exception as error:
+            if not is_psycopg_error(error):
+                raise
+            raise self.failure(error) from None
 
     def failure(self, error: BaseException) -> PostgresError:
         """A one-line :class:`PostgresError` for a psycopg error (the connection is dropped if it broke)."""
@@ -259,26 +260,17 @@ class PgSession:
         if self.active:
             raise PostgresError("autonomous statements inside a call's transaction")
         conn = self.connection()
-        try:
-            with conn.transaction():
-                for sql, params in statements:
-                    conn.execute(sql, params)
-        except Exception as error:
-            if not is_psycopg_error(error):
-                raise
-            raise self.failure(error) from None
+        with self.translated(), conn.transaction():
+            for sql, params in statements:
+                conn.execute(sql, params)
 
     def fetch_alone(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """The rows of one read outside any call."""
         if self.active:
             return list(self.execute(sql, params).fetchall())
         conn = self.connection()
-        try:
+        with self.translated():
             return list(conn.execute(sql, params).fetchall())
-        except Exception as error:
-            if not is_psycopg_error(error):
-                raise
-            raise self.failure(error) from None
 
     def stores(self) -> list[str]:
         """The disciplines (``''``: the project store) this project has written, sorted."""
