@@ -2,16 +2,19 @@
 
 Fusion is a weighted sum of each channel's min-max normalised score over its
 candidate pool (0.25 vector, 0.75 keyword): measured better than reciprocal-rank
-fusion on Cranfield and CISI (see ``docs/quality.md``).
+fusion on Cranfield and CISI (see ``docs/quality.md``); :mod:`guest.memory.fusion` ranks
+the candidates without looking up every keyword candidate's memory id.
 Ties are broken by memory id, so native and wasm runs rank identically.
 """
 
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from guest.host import WARN, Host, bucket
+from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
 from guest.memory.records import Memory, Stats
 from guest.text import keywords, postings
 from guest.text.embed import StaticEmbedder, cosine, unpack
@@ -46,9 +49,6 @@ class RecallOptions:
     recency_half_life_days: float = 30.0
 
 
-Key = tuple[str, str]  # (namespace, memory id)
-
-
 def f32(value: float) -> float:
     """Round to float32, the precision of the WIT ``recall-hit.score``."""
     return float(struct.unpack("<f", struct.pack("<f", value))[0])
@@ -71,7 +71,7 @@ def recall(
     """
     pool = max(options.candidates, limit * 4)
     vectors: list[tuple[Key, float]] = []
-    words: list[tuple[Key, float]] = []
+    words: list[tuple[DocKey, float]] = []
     vector = embedder.embed(query) if options.mode != "keyword" else []
     terms = keywords.terms(query) if options.mode != "vector" else []
     for namespace in namespaces:
@@ -85,18 +85,18 @@ def recall(
             ]
         if terms:
             found = keyword_channel(host, terms, namespace, stats, pool, cache, raw)
-            words += [((namespace, k), s) for k, s in found]
+            words += [((namespace, doc), s) for doc, s in found]
+    weights = (options.vector_weight, options.keyword_weight)
+    try:
+        fusion = Fusion(host, vectors, words, weights)
+        hits = _best(host, embedder, fusion, pool, limit, options)
+    except Disagreement as disagreement:
+        host.log(WARN, f"store {disagreement.namespace!r}: its docs map and records disagree; "
+                 "run reindex with rebuild")
+        fusion = Fusion(host, vectors, words, weights, eager=True)
+        hits = _best(host, embedder, fusion, pool, limit, options)
     cosines = dict(vectors)
-    matched = {key for key, _ in words}
-    scores: dict[Key, float] = {}
-    for key, score in minmax(vectors):
-        scores[key] = scores.get(key, 0.0) + options.vector_weight * score
-    for key, score in minmax(words):
-        scores[key] = scores.get(key, 0.0) + options.keyword_weight * score
-    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0][1], kv[0][0]))[:pool]
-    if options.recency_weight:
-        ranked = _recency(host, ranked, options)
-    hits = collapse(host, embedder, ranked, limit, options)
+    matched = fusion.matched
     return [
         Hit(
             m.id,
@@ -110,13 +110,25 @@ def recall(
     ]
 
 
-def _recency(host: Host, ranked: list[tuple[Key, float]], options: RecallOptions) -> list[tuple[Key, float]]:
+def _best(
+    host: Host, embedder: StaticEmbedder, fusion: Fusion, pool: int, limit: int, options: RecallOptions
+) -> list[tuple[Memory, float]]:
+    """The ``limit`` best groups of the ``pool`` best fused candidates (boosted by recency if asked)."""
+    ranked: Iterable[tuple[Key, float]] = fusion.ranked(pool)
+    if options.recency_weight:
+        ranked = _recency(host, fusion, list(ranked), options)
+    return collapse(host, embedder, fusion, ranked, limit, options)
+
+
+def _recency(
+    host: Host, fusion: Fusion, ranked: list[tuple[Key, float]], options: RecallOptions
+) -> list[tuple[Key, float]]:
     """Boost recent memories: ``score * (1 + w * 0.5 ** (age / half_life))``."""
     now = host.now_ms()
     half_life = options.recency_half_life_days * 86_400_000
     out = []
     for key, score in ranked:
-        memory = _memory(host, key)
+        memory = fusion.memory(key)
         if memory is not None:
             boost = 1.0 + options.recency_weight * 0.5 ** (max(now - memory.ts, 0) / half_life)
             out.append((key, score * boost))
@@ -141,39 +153,19 @@ def keyword_channel(
     k: int,
     cache: PostingsCache | None = None,
     raw_stats: bytes | None = None,
-) -> list[tuple[str, float]]:
-    """BM25 hits as ``(memory id, score)``, best first."""
+) -> list[tuple[int, float]]:
+    """BM25 hits as ``(doc number, score)``, best first."""
     trusted = postings.guard_ok(host, bucket(namespace, "meta"), raw_stats)
     ns = bucket(namespace, "terms")
     extra = keywords.read_pending(host, ns, stats.docs, stats.tokens)
-    best = keywords.bm25(host, ns, terms, stats.docs, stats.tokens, k, cache, trusted, extra)
-    docs = bucket(namespace, "docs")
-    out = []
-    for doc, score in best:
-        key = host.kv_get(docs, f"{doc:010d}")
-        if key is not None:
-            out.append((key.decode("utf-8"), score))
-    return out
-
-
-def minmax(hits: list[tuple[Key, float]]) -> list[tuple[Key, float]]:
-    """Scale scores to 0..1 over the pool (all 1 when they are equal)."""
-    if not hits:
-        return []
-    low = min(s for _, s in hits)
-    span = max(s for _, s in hits) - low
-    return [(key, (s - low) / span if span > 0 else 1.0) for key, s in hits]
-
-
-def _memory(host: Host, key: Key) -> Memory | None:
-    raw = host.kv_get(bucket(key[0], "memories"), key[1])
-    return Memory.decode(raw) if raw is not None else None
+    return keywords.bm25(host, ns, terms, stats.docs, stats.tokens, k, cache, trusted, extra)
 
 
 def collapse(
     host: Host,
     embedder: StaticEmbedder,
-    ranked: list[tuple[Key, float]],
+    fusion: Fusion,
+    ranked: Iterable[tuple[Key, float]],
     limit: int,
     options: RecallOptions,
 ) -> list[tuple[Memory, float]]:
@@ -190,7 +182,7 @@ def collapse(
     """
     groups: list[_Group] = []
     for key, score in ranked:
-        memory = _memory(host, key)
+        memory = fusion.memory(key)
         if memory is None:
             continue
         words = set(keywords.terms(memory.text))
