@@ -53,3 +53,36 @@ def test_install_is_idempotent():
 
     assert _linker.func_impl is accel._typed_func_impl
     assert _types.ListType.convert_to_c is accel._to_c
+
+
+class _List:
+    """A stand-in ``ListType`` receiver: the conversions only read its ``element``."""
+
+    def __init__(self, element) -> None:
+        self.element = element
+
+    def _is_bytes(self) -> bool:
+        from wasmtime.component import _types
+
+        return isinstance(self.element, _types.U8)
+
+
+def test_lists_of_every_size_cross_as_the_stock_code_crosses_them():
+    import ctypes
+    import random
+
+    from wasmtime import _ffi as ffi
+    from wasmtime.component import _types
+
+    rnd = random.Random(3)
+    u8, f32 = _List(_types.U8()), _List(_types.F32())
+    for n in (0, 1, 31, accel.IN_PLACE - 1, accel.IN_PLACE, accel.IN_PLACE + 1, 8192):
+        value = bytes(rnd.randrange(256) for _ in range(n))
+        for write, read in ((accel._to_c, accel._original_from_c), (accel._original_to_c, accel._from_c)):
+            cell = ffi.wasmtime_component_val_t()
+            write(u8, None, value, ctypes.pointer(cell))
+            assert read(u8, cell) == value
+        floats = [float(ctypes.c_float(rnd.uniform(-1, 1)).value) for _ in range(min(n, 3000))]
+        cell = ffi.wasmtime_component_val_t()
+        accel._original_to_c(f32, None, floats, ctypes.pointer(cell))
+        assert accel._from_c(f32, cell) == floats

@@ -10,8 +10,10 @@ wasmtime-py (50.x) converts every list element through ctypes one at a time:
 a 1,536-byte vector crossing the boundary costs thousands of Python calls, and
 it dominated every recall (measured: ~1 µs per byte). Each element is a
 32-byte ``wasmtime_component_val_t`` (kind byte at offset 0, payload at offset 8),
-so a whole list can be written or read with one ``memmove``/``string_at`` and
-strided slicing instead.
+so a whole list can be written or read with one ``memmove``/``string_at`` and strided slicing.
+From :data:`IN_PLACE` elements on, the cells are written and read through a numpy view instead,
+with no intermediate copy: an 8 KiB value (a sealed postings chunk) crossed in ~0.45 ms through
+the image and its copies, ~0.1 ms in place; below it the view costs more than it saves.
 
 :func:`install` replaces ``ListType.convert_to_c`` / ``convert_from_c`` with
 versions that take this fast path for ``u8`` and ``f32`` elements and defer to
@@ -49,6 +51,7 @@ PAYLOAD = ffi.wasmtime_component_val_t.of.offset
 U8 = ffi.WASMTIME_COMPONENT_U8.value
 F32 = ffi.WASMTIME_COMPONENT_F32.value
 LIST = ffi.WASMTIME_COMPONENT_LIST
+IN_PLACE = 2048  # elements from which a list is read and written through a numpy view (measured)
 
 _original_to_c = _types.ListType.convert_to_c
 _original_from_c = _types.ListType.convert_from_c
@@ -121,6 +124,11 @@ def _typed_func_impl(
     return catch_exceptions(context, run)
 
 
+def _cells(address: int, n: int) -> Any:
+    """The ``n`` 32-byte values of a C value list as an ``n x 32`` uint8 array (a view, no copy)."""
+    return np.ctypeslib.as_array((ctypes.c_uint8 * (n * VAL_SIZE)).from_address(address)).reshape(n, VAL_SIZE)
+
+
 def _to_c(self: Any, store: Any, val: Any, ptr: Any) -> None:
     if not isinstance(val, (bytes, bytearray)) or not isinstance(self.element, _types.U8):
         _original_to_c(self, store, val, ptr)
@@ -128,7 +136,11 @@ def _to_c(self: Any, store: Any, val: Any, ptr: Any) -> None:
     n = len(val)
     raw = ffi.wasmtime_component_vallist_t()
     ffi.wasmtime_component_vallist_new_uninit(raw, n)
-    if n:
+    if n >= IN_PLACE:
+        cells = _cells(ctypes.addressof(raw.data.contents), n)  # written in place: kind, then the byte
+        cells[:, 0] = U8
+        cells[:, PAYLOAD] = np.frombuffer(val, dtype=np.uint8)
+    elif n:
         image = bytearray(n * VAL_SIZE)
         image[0::VAL_SIZE] = bytes([U8]) * n
         image[PAYLOAD::VAL_SIZE] = val
@@ -144,13 +156,18 @@ def _from_c(self: Any, c: Any) -> Any:
     if kind is None or n == 0:
         return _original_from_c(self, c)
     try:
-        image = ctypes.string_at(ctypes.addressof(c.of.list.data.contents), n * VAL_SIZE)
-        if image[0::VAL_SIZE] != bytes([kind]) * n:
+        address = ctypes.addressof(c.of.list.data.contents)
+        if kind == U8 and n < IN_PLACE:
+            image = ctypes.string_at(address, n * VAL_SIZE)
+            if image[0::VAL_SIZE] != bytes([kind]) * n:
+                raise TypeError("list element kinds do not match the list type")
+            return image[PAYLOAD::VAL_SIZE]
+        cells = _cells(address, n)
+        if not (cells[:, 0] == kind).all():
             raise TypeError("list element kinds do not match the list type")
         if kind == U8:
-            return image[PAYLOAD::VAL_SIZE]
-        cells = np.frombuffer(image, dtype=np.uint8).reshape(n, VAL_SIZE)[:, PAYLOAD : PAYLOAD + 4]
-        return np.ascontiguousarray(cells).view("<f4").reshape(n).tolist()
+            return cells[:, PAYLOAD].tobytes()
+        return np.ascontiguousarray(cells[:, PAYLOAD : PAYLOAD + 4]).view("<f4").reshape(n).tolist()
     finally:
         ffi.wasmtime_component_vallist_delete(ctypes.byref(c.of.list))
 
