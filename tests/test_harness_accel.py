@@ -86,3 +86,15 @@ def test_lists_of_every_size_cross_as_the_stock_code_crosses_them():
         cell = ffi.wasmtime_component_val_t()
         accel._original_to_c(f32, None, floats, ctypes.pointer(cell))
         assert accel._from_c(f32, cell) == floats
+
+
+def test_a_list_type_fetches_its_element_once(wasm_runtime):
+    from wasmtime.component import _types
+
+    imports = wasm_runtime.component.type.imports(wasm_runtime.engine)
+    lists = [imports["host-kv-get"].ty.result.payload, dict(imports["host-kv-put"].ty.params)["value"]]
+    for ty in lists:
+        assert isinstance(ty, _types.ListType)
+        first = ty.element
+        assert isinstance(first, _types.U8) and ty.element is first
+        assert isinstance(accel._original_element.fget(ty), _types.U8)
