@@ -70,6 +70,7 @@ _VARIANT_LIKE = (_types.VariantType, _types.OptionType, _types.ResultType)
 _original_cases: dict[type, Any] = {cls: cls._cases for cls in _VARIANT_LIKE}
 _original_tagged = _types.VariantLikeType._tagged
 _original_element: property = _types.ListType.__dict__["element"]
+_element_of: Any = _original_element.fget
 
 
 def _memo_cases(cls: type) -> Any:
@@ -87,7 +88,7 @@ def _memo_cases(cls: type) -> Any:
 def _memo_element(self: Any) -> Any:
     cached = self.__dict__.get("_rs_element")
     if cached is None:
-        cached = self.__dict__["_rs_element"] = _original_element.fget(self)
+        cached = self.__dict__["_rs_element"] = _element_of(self)
     return cached
 
 
@@ -246,4 +247,4 @@ def uninstall() -> None:
     for cls, cases in _original_cases.items():
         cls._cases = cases  # type: ignore[attr-defined]
     _types.VariantLikeType._tagged = _original_tagged  # type: ignore[method-assign]
-    _types.ListType.element = _original_element  # type: ignore[method-assign]
+    _types.ListType.element = _original_element  # type: ignore[method-assign,assignment]
