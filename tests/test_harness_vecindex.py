@@ -451,3 +451,14 @@ def test_hamming_by_word_columns_equals_the_row_sums(words: int):
     got = vecindex.hamming(bits, query)
     want = np.bitwise_count(bits ^ query).sum(axis=1, dtype=np.uint32)
     assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@given(
+    distances=st.lists(st.integers(0, 12), min_size=2, max_size=300),
+    fraction=st.floats(0.0, 0.99),
+)
+def test_nearest_takes_the_smallest_distances_ties_by_row(distances: list[int], fraction: float):
+    distance = np.asarray(distances, dtype=np.uint32)
+    wanted = max(1, int(len(distances) * fraction))
+    expected = sorted(sorted(range(len(distances)), key=lambda row: (distances[row], row))[:wanted])
+    assert vecindex.nearest(distance, wanted).tolist() == expected

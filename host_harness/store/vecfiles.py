@@ -187,7 +187,9 @@ def _map(path: Path, dtype: np.dtype[Any], count: int | None) -> npt.NDArray[Any
         raise ValueError(f"{path.name} holds {size} bytes, expected {count * dtype.itemsize}")
     if size == 0:
         return np.zeros(0, dtype=dtype)
-    return np.memmap(path, dtype=dtype, mode="r", shape=(size // dtype.itemsize,))
+    # a plain ndarray view of the map (which it keeps alive): np.memmap's Python-level __getitem__
+    # cost ~4 us per element read (a key's offsets), ~0.4 ms per search at 100k
+    return np.memmap(path, dtype=dtype, mode="r", shape=(size // dtype.itemsize,)).view(np.ndarray)
 
 
 def encode_delta(changes: dict[str, bytes]) -> bytes:

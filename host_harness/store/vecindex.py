@@ -26,9 +26,9 @@ delta longer than ``max(2048, rows / 8)`` records is folded into a new base by t
 **Exact or approximate.** Below ``approx_min`` rows the base is searched exactly (one float32
 matrix-vector product over the mapped rows). From ``approx_min`` rows on, a base also carries the
 sign bits of its centred rows; a search ranks every row by Hamming distance, rescores the best
-``max(candidates, 20 k)`` exactly and returns those: scores are exact cosines, only the candidate set
-is approximate (recall@10 against exact is measured by ``make bench``; the threshold and the
-candidate count come from there, see ``docs/decisions.md``).
+``max(candidates, 20 k)`` (ties at the cut by row number) exactly and returns those: scores are
+exact cosines, only the candidate set is approximate (recall@10 against exact is measured by
+``make bench``; the threshold and the candidate count come from there, see ``docs/decisions.md``).
 """
 
 from __future__ import annotations
@@ -131,8 +131,7 @@ class Snapshot:
             wanted = max(approx_candidates, 20 * k)
             if wanted < base.size:
                 qbits = sign_bits((query - base.mean)[None, :])[0]
-                distance = hamming(base.bits, qbits)
-                rows = np.sort(np.argpartition(distance, wanted - 1)[:wanted])
+                rows = nearest(hamming(base.bits, qbits), wanted)
                 if len(hidden):
                     rows = np.setdiff1d(rows, hidden, assume_unique=True)
                 scores = base.rows[rows] @ query
@@ -141,6 +140,22 @@ class Snapshot:
         if len(hidden):
             scores[hidden] = -np.inf
         return [(base.key(i), float(scores[i])) for i in top_rows(scores, k).tolist() if scores[i] > -np.inf]
+
+
+def nearest(distance: Any, wanted: int) -> Any:
+    """The ``wanted`` rows of smallest ``distance`` (< ``len(distance)``), ties by row number; ascending.
+
+    Distances are small integers, so a histogram finds the cut distance in one pass: every row
+    below it is taken, then the first rows at it. At 100k rows this takes ~0.15 ms where
+    ``argpartition`` took ~1.2 ms (and chose among the rows at the cut arbitrarily).
+    """
+    cut = int(np.searchsorted(np.cumsum(np.bincount(distance)), wanted))
+    rows = np.flatnonzero(distance <= cut)
+    if len(rows) > wanted:
+        keep = distance[rows] < cut
+        keep[np.flatnonzero(~keep)[: wanted - int(np.count_nonzero(keep))]] = True
+        rows = rows[keep]
+    return rows
 
 
 def hamming(bits: Any, qbits: Any) -> Any:
