@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import json
 import logging
@@ -170,8 +171,12 @@ def hamming(bits: Any, qbits: Any) -> Any:
     return distance
 
 
+@functools.lru_cache(maxsize=256)
 def store_key(db: Path) -> str:
-    """The cache folder of a store: a digest of its absolute path."""
+    """The cache folder of a store: a digest of its absolute path.
+
+    Memoised per process: every commit asks, to find the store's persisted indexes.
+    """
     return hashlib.sha256(str(db.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:24]
 
 
