@@ -101,7 +101,7 @@ class _Term:
     """One query term's postings: chunks (read on demand), head, bounds, first documents.
 
     Chunk ``full`` is the head. ``firsts`` and ``chunks`` list the first document and number of
-    every chunk that holds postings, in document order (:meth:`where` bisects them).
+    every chunk that holds postings, in document order (:meth:`groups` bisects them).
     """
 
     def __init__(self, host: Host, ns: str, term: str, head: bytes, df: int, idf: float, avg: float,
@@ -153,19 +153,33 @@ class _Term:
                 self.cache.put(key, crc, blob)
         return b"" if len(blob) % POSTING.size else blob  # torn: no postings, as everywhere else
 
-    def where(self, doc: int) -> int:
-        """The number of the chunk that holds ``doc`` if any does (-1: none can)."""
-        i = bisect_right(self.firsts, doc) - 1
-        return self.chunks[i] if i >= 0 else -1
+    def groups(self, docs: list[int]) -> list[tuple[int, list[int]]]:
+        """``docs`` (ascending) split by the chunk that may hold them: ``(chunk number, docs)``.
 
-    def lookup(self, doc: int) -> float | None:
-        """The term's contribution to ``doc``'s score (``None``: the term is not in it)."""
-        n = self.where(doc)
-        if n < 0:
-            return None
-        docs, codes = self.postings(n)
-        i = bisect_left(docs, doc)
-        return self.value[codes[i]] if i < len(docs) and docs[i] == doc else None
+        Chunk ``-1``: the documents before the term's first posting, which no chunk holds. One
+        bisect per chunk rather than one per document.
+        """
+        firsts, end = self.firsts, len(docs)
+        start = bisect_left(docs, firsts[0]) if firsts else end
+        out = [(-1, docs[:start])] if start else []
+        while start < end:
+            i = bisect_right(firsts, docs[start]) - 1
+            stop = bisect_left(docs, firsts[i + 1], start) if i + 1 < len(firsts) else end
+            out.append((self.chunks[i], docs[start:stop]))
+            start = stop
+        return out
+
+    def add_to(self, acc: dict[int, float], docs: list[int]) -> None:
+        """Add this term's contribution to those of ``docs`` (ascending, all in ``acc``) it is in."""
+        value = self.value
+        for n, group in self.groups(docs):
+            if n < 0:
+                continue
+            held, codes = self.postings(n)
+            for doc in group:
+                i = bisect_left(held, doc)
+                if i < len(held) and held[i] == doc:
+                    acc[doc] += value[codes[i]]
 
     def add_all(self, acc: dict[int, float]) -> None:
         """Add this term's contribution to every document it is in."""
@@ -280,18 +294,14 @@ def _refine(acc: dict[int, float], rest: list[_Term], k: int) -> float:
     if len(best) > REFINE:
         cutoff = sorted(acc.values())[-REFINE]
         best = list(compress(acc, map(cutoff.__le__, acc.values())))
-    totals = []
-    for doc in best:
-        total = acc[doc]
-        for term in rest:
-            add = term.lookup(doc)
-            if add is not None:
-                total += add
-        totals.append(total)
-    if len(totals) < k:
+    if len(best) < k:
         return 0.0
-    totals.sort(reverse=True)
-    return totals[k - 1] * (1.0 - SLACK)
+    best.sort()
+    totals = {doc: acc[doc] for doc in best}
+    for term in rest:
+        term.add_to(totals, best)
+    ranked = sorted(totals.values(), reverse=True)
+    return ranked[k - 1] * (1.0 - SLACK)
 
 
 def _complete(
@@ -299,16 +309,14 @@ def _complete(
 ) -> list[int]:
     """Add terms ``order[j:]`` to the documents that can still reach ``theta``; those documents."""
     need = theta - rest[j]
-    alive = list(compress(acc, map(need.__le__, acc.values())))
+    alive = sorted(compress(acc, map(need.__le__, acc.values())))  # stays sorted: kept in chunk order
     for index in range(j, len(order)):
         term = order[index]
         need = theta - rest[index + 1]
-        by_chunk: dict[int, list[int]] = {}
-        for doc in alive:
-            by_chunk.setdefault(term.where(doc), []).append(doc)
+        groups = term.groups(alive)
         alive = []
         value = term.value
-        for n, group in sorted(by_chunk.items()):
+        for n, group in groups:
             if n < 0:
                 alive += [doc for doc in group if acc[doc] >= need]
                 continue
@@ -337,13 +345,10 @@ def _exact(
         sums = list(map(acc.__getitem__, candidates))
         cut = sorted(sums, reverse=True)[k - 1] * (1.0 - SLACK)
         candidates = list(compress(candidates, map(cut.__le__, sums)))
-    exact = []
-    for doc in candidates:
-        total = 0.0
-        for term in terms:
-            add = term.lookup(doc)
-            if add is not None:
-                total = total + add
-        exact.append((doc, total))
+    candidates = sorted(candidates)
+    totals = dict.fromkeys(candidates, 0.0)
+    for term in terms:  # in sorted term order, each from 0.0: the sums of scores()
+        term.add_to(totals, candidates)
+    exact = list(totals.items())
     exact.sort(key=lambda p: (-p[1], p[0]))
     return exact[:k]
