@@ -171,20 +171,40 @@ class _Term:
 
     def add_to(self, acc: dict[int, float], docs: list[int]) -> None:
         """Add this term's contribution to those of ``docs`` (ascending, all in ``acc``) it is in."""
-        value = self.value
         for n, group in self.groups(docs):
-            if n < 0:
-                continue
-            held, codes = self.postings(n)
-            for doc in group:
-                i = bisect_left(held, doc)
-                if i < len(held) and held[i] == doc:
-                    acc[doc] += value[codes[i]]
+            if n >= 0:
+                self._add_found(acc, n, group)
 
-    def add_all(self, acc: dict[int, float]) -> None:
-        """Add this term's contribution to every document it is in."""
+    def _add_found(self, acc: dict[int, float], n: int, docs: list[int]) -> None:
+        """Add chunk ``n``'s contribution to those of ``docs`` (ascending, all in ``acc``) it holds."""
+        held, codes = self.postings(n)
+        value = self.value
+        for doc in docs:
+            i = bisect_left(held, doc)
+            if i < len(held) and held[i] == doc:
+                acc[doc] += value[codes[i]]
+
+    def add_all(self, acc: dict[int, float], theta: float = 0.0, later: float = 0.0) -> None:
+        """Add this term's contribution to every document it is in that can still make the top k.
+
+        ``theta``: a lower bound of the k-th best score; ``later``: what the terms not added yet can
+        add at most. A document not in ``acc`` holds none of the terms added so far, so one that
+        only a chunk whose bound plus ``later`` is below ``theta`` could bring in cannot make it:
+        such a chunk adds to the documents already in ``acc`` only (looked up, and read only if one
+        falls in its range). Documents it leaves out may enter ``acc`` later with a partial sum
+        that is too low, which only ever lowers thresholds; final sums are recomputed (``_exact``).
+        """
         value, get = self.value, acc.get
-        for n in self.chunks:
+        present: list[int] | None = None
+        for i, n in enumerate(self.chunks):
+            if self.bounds[n] * (1.0 + SLACK) + later < theta:
+                if present is None:
+                    present = sorted(acc)
+                start = bisect_left(present, self.firsts[i])
+                stop = bisect_left(present, self.firsts[i + 1]) if i + 1 < len(self.firsts) else len(present)
+                if start < stop:
+                    self._add_found(acc, n, present[start:stop])
+                continue
             docs, codes = self.postings(n)
             for doc, code in zip(docs, codes, strict=True):
                 acc[doc] = get(doc, 0.0) + value[code]
@@ -249,7 +269,7 @@ def _best(terms: list[_Term], k: int) -> list[tuple[int, float]]:
     theta = 0.0
     j = 0
     while j < len(order) and not (j and rest[j] < theta):
-        order[j].add_all(acc)
+        order[j].add_all(acc, theta, rest[j + 1])
         j += 1
         left = order[j:]
         if left and len(acc) >= k:
