@@ -89,3 +89,26 @@ class HostWrapper:
     def now_ms(self) -> int:
         """``host-now-ms``."""
         return self.inner.now_ms()
+
+
+class ReadOnce(HostWrapper):
+    """The host, each value read from it at most once: for a verb that reads the same keys again.
+
+    Writes go through and update what it remembers, so it answers what the store holds; the store
+    does not change under one export call (its transaction).
+    """
+
+    def __init__(self, inner: Host) -> None:
+        super().__init__(inner)
+        self.values: dict[tuple[str, str], bytes | None] = {}
+
+    def kv_get(self, ns: str, key: str) -> bytes | None:
+        """``host-kv-get``, from memory after the first time."""
+        if (ns, key) not in self.values:
+            self.values[(ns, key)] = self.inner.kv_get(ns, key)
+        return self.values[(ns, key)]
+
+    def kv_put(self, ns: str, key: str, value: bytes) -> None:
+        """``host-kv-put`` (an empty value deletes)."""
+        self.inner.kv_put(ns, key, value)
+        self.values[(ns, key)] = value or None

@@ -102,6 +102,25 @@ def test_auto_recall_on_empty_store_and_empty_query(guest, project):
     assert not (project / ".gm").exists()
 
 
+def test_auto_recall_reads_each_value_once(guest, services):
+    for fact in FACTS:
+        guest.dispatch("memorize", json.dumps({"text": fact}))
+    reads: list[tuple[str, str]] = []
+    inner = services.kv_get
+
+    def kv_get(ns: str, key: str) -> bytes | None:
+        reads.append((ns, key))
+        return inner(ns, key)
+
+    services.kv_get = kv_get
+    # both strategies: word ranking, then two recalls over the same stats, pending list and heads
+    data = auto(guest, {"prompt": "which package manager installs packages on the staging server",
+                        "strategy": "both"})
+    assert data["hits"]
+    assert ("meta", "stats") in reads and ("terms", "#pending") in reads
+    assert len(reads) == len(set(reads)), sorted(r for r in set(reads) if reads.count(r) > 1)
+
+
 def test_auto_recall_budget(guest):
     for i in range(20):
         guest.dispatch("memorize", json.dumps({"text": f"deploy note {i}: " + "the deploy pipeline " * 20}))

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from guest import requests
-from guest.host import Host, bucket
+from guest.host import Host, ReadOnce, bucket
 from guest.memory import autorecall, bulk, disciplines
 from guest.memory.memorize import Stored, memorize
 from guest.memory.recall import MODES, Hit, RecallOptions, recall
@@ -90,16 +90,17 @@ class MemoryVerbs:
         strategy = requests.choice(body, "strategy", "auto", STRATEGIES)
         gate = requests.boolean(body, "gate", True)
         cleaned = autorecall.clean(prompt)  # markup an agent injected cannot choose a discipline
-        target = disciplines.for_read(self.host, cleaned, disciplines.requested(body))
+        host = ReadOnce(self.host)  # ranking words and recalling read the same stats, list and heads
+        target = disciplines.for_read(host, cleaned, disciplines.requested(body))
 
         listed = {}
         for ns in target.namespaces:
-            counts = Stats.decode(self.host.kv_get(bucket(ns, "meta"), "stats"))
-            listed[ns] = keywords.read_pending(self.host, bucket(ns, "terms"), counts.docs, counts.tokens)
+            counts = Stats.decode(host.kv_get(bucket(ns, "meta"), "stats"))
+            listed[ns] = keywords.read_pending(host, bucket(ns, "terms"), counts.docs, counts.tokens)
 
         def df(term: str) -> int:
             return sum(
-                keywords.document_frequency(self.host, bucket(ns, "terms"), term, listed[ns])
+                keywords.document_frequency(host, bucket(ns, "terms"), term, listed[ns])
                 for ns in target.namespaces
             )
 
@@ -110,10 +111,10 @@ class MemoryVerbs:
         use_derived = strategy == "derived" or strategy == "both" or (strategy == "auto" and not short)
         lists = []
         if use_derived and derived.query:
-            lists.append(recall(self.host, self.embedder, derived.query, limit, target.namespaces, options,
+            lists.append(recall(host, self.embedder, derived.query, limit, target.namespaces, options,
                                 self.postings))
         if use_full and derived.cleaned:
-            lists.append(recall(self.host, self.embedder, derived.cleaned, limit, target.namespaces, options,
+            lists.append(recall(host, self.embedder, derived.cleaned, limit, target.namespaces, options,
                                 self.postings))
         hits = autorecall.merge(*lists)[:limit]
         if gate:
