@@ -262,17 +262,19 @@ def test_an_unwritable_cache_still_answers(db: Path, tmp_path: Path):
 
 def test_approximate_search_rescored_exactly_and_close_to_exact(db: Path, tmp_path: Path):
     rng = np.random.default_rng(10)
-    dim = 64  # sign bits need some dimensions to rank by
+    dim = 160  # sign bits need some dimensions to rank by; 3 words per row test their layout
     centres = rng.normal(size=(40, dim))
     items = {f"k{i:04d}": (centres[i % 40] + 0.5 * rng.normal(size=dim)).astype("<f4").tobytes()
              for i in range(4000)}
     approx = Process(db, IndexPolicy(tmp_path / "cache", persist_min=0, approx_min=1000, candidates=400))
     approx.put(items)
     found = 0
+    answers = []
     for _ in range(20):
         query = centres[rng.integers(40)] + 0.5 * rng.normal(size=dim)
         hits = approx.index.search(NS, query.tolist(), 10)
         approx.kv.commit()
+        answers.append((query, [key for key, _ in hits]))
         exact = reference(items, query, 10)
         found += len({key for key, _ in hits} & set(exact))
         for key, score in hits:  # every score returned is the exact cosine
@@ -282,6 +284,9 @@ def test_approximate_search_rescored_exactly_and_close_to_exact(db: Path, tmp_pa
     head = IndexDir(approx.index.policy, db, NS, dim).head()
     assert head is not None and head["approx"] is True
     approx.close()
+    mapped = Process(db, approx.index.policy, may_scan=False)  # the base read back from its files
+    assert [mapped.search(query, 10) for query, _ in answers] == [hits for _, hits in answers]
+    mapped.close()
 
 
 def test_small_namespaces_are_scanned(db: Path, tmp_path: Path):
@@ -444,13 +449,14 @@ def test_processes_build_share_and_keep_the_index_current(wasm_runtime, project:
 
 
 @pytest.mark.parametrize("words", [1, 6])
-def test_hamming_by_word_columns_equals_the_row_sums(words: int):
+def test_hamming_of_word_major_bits_equals_the_row_sums(words: int):
     rng = np.random.default_rng(words)
-    bits = rng.integers(0, np.iinfo(np.uint64).max, (3000, words), dtype=np.uint64, endpoint=True)
+    rows = rng.integers(0, np.iinfo(np.uint64).max, (3000, words), dtype=np.uint64, endpoint=True)
     query = rng.integers(0, np.iinfo(np.uint64).max, words, dtype=np.uint64, endpoint=True)
-    got = vecindex.hamming(bits, query)
-    want = np.bitwise_count(bits ^ query).sum(axis=1, dtype=np.uint32)
-    assert got.dtype == want.dtype and np.array_equal(got, want)
+    rows[0] = ~query  # every bit differs: the largest distance (384 at 6 words) must not wrap
+    got = vecindex.hamming(np.ascontiguousarray(rows.T), query)
+    want = np.bitwise_count(rows ^ query).sum(axis=1, dtype=np.uint32)
+    assert np.array_equal(got, want)
 
 
 @given(

@@ -7,7 +7,8 @@ A base is written once under a fresh id and never modified:
 * ``<id>.hash``  ``rows`` sorted u64 key hashes, then the ``rows`` row numbers in that order
   (finds the row of a key without reading the keys: the delta hides replaced rows this way);
 * ``<id>.bits``, ``<id>.mean`` (approximate bases only) the sign bits of ``row - mean``, packed in
-  ``ceil(dim / 64)`` u64 words per row, and the float32 mean they are centred on.
+  ``ceil(dim / 64)`` u64 words per row and stored word-major (the first word of every row, then
+  the second ...), and the float32 mean they are centred on.
 
 The delta ``<id>.delta`` holds the writes committed since the base was built, as records
 ``u32 key length, u32 value length, key, value`` (an empty value is a delete); only the length
@@ -71,7 +72,7 @@ class Base:
     blob: bytes | mmap.mmap | memoryview
     hashes: npt.NDArray[np.uint64]
     order: npt.NDArray[np.uint64]
-    bits: npt.NDArray[np.uint64] | None = None
+    bits: npt.NDArray[np.uint64] | None = None  # words x rows (word-major)
     mean: Matrix | None = None
 
     @property
@@ -114,9 +115,9 @@ class Base:
         bits = mean = None
         if approx and len(keys):
             mean = rows.mean(axis=0, dtype=np.float64).astype(np.float32)
-            bits = np.empty((len(rows), words(rows.shape[1])), dtype=U64)
+            bits = np.empty((words(rows.shape[1]), len(rows)), dtype=U64)  # word-major: see hamming()
             for start in range(0, len(rows), STREAM_ROWS):  # bounded temporaries at a million rows
-                bits[start : start + STREAM_ROWS] = sign_bits(rows[start : start + STREAM_ROWS] - mean)
+                bits[:, start : start + STREAM_ROWS] = sign_bits(rows[start : start + STREAM_ROWS] - mean).T
         return cls(uuid.uuid4().hex[:16], rows, offsets, b"".join(encoded), hashes[order], order, bits, mean)
 
     @classmethod
@@ -175,7 +176,7 @@ class Base:
         hashed = _map(directory / f"{ident}.hash", U64, 2 * rows)
         bits = mean = None
         if approx:
-            bits = _map(directory / f"{ident}.bits", U64, rows * words(dim)).reshape(rows, words(dim))
+            bits = _map(directory / f"{ident}.bits", U64, rows * words(dim)).reshape(words(dim), rows)
             mean = _map(directory / f"{ident}.mean", F32, dim)
         return cls(ident, matrix, offsets, blob, hashed[:rows], hashed[rows:], bits, mean)
 
