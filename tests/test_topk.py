@@ -9,6 +9,7 @@ every posting; ``recall`` in keyword mode is compared the same way through the c
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -103,6 +104,51 @@ def test_pruned_equals_exhaustive(zipf_services, k):
         want = exhaustive(zipf_services, "terms", query, k)
         assert pruned(zipf_services, "terms", query, k, cache) == want, query
         assert pruned(zipf_services, "terms", query, k, cache) == want, query  # from the cache
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_add_all_keeps_every_document_that_can_still_reach_theta(zipf_services, seed):
+    """Partial sums: exact for documents already held; a new one is left out only if it cannot make it."""
+    stats = Stats.decode(zipf_services.kv_get("meta", "stats"))
+    head = zipf_services.kv_get("terms", "w0")
+    assert head is not None
+    df = postings.document_count(head)
+    idf = math.log(1.0 + (stats.docs - df + 0.5) / (df + 0.5))
+    term = topk._Term(zipf_services, "terms", "w0", head, df, idf, stats.tokens / stats.docs, None, True)
+    every = {doc: term.value[tf | length << 16]
+             for doc, tf, length in keywords.postings(zipf_services, "terms", "w0")}
+    rnd = random.Random(seed)
+    before = {doc: rnd.random() for doc in [*rnd.sample(sorted(every), 40), stats.docs + 5]}
+    theta = rnd.uniform(0.0, 2.0 * term.bound) if seed else 0.0
+    later = rnd.uniform(0.0, term.bound)
+    acc = dict(before)
+    term.add_all(acc, theta, later)
+    assert set(acc) <= set(before) | set(every)
+    for doc, value in every.items():
+        if doc in before:
+            assert acc[doc] == before[doc] + value
+        elif value * (1.0 + topk.SLACK) + later >= theta:
+            assert acc[doc] == value
+        elif value * (1.0 + 2 * topk.SLACK) + later < theta:  # certainly out: not summed at all
+            assert doc not in acc
+    assert acc[stats.docs + 5] == before[stats.docs + 5]
+
+
+@pytest.mark.parametrize("shape", ["uniform", "ties", "skewed", "short"])
+def test_kth_largest_equals_sorting(shape):
+    rnd = random.Random(shape)
+    for _ in range(30):
+        size = rnd.randint(1, 50) if shape == "short" else rnd.randint(2100, 30000)
+        if shape == "ties":
+            values = [float(rnd.randint(0, 5)) for _ in range(size)]
+        elif shape == "skewed":  # sampling misses the few large values: the cut lets too few through
+            values = [0.0] * size
+            for at in rnd.sample(range(size), rnd.randint(1, 400)):
+                values[at] = rnd.random() + 1.0
+        else:
+            values = [rnd.random() for _ in range(size)]
+        k = rnd.randint(1, min(size, 400))
+        assert topk.kth_largest(values, k) == sorted(values)[-k]
 
 
 def test_untrusted_directories_give_the_same_answers(zipf_services):

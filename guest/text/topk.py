@@ -8,7 +8,8 @@ because a Python loop over postings is what costs in the component:
 1. Each term gets an upper bound of what it can add to a score: the largest of its chunks'
    bounds (from the chunk directory: largest tf, smallest length; see
    :mod:`guest.text.postings`) and of its head's postings.
-2. Terms are scored fully, highest bound first (the rare terms), into partial sums. After each,
+2. Terms are scored fully, highest bound first (the rare terms), into partial sums (a document
+   not summed yet joins only if this term and the later ones can lift it to ``theta``). After each,
    the threshold ``theta`` -- a lower bound of the k-th best final score -- is raised by
    completing the :data:`REFINE` best partial sums with the other terms' postings. Once the
    bounds of the terms left add up to less than ``theta``, no document outside the partial sums
@@ -54,6 +55,8 @@ SLACK = 1e-9
 REFINE = 200  # best partial sums completed to raise the threshold after each fully scored term
 REFINE_GAIN = 8  # ... when the postings left unread outnumber this many lookups per completed sum
 SMALL = 4096  # fewer postings than this in all: score them all (in sorted term order)
+SAMPLE = 512  # values sampled to find the k-th largest of a long list (kth_largest)
+SAMPLE_MARGIN = 16  # sample values kept above the cut beyond the expected number
 
 Postings = tuple["array[int]", "array[int]"]  # (docs, codes), code = tf | doc_length << 16
 
@@ -188,14 +191,16 @@ class _Term:
         """Add this term's contribution to every document it is in that can still make the top k.
 
         ``theta``: a lower bound of the k-th best score; ``later``: what the terms not added yet can
-        add at most. A document not in ``acc`` holds none of the terms added so far, so one that
-        only a chunk whose bound plus ``later`` is below ``theta`` could bring in cannot make it:
-        such a chunk adds to the documents already in ``acc`` only (looked up, and read only if one
-        falls in its range). Documents it leaves out may enter ``acc`` later with a partial sum
-        that is too low, which only ever lowers thresholds; final sums are recomputed (``_exact``).
+        add at most. A document not in ``acc`` holds none of the terms added so far, so it cannot
+        make it when this term adds less than ``theta - later``: a chunk whose bound is below that
+        adds to the documents already in ``acc`` only (looked up, and read only if one falls in its
+        range), and a chunk that is read brings in only the new documents it gives at least that.
+        Documents left out may enter ``acc`` later with a partial sum that is too low, which only
+        ever lowers thresholds; final sums are recomputed (``_exact``).
         """
-        value, get = self.value, acc.get
+        value = self.value
         present: list[int] | None = None
+        low = (theta - later) * (1.0 - SLACK)
         for i, n in enumerate(self.chunks):
             if self.bounds[n] * (1.0 + SLACK) + later < theta:
                 if present is None:
@@ -206,8 +211,16 @@ class _Term:
                     self._add_found(acc, n, present[start:stop])
                 continue
             docs, codes = self.postings(n)
-            for doc, code in zip(docs, codes, strict=True):
-                acc[doc] = get(doc, 0.0) + value[code]
+            values = list(map(value.__getitem__, codes))
+            # C-level dict building: bytecode runs only for the documents already in acc
+            # (v + s == s + v in IEEE arithmetic: the same sums as adding in place)
+            fresh = dict(zip(docs, values, strict=True))
+            kept = fresh
+            if low > 0.0:  # a document new to acc needs at least ``low`` from this term
+                kept = dict(compress(zip(docs, values, strict=True), map(low.__le__, values)))
+            for doc in fresh.keys() & acc.keys() if acc else ():
+                kept[doc] = fresh[doc] + acc[doc]
+            acc.update(kept)
 
 
 def search(
@@ -277,7 +290,7 @@ def _best(terms: list[_Term], k: int) -> list[tuple[int, float]]:
             if unread > REFINE_GAIN * REFINE * len(left):  # worth completing the best partial sums
                 theta = max(theta, _refine(acc, left, k))
             elif unread > len(acc):  # worth sorting the partial sums
-                theta = max(theta, sorted(acc.values())[-k] * (1.0 - SLACK))
+                theta = max(theta, kth_largest(list(acc.values()), k) * (1.0 - SLACK))
     candidates = list(acc) if j == len(order) else _complete(acc, order, j, rest, theta, k)
     return _exact(candidates, acc, terms, k)
 
@@ -300,7 +313,7 @@ def _best_of_one(term: _Term, k: int) -> list[tuple[int, float]]:
 def _top(acc: dict[int, float], k: int) -> list[tuple[int, float]]:
     """The best ``k`` of exact sums, by ``(-score, doc)``."""
     if len(acc) > k:
-        cut = sorted(acc.values())[-k]
+        cut = kth_largest(list(acc.values()), k)
         found = [(doc, acc[doc]) for doc in compress(acc, map(cut.__le__, acc.values()))]
     else:
         found = list(acc.items())
@@ -308,11 +321,31 @@ def _top(acc: dict[int, float], k: int) -> list[tuple[int, float]]:
     return found[:k]
 
 
+def kth_largest(values: list[float], k: int) -> float:
+    """``sorted(values)[-k]`` (``1 <= k <= len(values)``), without sorting all of a long list.
+
+    A sorted sample of every ``step``-th value gives a cut a little below the ``k``-th largest;
+    only the values above it are sorted (C-level filter and sort: no bytecode per value). When
+    fewer than ``k`` values pass the cut (a skewed list) the whole list is sorted.
+    """
+    if len(values) <= 4 * SAMPLE:
+        return sorted(values)[-k]
+    step = len(values) // SAMPLE
+    sample = sorted(values[::step])
+    above = k // step + SAMPLE_MARGIN  # sample values kept above the cut: ~k // step expected
+    if above < len(sample):
+        cut = sample[-1 - above]
+        kept = sorted(filter(cut.__le__, values))
+        if len(kept) >= k:
+            return kept[-k]
+    return sorted(values)[-k]
+
+
 def _refine(acc: dict[int, float], rest: list[_Term], k: int) -> float:
     """A lower bound of the k-th best score: the best partial sums completed with ``rest``."""
     best: list[int] = list(acc)
     if len(best) > REFINE:
-        cutoff = sorted(acc.values())[-REFINE]
+        cutoff = kth_largest(list(acc.values()), REFINE)
         best = list(compress(acc, map(cutoff.__le__, acc.values())))
     if len(best) < k:
         return 0.0
@@ -352,7 +385,7 @@ def _complete(
                 if acc[doc] >= need:
                     alive.append(doc)
         if len(alive) >= k:
-            kth = sorted(map(acc.__getitem__, alive), reverse=True)[k - 1]
+            kth = kth_largest(list(map(acc.__getitem__, alive)), k)
             theta = max(theta, kth * (1.0 - SLACK))
     return alive
 
@@ -363,7 +396,7 @@ def _exact(
     """The best ``k`` of ``candidates`` (whose ``acc`` sums are complete) with :func:`scores`' floats."""
     if len(candidates) > k:
         sums = list(map(acc.__getitem__, candidates))
-        cut = sorted(sums, reverse=True)[k - 1] * (1.0 - SLACK)
+        cut = kth_largest(sums, k) * (1.0 - SLACK)
         candidates = list(compress(candidates, map(cut.__le__, sums)))
     candidates = sorted(candidates)
     totals = dict.fromkeys(candidates, 0.0)
