@@ -201,6 +201,7 @@ class _Term:
         value = self.value
         present: list[int] | None = None
         low = (theta - later) * (1.0 - SLACK)
+        shared = bool(acc)  # documents of earlier terms, which a chunk's documents may be among
         for i, n in enumerate(self.chunks):
             if self.bounds[n] * (1.0 + SLACK) + later < theta:
                 if present is None:
@@ -212,15 +213,20 @@ class _Term:
                 continue
             docs, codes = self.postings(n)
             values = list(map(value.__getitem__, codes))
-            # C-level dict building: bytecode runs only for the documents already in acc
-            # (v + s == s + v in IEEE arithmetic: the same sums as adding in place)
-            fresh = dict(zip(docs, values, strict=True))
-            kept = fresh
+            # C-level passes over the chunk (map, zip, compress, dict and set building); bytecode
+            # runs only for the documents already in acc (s + v, or v + s: the same IEEE sum)
             if low > 0.0:  # a document new to acc needs at least ``low`` from this term
                 kept = dict(compress(zip(docs, values, strict=True), map(low.__le__, values)))
-            for doc in fresh.keys() & acc.keys() if acc else ():
-                kept[doc] = fresh[doc] + acc[doc]
-            acc.update(kept)
+                for doc in acc.keys() & docs if shared else ():
+                    kept[doc] = acc[doc] + values[bisect_left(docs, doc)]
+                acc.update(kept)
+            elif shared:
+                kept = dict(zip(docs, values, strict=True))
+                for doc in kept.keys() & acc.keys():
+                    kept[doc] += acc[doc]
+                acc.update(kept)
+            else:  # the first term: its chunks hold distinct documents
+                acc.update(zip(docs, values, strict=True))
 
 
 def search(
