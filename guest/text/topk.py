@@ -55,6 +55,7 @@ SLACK = 1e-9
 REFINE = 200  # best partial sums completed to raise the threshold after each fully scored term
 REFINE_GAIN = 8  # ... when the postings left unread outnumber this many lookups per completed sum
 SMALL = 4096  # fewer postings than this in all: score them all (in sorted term order)
+SCAN = 8  # _complete scans a term's postings when more than df / SCAN documents are alive
 SAMPLE = 512  # values sampled to find the k-th largest of a long list (kth_largest)
 SAMPLE_MARGIN = 16  # sample values kept above the cut beyond the expected number
 
@@ -186,6 +187,18 @@ class _Term:
             i = bisect_left(held, doc)
             if i < len(held) and held[i] == doc:
                 acc[doc] += value[codes[i]]
+
+    def add_to_alive(self, acc: dict[int, float], alive: set[int]) -> None:
+        """Add this term's contribution to the documents of ``alive`` (all in ``acc``) it is in.
+
+        Reads every chunk; a C-level set intersection finds the documents, so bytecode runs only
+        for those the term holds (:func:`_complete` uses it when most of the term would be read).
+        """
+        value = self.value
+        for n in self.chunks:
+            docs, codes = self.postings(n)
+            for doc in alive.intersection(docs):
+                acc[doc] += value[codes[bisect_left(docs, doc)]]
 
     def add_all(self, acc: dict[int, float], theta: float = 0.0, later: float = 0.0) -> None:
         """Add this term's contribution to every document it is in that can still make the top k.
@@ -372,28 +385,41 @@ def _complete(
     for index in range(j, len(order)):
         term = order[index]
         need = theta - rest[index + 1]
-        groups = term.groups(alive)
-        alive = []
-        value = term.value
-        for n, group in groups:
-            if n < 0:
-                alive += [doc for doc in group if acc[doc] >= need]
-                continue
-            reach = need - term.bounds[n] * (1.0 + SLACK)
-            group = [doc for doc in group if acc[doc] >= reach]
-            if not group:
-                continue
-            docs, codes = term.postings(n)
-            for doc in group:
-                i = bisect_left(docs, doc)
-                if i < len(docs) and docs[i] == doc:
-                    acc[doc] += value[codes[i]]
-                if acc[doc] >= need:
-                    alive.append(doc)
+        if len(alive) * SCAN >= term.df:  # many documents alive: scan the term instead of looking them up
+            term.add_to_alive(acc, set(alive))
+            alive = list(compress(alive, map(need.__le__, map(acc.__getitem__, alive))))
+        else:
+            alive = _look_up(term, acc, alive, need)
         if len(alive) >= k:
             kth = kth_largest(list(map(acc.__getitem__, alive)), k)
             theta = max(theta, kth * (1.0 - SLACK))
     return alive
+
+
+def _look_up(term: _Term, acc: dict[int, float], alive: list[int], need: float) -> list[int]:
+    """Add ``term`` to the ``alive`` documents (ascending) that it can lift to ``need``; those that reach it.
+
+    A document whose sum plus the bound of the chunk that may hold it is below ``need`` is dropped
+    unread; the others are looked up by bisection.
+    """
+    out: list[int] = []
+    value = term.value
+    for n, group in term.groups(alive):
+        if n < 0:
+            out += [doc for doc in group if acc[doc] >= need]
+            continue
+        reach = need - term.bounds[n] * (1.0 + SLACK)
+        group = [doc for doc in group if acc[doc] >= reach]
+        if not group:
+            continue
+        docs, codes = term.postings(n)
+        for doc in group:
+            i = bisect_left(docs, doc)
+            if i < len(docs) and docs[i] == doc:
+                acc[doc] += value[codes[i]]
+            if acc[doc] >= need:
+                out.append(doc)
+    return out
 
 
 def _exact(
