@@ -225,7 +225,9 @@ def test_a_replaced_store_is_never_served_from_the_old_index(tmp_path: Path, db:
     again.close()
 
 
-@pytest.mark.parametrize("damage", ["truncated rows", "garbage head", "missing keys", "another store's head"])
+@pytest.mark.parametrize(
+    "damage", ["truncated rows", "garbage head", "missing keys", "another store's head", "an older format"]
+)
 def test_a_damaged_index_is_rebuilt_never_served(db: Path, policy: IndexPolicy, damage: str):
     _, items, query = indexed(db, policy, 150, seed=8)
     index = IndexDir(policy, db, NS, DIM)
@@ -239,11 +241,15 @@ def test_a_damaged_index_is_rebuilt_never_served(db: Path, policy: IndexPolicy, 
         (index.path / "head.json").write_bytes(b"{not json")
     elif damage == "missing keys":
         os.unlink(f"{base}.keys")
+    elif damage == "an older format":  # format 1 stored the sign bits row-major: never read as 2
+        (index.path / "head.json").write_text(json.dumps(head | {"format": vecindex.FORMAT - 1}))
     else:
         (index.path / "head.json").write_text(json.dumps(head | {"db": "/elsewhere/rs-learn.db"}))
     fresh = Process(db, policy)
     assert fresh.search(query, 10) == reference(items, query, 10)
     fresh.close()
+    rebuilt = index.head()
+    assert rebuilt is not None and rebuilt["base"] != head["base"], "rebuilt, not served"
     assert Process(db, policy, may_scan=False).search(query, 10) == reference(items, query, 10)
 
 
