@@ -13,7 +13,7 @@ it dominated every recall (measured: ~1 µs per byte). Each element is a
 so a whole list can be written or read with one ``memmove``/``string_at`` and strided slicing.
 From :data:`IN_PLACE` elements on, the cells are written and read through a numpy view instead,
 with no intermediate copy: an 8 KiB value (a sealed postings chunk) crossed in ~0.45 ms through
-the image and its copies, ~0.1 ms in place; below it the view costs more than it saves.
+the image and its copies, ~0.14 ms in place; below it the view costs more than it saves.
 
 :func:`install` replaces ``ListType.convert_to_c`` / ``convert_from_c`` with
 versions that take this fast path for ``u8`` and ``f32`` elements and defer to
