@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import zlib
 from pathlib import Path
 
 import pytest
@@ -183,7 +184,7 @@ def test_a_chunk_rewritten_behind_its_directory_is_detected(zipf_services):
     """An older engine rewrote a chunk and not its directory: the crc check falls back to every posting."""
     blob = zipf_services.kv_get("terms", postings.chunk_key("w0", 0))
     assert blob is not None
-    docs, _ = postings.decode(blob)
+    docs, _ = postings.decode(postings.unpack(blob))
     zipf_services.kv_put("terms", postings.chunk_key("w0", 0),
                          b"".join(postings.POSTING.pack(d, 7, 2) for d in docs))  # tf 7: beyond the bound
     cache = postings.PostingsCache()
@@ -243,3 +244,101 @@ def test_keyword_recall_through_the_target_equals_exhaustive(zipf_store, target,
 def _exhaustive_bm25(host, ns, query, docs, tokens, k, cache=None, trusted=True, extra=None):
     found = topk.scores(query, lambda t: keywords.postings(host, ns, t, extra), docs, tokens)
     return sorted(found.items(), key=lambda p: (-p[1], p[0]))[:k]
+
+
+def random_chunk(rnd: random.Random, n: int) -> bytes:
+    """``n`` raw postings in document order, lengths and tfs of every width."""
+    doc = rnd.randrange(1 << 24)
+    out = []
+    for _ in range(n):
+        doc += rnd.choice([1, 1, 2, 9, 300, 70_000])
+        out.append(postings.POSTING.pack(doc, rnd.choice([1, 1, 2, 3, 0xFFFF]), rnd.randrange(1, 0x10000)))
+    return b"".join(out)
+
+
+def test_a_packed_chunk_unpacks_to_its_postings_and_never_looks_raw():
+    rnd = random.Random(4)
+    padded = 0
+    for n in [0, 1, 2, 7, 8, 100, postings.CHUNK] + [rnd.randrange(1, postings.CHUNK) for _ in range(60)]:
+        raw = random_chunk(rnd, n)
+        blob = postings.pack(raw)
+        assert blob.startswith(postings.PACKED) and len(blob) % postings.POSTING.size
+        padded += blob.endswith(b"\0")
+        assert postings.unpack(blob) == raw
+        assert postings.unpack(raw) == raw, "a chunk written before packing reads as it is"
+    assert padded, "some chunk needed the pad byte (a multiple of 8 long otherwise)"
+
+
+def test_a_damaged_packed_chunk_reads_as_no_postings():
+    raw = random_chunk(random.Random(5), 300)
+    body = postings.PACKED + zlib.compress(b"".join(raw[j::8] for j in range(8)))
+    assert postings.unpack(body + b"\0" if len(body) % 8 == 0 else body) == raw
+
+    def pad(b: bytes) -> bytes:  # keep it from looking raw (a multiple of 8 long)
+        return b + b"\0" if len(b) % postings.POSTING.size == 0 else b
+
+    flipped = bytearray(body)
+    flipped[len(body) // 2] ^= 0x10
+    for damaged in [
+        pad(body[:-3]),  # cut short
+        pad(bytes(flipped)),  # a bit flipped (zlib's checksum)
+        pad(b"zz" + body[2:]),  # not packed
+        pad(body + b"\0\0"),  # more after the stream than the pad
+        pad(postings.PACKED + zlib.compress(raw[:-1])),  # not whole postings
+        pad(postings.PACKED + zlib.compress(raw * 4)),  # more postings than a chunk holds
+    ]:
+        assert len(damaged) % postings.POSTING.size
+        assert postings.unpack(damaged) == b"", damaged[:8]
+        first, _, tf, _ = postings.ENTRY.unpack(postings.entry(damaged, 77))
+        assert (first, tf) == (77, 0), "bounds nothing, keeps the first docs in order"
+
+
+def test_sealed_chunks_are_packed_to_well_under_half(zipf_services):
+    stored = raw = 0
+    for key, value in zipf_services.kv_query("terms", "", 0):
+        if "#" in key and key[-1].isdigit():
+            assert value.startswith(postings.PACKED), key
+            stored, raw = stored + len(value), raw + len(postings.unpack(value))
+    assert raw >= 4 * postings.CHUNK_BYTES
+    assert stored < 0.3 * raw, (stored, raw)
+
+
+def test_a_store_of_raw_chunks_answers_the_same(zipf_services):
+    """A store written before chunks were packed (raw chunks, directories over their bytes)."""
+    asked = queries(random.Random(6), 40)
+    cache = postings.PostingsCache()
+    before = [pruned(zipf_services, "terms", q, 20, cache) for q in asked]
+    for key in [key for key, _ in zipf_services.kv_query("terms", "", 0)]:
+        if key.endswith(postings.DIRECTORY):
+            term = key[: -len(postings.DIRECTORY)]
+            head = zipf_services.kv_get("terms", term)
+            assert head is not None
+            chunks = [postings.unpack(zipf_services.kv_get("terms", postings.chunk_key(term, n)) or b"")
+                      for n in range(postings.HEAD.unpack_from(head)[0])]
+            for n, chunk in enumerate(chunks):
+                zipf_services.kv_put("terms", postings.chunk_key(term, n), chunk)
+            zipf_services.kv_put("terms", key, postings.directory_of(chunks))
+    for query, want in zip(asked, before, strict=True):
+        assert pruned(zipf_services, "terms", query, 20, cache) == want, query
+        assert exhaustive(zipf_services, "terms", query, 20) == want, query
+
+
+def test_each_target_writes_the_same_packed_chunks(zipf_store, target, request, tmp_path):
+    """The component's zlib and the native one pack a chunk to the same bytes (determinism)."""
+    from conftest import make_guest
+
+    native = HostServices(zipf_store, index_policy=IndexPolicy(None))
+    want = dict(native.kv_query("terms", "", 0))
+    native.close()
+    rnd = random.Random(15)
+    texts = list(dict.fromkeys(zipf_text(rnd) for _ in range(DOCS + 200)))[:DOCS]
+    services = HostServices(tmp_path, index_policy=IndexPolicy(None))
+    guest = make_guest(target, services, request)
+    for first in range(0, len(texts), 500):
+        items = [{"text": text} for text in texts[first : first + 500]]
+        assert json.loads(guest.dispatch("import", json.dumps({"memories": items})))["ok"]
+    guest.close()
+    got = dict(services.kv_query("terms", "", 0))
+    services.close()
+    assert sum(key.endswith("#0") for key in got) >= 2, "chunks were sealed"
+    assert got == want

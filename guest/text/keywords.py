@@ -23,6 +23,7 @@ from guest.text.postings import (
     directory_key,
     directory_of,
     document_count,
+    pack,
     seal,
 )
 from guest.text.stem import stem
@@ -124,9 +125,10 @@ def set_postings(host: Host, ns: str, term: str, plist: list[tuple[int, int, int
     size = CHUNK * POSTING.size
     full = len(body) // size
     chunks = [body[n * size : (n + 1) * size] for n in range(full)]
-    values = {chunk_key(term, n): blob for n, blob in enumerate(chunks)}
+    packed = [pack(chunk) for chunk in chunks]
+    values = {chunk_key(term, n): blob for n, blob in enumerate(packed)}
     if chunks:
-        values[directory_key(term)] = directory_of(chunks)
+        values[directory_key(term)] = directory_of(packed)
     if body:
         values[term] = HEAD.pack(full) + body[full * size :]
     raw = host.kv_get(ns, term)

@@ -47,6 +47,7 @@ from guest.text.postings import (
     directory_key,
     document_count,
     parse_directory,
+    unpack,
 )
 
 K1 = 1.5
@@ -150,12 +151,12 @@ class _Term:
             if cached is not None:
                 return cached
         blob = self.host.kv_get(self.ns, chunk_key(self.term, n)) or b""
-        if crc is not None:
-            if zlib.crc32(blob) != crc:
-                raise _Stale(f"{self.term}#{n}")
-            if self.cache is not None:
-                self.cache.put(key, crc, blob)
-        return b"" if len(blob) % POSTING.size else blob  # torn: no postings, as everywhere else
+        if crc is not None and zlib.crc32(blob) != crc:
+            raise _Stale(f"{self.term}#{n}")
+        raw = unpack(blob)  # torn: no postings, as everywhere else
+        if crc is not None and self.cache is not None:
+            self.cache.put(key, crc, raw)
+        return raw
 
     def groups(self, docs: list[int]) -> list[tuple[int, list[int]]]:
         """``docs`` (ascending) split by the chunk that may hold them: ``(chunk number, docs)``.
@@ -277,7 +278,7 @@ def every_posting(host: Host, ns: str, term: str, extra: Pending | None = None) 
     raw = joined(host.kv_get(ns, term), extra, term)
     if not raw:
         return []
-    blobs = [host.kv_get(ns, chunk_key(term, n)) or b"" for n in range(HEAD.unpack_from(raw)[0])]
+    blobs = [unpack(host.kv_get(ns, chunk_key(term, n)) or b"") for n in range(HEAD.unpack_from(raw)[0])]
     blobs.append(raw[HEAD.size :])
     return [p for blob in blobs if len(blob) % POSTING.size == 0 for p in POSTING.iter_unpack(blob)]
 
