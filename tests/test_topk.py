@@ -184,7 +184,7 @@ def test_a_chunk_rewritten_behind_its_directory_is_detected(zipf_services):
     """An older engine rewrote a chunk and not its directory: the crc check falls back to every posting."""
     blob = zipf_services.kv_get("terms", postings.chunk_key("w0", 0))
     assert blob is not None
-    docs, _ = postings.decode(postings.unpack(blob))
+    docs, _ = postings.unpack(blob)
     zipf_services.kv_put("terms", postings.chunk_key("w0", 0),
                          b"".join(postings.POSTING.pack(d, 7, 2) for d in docs))  # tf 7: beyond the bound
     cache = postings.PostingsCache()
@@ -264,15 +264,15 @@ def test_a_packed_chunk_unpacks_to_its_postings_and_never_looks_raw():
         blob = postings.pack(raw)
         assert blob.startswith(postings.PACKED) and len(blob) % postings.POSTING.size
         padded += blob.endswith(b"\0")
-        assert postings.unpack(blob) == raw
-        assert postings.unpack(raw) == raw, "a chunk written before packing reads as it is"
+        assert postings.unpack(blob) == postings.decode(raw)
+        assert postings.unpack(raw) == postings.decode(raw), "a chunk written before packing reads as it is"
     assert padded, "some chunk needed the pad byte (a multiple of 8 long otherwise)"
 
 
 def test_a_damaged_packed_chunk_reads_as_no_postings():
     raw = random_chunk(random.Random(5), 300)
     body = postings.PACKED + zlib.compress(b"".join(raw[j::8] for j in range(8)))
-    assert postings.unpack(body + b"\0" if len(body) % 8 == 0 else body) == raw
+    assert postings.unpack(body + b"\0" if len(body) % 8 == 0 else body) == postings.decode(raw)
 
     def pad(b: bytes) -> bytes:  # keep it from looking raw (a multiple of 8 long)
         return b + b"\0" if len(b) % postings.POSTING.size == 0 else b
@@ -288,7 +288,7 @@ def test_a_damaged_packed_chunk_reads_as_no_postings():
         pad(postings.PACKED + zlib.compress(raw * 4)),  # more postings than a chunk holds
     ]:
         assert len(damaged) % postings.POSTING.size
-        assert postings.unpack(damaged) == b"", damaged[:8]
+        assert postings.unpack(damaged) == postings.decode(b""), damaged[:8]
         first, _, tf, _ = postings.ENTRY.unpack(postings.entry(damaged, 77))
         assert (first, tf) == (77, 0), "bounds nothing, keeps the first docs in order"
 
@@ -298,9 +298,15 @@ def test_sealed_chunks_are_packed_to_well_under_half(zipf_services):
     for key, value in zipf_services.kv_query("terms", "", 0):
         if "#" in key and key[-1].isdigit():
             assert value.startswith(postings.PACKED), key
-            stored, raw = stored + len(value), raw + len(postings.unpack(value))
+            stored, raw = stored + len(value), raw + len(postings.unpack(value)[0]) * postings.POSTING.size
     assert raw >= 4 * postings.CHUNK_BYTES
     assert stored < 0.3 * raw, (stored, raw)
+
+
+def raw_postings(blob: bytes) -> bytes:
+    """A stored chunk's postings in the raw layout."""
+    docs, codes = postings.unpack(blob)
+    return b"".join(postings.POSTING.pack(d, c & 0xFFFF, c >> 16) for d, c in zip(docs, codes, strict=True))
 
 
 def test_a_store_of_raw_chunks_answers_the_same(zipf_services):
@@ -313,7 +319,7 @@ def test_a_store_of_raw_chunks_answers_the_same(zipf_services):
             term = key[: -len(postings.DIRECTORY)]
             head = zipf_services.kv_get("terms", term)
             assert head is not None
-            chunks = [postings.unpack(zipf_services.kv_get("terms", postings.chunk_key(term, n)) or b"")
+            chunks = [raw_postings(zipf_services.kv_get("terms", postings.chunk_key(term, n)) or b"")
                       for n in range(postings.HEAD.unpack_from(head)[0])]
             for n, chunk in enumerate(chunks):
                 zipf_services.kv_put("terms", postings.chunk_key(term, n), chunk)
@@ -342,3 +348,16 @@ def test_each_target_writes_the_same_packed_chunks(zipf_store, target, request, 
     services.close()
     assert sum(key.endswith("#0") for key in got) >= 2, "chunks were sealed"
     assert got == want
+
+
+def test_the_chunk_cache_keeps_the_latest_within_its_limit_and_checks_the_crc():
+    chunk = postings.decode(random_chunk(random.Random(7), postings.CHUNK))
+    cache = postings.PostingsCache(limit=2 * postings.CHUNK_BYTES)
+    for n in range(3):
+        cache.put(("terms", "w", n), n, chunk)
+        assert cache.size <= cache.limit
+    assert cache.get(("terms", "w", 0), 0) is None, "the least recently used went first"
+    assert cache.get(("terms", "w", 1), 1) == chunk
+    assert cache.get(("terms", "w", 2), 99) is None, "another crc: the chunk was rewritten"
+    cache.put(("terms", "w", 3), 3, chunk)  # 2 was used less recently than 1
+    assert cache.get(("terms", "w", 1), 1) == chunk and cache.get(("terms", "w", 2), 2) is None

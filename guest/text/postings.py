@@ -61,8 +61,11 @@ def directory_key(term: str) -> str:
     return term + DIRECTORY
 
 
-def decode(blob: bytes) -> tuple[array[int], array[int]]:
-    """``(docs, codes)`` of a run of postings, ``code = tf | doc_length << 16`` (C speed)."""
+Postings = tuple["array[int]", "array[int]"]  # (docs, codes), code = tf | doc_length << 16
+
+
+def decode(blob: bytes) -> Postings:
+    """``(docs, codes)`` of a run of raw postings (C speed)."""
     words = array("I")
     words.frombytes(blob)
     return words[0::2], words[1::2]
@@ -81,11 +84,21 @@ def pack(raw: bytes) -> bytes:
     return blob + b"\0" if len(blob) % width == 0 else blob
 
 
-def unpack(blob: bytes) -> bytes:
-    """The raw postings of a stored sealed chunk: ``b""`` when it is torn or damaged."""
-    width = POSTING.size
-    if len(blob) % width == 0:
-        return blob  # raw, as written before chunks were packed
+def unpack(blob: bytes) -> Postings:
+    """``(docs, codes)`` of a stored sealed chunk: none when it is torn or damaged."""
+    if len(blob) % POSTING.size == 0:
+        return decode(blob)  # raw, as written before chunks were packed
+    planes = _inflate(blob)
+    n = len(planes) // POSTING.size
+    docs, codes = bytearray(4 * n), bytearray(4 * n)
+    for j in range(4):  # planes 0-3 are the documents' bytes, 4-7 the codes'
+        docs[j::4] = planes[j * n : (j + 1) * n]
+        codes[j::4] = planes[(j + 4) * n : (j + 5) * n]
+    return array("I", docs), array("I", codes)
+
+
+def _inflate(blob: bytes) -> bytes:
+    """The byte planes of a packed chunk: ``b""`` unless ``blob`` is one, whole and sound."""
     if not blob.startswith(PACKED):
         return b""
     inflate = zlib.decompressobj()
@@ -93,13 +106,9 @@ def unpack(blob: bytes) -> bytes:
         planes = inflate.decompress(memoryview(blob)[len(PACKED) :], CHUNK_BYTES + 1)
     except zlib.error:
         return b""
-    n, rest = divmod(len(planes), width)
-    if rest or n > CHUNK or not inflate.eof or inflate.unused_data not in (b"", b"\0"):
+    if len(planes) % POSTING.size or len(planes) > CHUNK_BYTES or not inflate.eof:
         return b""
-    raw = bytearray(len(planes))
-    for j in range(width):
-        raw[j::width] = planes[j * n : (j + 1) * n]
-    return bytes(raw)
+    return planes if inflate.unused_data in (b"", b"\0") else b""
 
 
 def entry(blob: bytes, after: int = 0) -> bytes:
@@ -108,13 +117,11 @@ def entry(blob: bytes, after: int = 0) -> bytes:
     A chunk that is missing or torn (a damaged store) reads as no postings, here as everywhere:
     its entry bounds nothing and keeps the first docs in order.
     """
-    raw = unpack(blob)
-    if not raw:
+    docs, codes = unpack(blob)
+    if not docs:
         return ENTRY.pack(after, zlib.crc32(blob), 0, 0xFFFF)
-    halves = array("H")
-    halves.frombytes(raw)
-    first = HEAD.unpack_from(raw)[0]
-    return ENTRY.pack(first, zlib.crc32(blob), max(halves[2::4]), min(halves[3::4]))
+    halves = array("H", codes.tobytes())  # tf, length, tf, length, ...
+    return ENTRY.pack(docs[0], zlib.crc32(blob), max(halves[0::2]), min(halves[1::2]))
 
 
 def parse_directory(raw: bytes | None, full: int) -> list[tuple[int, int, int, int]]:
@@ -176,7 +183,7 @@ def renew_guard(host: Host, meta: str, stats: bytes) -> None:
 
 
 class PostingsCache:
-    """Sealed chunks already read by this instance (unpacked), keyed by store bucket, term and number.
+    """Sealed chunks already read by this instance, as ``(docs, codes)``, keyed by bucket, term and number.
 
     A sealed chunk changes only when a writer rewrites the whole term, which rewrites its
     directory too: an entry is used only while the directory's crc for that chunk equals the
@@ -187,9 +194,9 @@ class PostingsCache:
     def __init__(self, limit: int = CACHE_BYTES) -> None:
         self.limit = limit
         self.size = 0
-        self.chunks: OrderedDict[tuple[str, str, int], tuple[int, bytes]] = OrderedDict()
+        self.chunks: OrderedDict[tuple[str, str, int], tuple[int, Postings]] = OrderedDict()
 
-    def get(self, key: tuple[str, str, int], crc: int) -> bytes | None:
+    def get(self, key: tuple[str, str, int], crc: int) -> Postings | None:
         """The cached postings of chunk ``key`` if its stored bytes are the ones with ``crc``."""
         found = self.chunks.get(key)
         if found is None or found[0] != crc:
@@ -197,13 +204,13 @@ class PostingsCache:
         self.chunks.move_to_end(key)
         return found[1]
 
-    def put(self, key: tuple[str, str, int], crc: int, blob: bytes) -> None:
+    def put(self, key: tuple[str, str, int], crc: int, postings: Postings) -> None:
         """Remember the postings of chunk ``key`` (whose stored bytes have ``crc``)."""
         old = self.chunks.pop(key, None)
         if old is not None:
-            self.size -= len(old[1])
-        self.chunks[key] = (crc, blob)
-        self.size += len(blob)
+            self.size -= len(old[1][0]) * POSTING.size
+        self.chunks[key] = (crc, postings)
+        self.size += len(postings[0]) * POSTING.size
         while self.size > self.limit and self.chunks:
             _, (_, gone) = self.chunks.popitem(last=False)
-            self.size -= len(gone)
+            self.size -= len(gone[0]) * POSTING.size

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import zlib
-from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable
@@ -41,6 +40,7 @@ from guest.text.pending import Pending, joined
 from guest.text.postings import (
     HEAD,
     POSTING,
+    Postings,
     PostingsCache,
     chunk_key,
     decode,
@@ -60,7 +60,6 @@ SCAN = 8  # _complete scans a term's postings when more than df / SCAN documents
 SAMPLE = 512  # values sampled to find the k-th largest of a long list (kth_largest)
 SAMPLE_MARGIN = 16  # sample values kept above the cut beyond the expected number
 
-Postings = tuple["array[int]", "array[int]"]  # (docs, codes), code = tf | doc_length << 16
 
 
 def scores(
@@ -140,10 +139,10 @@ class _Term:
         """Chunk ``n`` (``full``: the head) as ``(docs, codes)``."""
         found = self.parts.get(n)
         if found is None:
-            found = self.parts[n] = decode(self._read(n))
+            found = self.parts[n] = self._read(n)
         return found
 
-    def _read(self, n: int) -> bytes:
+    def _read(self, n: int) -> Postings:
         crc = self.crcs[n] if n < len(self.crcs) else None
         key = (self.ns, self.term, n)
         if crc is not None and self.cache is not None:
@@ -153,10 +152,10 @@ class _Term:
         blob = self.host.kv_get(self.ns, chunk_key(self.term, n)) or b""
         if crc is not None and zlib.crc32(blob) != crc:
             raise _Stale(f"{self.term}#{n}")
-        raw = unpack(blob)  # torn: no postings, as everywhere else
+        found = unpack(blob)  # torn: no postings, as everywhere else
         if crc is not None and self.cache is not None:
-            self.cache.put(key, crc, raw)
-        return raw
+            self.cache.put(key, crc, found)
+        return found
 
     def groups(self, docs: list[int]) -> list[tuple[int, list[int]]]:
         """``docs`` (ascending) split by the chunk that may hold them: ``(chunk number, docs)``.
@@ -278,9 +277,11 @@ def every_posting(host: Host, ns: str, term: str, extra: Pending | None = None) 
     raw = joined(host.kv_get(ns, term), extra, term)
     if not raw:
         return []
-    blobs = [unpack(host.kv_get(ns, chunk_key(term, n)) or b"") for n in range(HEAD.unpack_from(raw)[0])]
-    blobs.append(raw[HEAD.size :])
-    return [p for blob in blobs if len(blob) % POSTING.size == 0 for p in POSTING.iter_unpack(blob)]
+    body = raw[HEAD.size :]
+    parts = [unpack(host.kv_get(ns, chunk_key(term, n)) or b"") for n in range(HEAD.unpack_from(raw)[0])]
+    parts.append(decode(b"" if len(body) % POSTING.size else body))
+    return [(doc, code & 0xFFFF, code >> 16)
+            for docs, codes in parts for doc, code in zip(docs, codes, strict=True)]
 
 
 def _best(terms: list[_Term], k: int) -> list[tuple[int, float]]:
