@@ -35,7 +35,7 @@ import struct
 import zlib
 from array import array
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from guest.host import Host
 
@@ -61,14 +61,20 @@ def directory_key(term: str) -> str:
     return term + DIRECTORY
 
 
-Postings = tuple["array[int]", "array[int]"]  # (docs, codes), code = tf | doc_length << 16
+# (docs, codes), code = tf | doc_length << 16: arrays for sealed chunks, lists for runs of raw postings
+Postings = tuple["Sequence[int]", "Sequence[int]"]
 
 
-def decode(blob: bytes) -> Postings:
-    """``(docs, codes)`` of a run of raw postings (C speed)."""
+def decode(blob: bytes) -> tuple[list[int], list[int]]:
+    """``(docs, codes)`` of a run of raw postings (C speed).
+
+    Lists, not arrays: a head is read on every search of its term and walked several times per
+    search (its bound, its sums, bisections), and a list makes its int objects once where an
+    array makes them on every access (natively 1.71 → 1.36 ms per keyword recall at 10k).
+    """
     words = array("I")
     words.frombytes(blob)
-    return words[0::2], words[1::2]
+    return words[0::2].tolist(), words[1::2].tolist()
 
 
 def document_count(head: bytes) -> int:
@@ -120,7 +126,7 @@ def entry(blob: bytes, after: int = 0) -> bytes:
     docs, codes = unpack(blob)
     if not docs:
         return ENTRY.pack(after, zlib.crc32(blob), 0, 0xFFFF)
-    halves = array("H", codes.tobytes())  # tf, length, tf, length, ...
+    halves = array("H", array("I", codes).tobytes())  # tf, length, tf, length, ...
     return ENTRY.pack(docs[0], zlib.crc32(blob), max(halves[0::2]), min(halves[1::2]))
 
 
