@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import shutil
 import zlib
 from pathlib import Path
 
@@ -313,24 +314,47 @@ def raw_postings(blob: bytes) -> bytes:
     return b"".join(postings.POSTING.pack(d, c & 0xFFFF, c >> 16) for d, c in zip(docs, codes, strict=True))
 
 
+def unpack_store(services: HostServices) -> None:
+    """Make ``services``' store one written before chunks were packed (raw chunks, their directories)."""
+    for key in [key for key, _ in services.kv_query("terms", "", 0)]:
+        if key.endswith(postings.DIRECTORY):
+            term = key[: -len(postings.DIRECTORY)]
+            head = services.kv_get("terms", term)
+            assert head is not None
+            chunks = [raw_postings(services.kv_get("terms", postings.chunk_key(term, n)) or b"")
+                      for n in range(postings.HEAD.unpack_from(head)[0])]
+            for n, chunk in enumerate(chunks):
+                services.kv_put("terms", postings.chunk_key(term, n), chunk)
+            services.kv_put("terms", key, postings.directory_of(chunks))
+
+
 def test_a_store_of_raw_chunks_answers_the_same(zipf_services):
-    """A store written before chunks were packed (raw chunks, directories over their bytes)."""
     asked = queries(random.Random(6), 40)
     cache = postings.PostingsCache()
     before = [pruned(zipf_services, "terms", q, 20, cache) for q in asked]
-    for key in [key for key, _ in zipf_services.kv_query("terms", "", 0)]:
-        if key.endswith(postings.DIRECTORY):
-            term = key[: -len(postings.DIRECTORY)]
-            head = zipf_services.kv_get("terms", term)
-            assert head is not None
-            chunks = [raw_postings(zipf_services.kv_get("terms", postings.chunk_key(term, n)) or b"")
-                      for n in range(postings.HEAD.unpack_from(head)[0])]
-            for n, chunk in enumerate(chunks):
-                zipf_services.kv_put("terms", postings.chunk_key(term, n), chunk)
-            zipf_services.kv_put("terms", key, postings.directory_of(chunks))
+    unpack_store(zipf_services)
     for query, want in zip(asked, before, strict=True):
         assert pruned(zipf_services, "terms", query, 20, cache) == want, query
         assert exhaustive(zipf_services, "terms", query, 20) == want, query
+
+
+def test_a_rebuild_packs_the_raw_chunks_of_an_older_store(zipf_store, target, request, tmp_path):
+    """``reindex {rebuild: true}`` on each target leaves the postings a fresh import writes."""
+    from conftest import make_guest
+
+    shutil.copytree(zipf_store, tmp_path / "p")
+    services = HostServices(tmp_path / "p", index_policy=IndexPolicy(None))
+    want = dict(services.kv_query("terms", "", 0))
+    services.begin()
+    unpack_store(services)
+    services.commit()
+    assert dict(services.kv_query("terms", "", 0)) != want
+    guest = make_guest(target, services, request)
+    answer = json.loads(guest.dispatch("reindex", json.dumps({"rebuild": True})))
+    guest.close()
+    assert answer["ok"], answer
+    assert dict(services.kv_query("terms", "", 0)) == want
+    services.close()
 
 
 def test_each_target_writes_the_same_packed_chunks(zipf_store, target, request, tmp_path):
