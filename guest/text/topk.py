@@ -61,7 +61,6 @@ SAMPLE = 512  # values sampled to find the k-th largest of a long list (kth_larg
 SAMPLE_MARGIN = 16  # sample values kept above the cut beyond the expected number
 
 
-
 def scores(
     query: list[str], postings_of: Callable[[str], list[tuple[int, int, int]]], docs: int, tokens: int
 ) -> dict[int, float]:
