@@ -13,6 +13,7 @@ import math
 import random
 import shutil
 import zlib
+from array import array
 from pathlib import Path
 
 import pytest
@@ -276,6 +277,8 @@ def test_a_packed_chunk_unpacks_to_its_postings_and_never_looks_raw():
         padded += blob.endswith(b"\0")
         assert as_lists(postings.unpack(blob)) == postings.decode(raw)
         assert as_lists(postings.unpack(raw)) == postings.decode(raw), "a chunk from before packing"
+        assert all(isinstance(part, array) for part in postings.unpack(blob) + postings.unpack(raw)), \
+            "a chunk unpacks compact, as the chunk cache counts it (8 bytes a posting)"
     assert padded, "some chunk needed the pad byte (a multiple of 8 long otherwise)"
 
 
