@@ -18,7 +18,7 @@ from stores import store_digest
 
 from guest.memory.records import Stats
 from guest.memory.reindex import remove
-from guest.text import keywords, pending, topk
+from guest.text import keywords, pending, postings, topk
 
 pytestmark = pytest.mark.both_stores
 
@@ -146,7 +146,7 @@ def test_pending_list_layout():
     assert raw == b"pending 9 3\n7 3 a:1 b:2\n8 0"
     listed = pending.Pending(raw, pending.mark(9, 3))
     assert len(listed) == 2 and not listed.stale
-    assert listed.postings("b") == topk.POSTING.pack(7, 2, 3)
+    assert listed.postings("b") == postings.POSTING.pack(7, 2, 3)
     assert listed.postings("c") == b""
     assert listed.documents() == [(7, ["a", "b", "b"]), (8, [])]
     grown = pending.append(raw, [(9, ["a"])], pending.mark(10, 4))

@@ -76,6 +76,12 @@ def decode(blob: bytes) -> tuple[list[int], list[int]]:
     return docs.tolist(), codes.tolist()
 
 
+def head_postings(head: bytes) -> tuple[list[int], list[int]]:
+    """``(docs, codes)`` of a head's postings (``len(head) >= HEAD.size``): none when it is torn."""
+    body = head[HEAD.size :]
+    return decode(b"" if len(body) % POSTING.size else body)
+
+
 def _split(blob: bytes) -> tuple[array[int], array[int]]:
     words = array("I")
     words.frombytes(blob)
@@ -128,11 +134,15 @@ def entry(blob: bytes, after: int = 0) -> bytes:
     A chunk that is missing or torn (a damaged store) reads as no postings, here as everywhere:
     its entry bounds nothing and keeps the first docs in order.
     """
-    docs, codes = unpack(blob)
+    return _entry(unpack(blob), zlib.crc32(blob), after)
+
+
+def _entry(found: Postings, crc: int, after: int) -> bytes:
+    docs, codes = found
     if not docs:
-        return ENTRY.pack(after, zlib.crc32(blob), 0, 0xFFFF)
+        return ENTRY.pack(after, crc, 0, 0xFFFF)
     halves = array("H", array("I", codes).tobytes())  # tf, length, tf, length, ...
-    return ENTRY.pack(docs[0], zlib.crc32(blob), max(halves[0::2]), min(halves[1::2]))
+    return ENTRY.pack(docs[0], crc, max(halves[0::2]), min(halves[1::2]))
 
 
 def parse_directory(raw: bytes | None, full: int) -> list[tuple[int, int, int, int]]:
@@ -158,7 +168,7 @@ def seal(host: Host, ns: str, term: str, full: int, raw: bytes) -> None:
     entries = [ENTRY.pack(*e) for e in parse_directory(directory, full)]
     for n in range(len(entries), full):  # a store older than directories: fill them in
         entries.append(entry(host.kv_get(ns, chunk_key(term, n)) or b"", _first(entries)))
-    entries.append(entry(blob, _first(entries)))
+    entries.append(_entry(_split(raw), zlib.crc32(blob), _first(entries)))  # not inflated again
     host.kv_put(ns, directory_key(term), b"".join(entries))
 
 

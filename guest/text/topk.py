@@ -39,13 +39,12 @@ from guest.host import Host
 from guest.text.pending import Pending, joined
 from guest.text.postings import (
     HEAD,
-    POSTING,
     Postings,
     PostingsCache,
     chunk_key,
-    decode,
     directory_key,
     document_count,
+    head_postings,
     parse_directory,
     unpack,
 )
@@ -112,8 +111,7 @@ class _Term:
         self.host, self.ns, self.term, self.cache, self.df = host, ns, term, cache, df
         self.full = full = HEAD.unpack_from(head)[0]
         self.value = _Contributions(idf, avg)
-        body = head[HEAD.size :]
-        self.parts: dict[int, Postings] = {full: decode(b"" if len(body) % POSTING.size else body)}
+        self.parts: dict[int, Postings] = {full: head_postings(head)}
         self.crcs: list[int | None] = []
         self.bounds: list[float] = []
         self.firsts: list[int] = []
@@ -276,9 +274,8 @@ def every_posting(host: Host, ns: str, term: str, extra: Pending | None = None) 
     raw = joined(host.kv_get(ns, term), extra, term)
     if not raw:
         return []
-    body = raw[HEAD.size :]
     parts = [unpack(host.kv_get(ns, chunk_key(term, n)) or b"") for n in range(HEAD.unpack_from(raw)[0])]
-    parts.append(decode(b"" if len(body) % POSTING.size else body))
+    parts.append(head_postings(raw))
     return [(doc, code & 0xFFFF, code >> 16)
             for docs, codes in parts for doc, code in zip(docs, codes, strict=True)]
 
