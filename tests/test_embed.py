@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import struct
+from fractions import Fraction
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guest.text.embed import EMBEDDER, MODELS_DIR, cosine, pack, unpack
+from guest.text.embed import EMBEDDER, MODELS_DIR, cosine, dot, pack, unpack
 
 TEXTS = [
     "hello world",
@@ -90,6 +92,15 @@ def test_similar_texts_are_closer_than_unrelated():
     b = EMBEDDER.embed("use pnpm to install dependencies")
     c = EMBEDDER.embed("the weather in paris is mild")
     assert cosine(a, b) > cosine(a, c) + 0.2
+
+
+def test_dot_is_the_correctly_rounded_sum_of_the_products():
+    """The same bits under 3.11 (left-to-right ``sum``) and 3.14 (compensated ``sum``): neither is used."""
+    assert dot([0.1] * 10, [1.0] * 10) == 1.0  # left to right: 0.9999999999999999
+    vectors = [EMBEDDER.embed(text) for text in TEXTS]
+    for a, b in itertools.pairwise(vectors):
+        assert cosine(a, b) == float(sum(Fraction(x * y) for x, y in zip(a, b, strict=True)))
+        assert dot(a, a) == float(sum(Fraction(x * x) for x in a))
 
 
 @pytest.fixture

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import base64
 import math
-import operator
 import re
 import struct
 from typing import Any
@@ -35,7 +34,7 @@ from guest.host import Host, bucket
 from guest.memory import disciplines
 from guest.memory.memorize import write
 from guest.memory.records import Memory, Stats, memory_id
-from guest.text.embed import StaticEmbedder, pack
+from guest.text.embed import StaticEmbedder, dot, pack
 
 MAX_ITEMS = 5000
 MAX_PAGE = 5000
@@ -193,7 +192,7 @@ def _vector(item: dict[str, Any], embedder: StaticEmbedder) -> bytes | None:
         values = struct.unpack(f"<{embedder.dims}f", blob)
     else:
         raise InvalidRequest(f"field 'vector' must be base64 or an array, not {requests.kind_of(raw)}")
-    norm = math.sqrt(sum(map(operator.mul, values, values)))
+    norm = math.sqrt(dot(values, values))
     if not math.isfinite(norm) or (norm and abs(norm - 1.0) > UNIT_TOLERANCE):
         raise InvalidRequest(f"field 'vector' is not a unit vector (its norm is {norm:.6g})")
     return blob
