@@ -103,6 +103,26 @@ def test_dot_is_the_correctly_rounded_sum_of_the_products():
         assert dot(a, a) == float(sum(Fraction(x * x) for x in a))
 
 
+def test_the_largest_scaled_row_512_times_fits_the_lanes():
+    """The worst case for the 48-bit lanes: every token the row with the largest scale."""
+    scales = EMBEDDER._scales
+    ids = [max(range(len(scales)), key=scales.__getitem__)] * MANIFEST["max_tokens"]
+    mean = TABLE[ids].mean(axis=0)
+    assert np.abs(np.array(EMBEDDER.embed_ids(ids)) - mean / np.linalg.norm(mean)).max() <= 1e-6
+
+
+def test_a_table_whose_scales_would_overflow_the_lanes_is_refused(tmp_path):
+    from guest.text.embed import StaticEmbedder
+
+    for name in ("manifest.json", "vocab.txt", "normalizer.json"):
+        (tmp_path / name).write_bytes((MODELS_DIR / name).read_bytes())
+    raw = bytearray((MODELS_DIR / "embeddings.bin").read_bytes())
+    struct.pack_into("<f", raw, 16, 1.0)  # row 0's scale: 2**32 * 255 * 512 > 2**47
+    (tmp_path / "embeddings.bin").write_bytes(bytes(raw))
+    with pytest.raises(ValueError, match="48-bit lanes"):
+        StaticEmbedder(tmp_path)
+
+
 @pytest.fixture
 def guest_pair(services, wasm_runtime):
     from host_harness.guests.component import WasmGuest

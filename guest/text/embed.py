@@ -6,12 +6,13 @@ Inference follows model2vec's ``StaticModel.encode``: the text is cut to
 (no tokens -> the zero vector).
 
 Pure-Python speed comes from integer lanes: each table row is widened to 384
-unsigned 64-bit lanes packed in one Python ``int`` (``bytearray`` extended-slice
+unsigned 48-bit lanes packed in one Python ``int`` (``bytearray`` extended-slice
 assignment, C speed), multiplied by the row's integer scale and summed with
-big-integer arithmetic, so a whole row is one C-level addition. The arithmetic
-is exact; only the final normalisation uses floats. The widened, scaled row of each token is
-kept once computed (up to :data:`ROW_CACHE` tokens per instance), so embedding a text costs one
-big-integer addition per token: in the component that took a short text from ~0.52 to ~0.2 ms.
+big-integer arithmetic, so a whole row is one C-level addition. The sums are exact (the
+largest scale times 255 times 512 tokens stays below 2**47, checked at load); only the final
+normalisation uses floats, with a correctly rounded sum of squares (:func:`dot`). The widened,
+scaled row of each token is kept once computed (up to :data:`ROW_CACHE` tokens per instance), so
+embedding a text costs one big-integer addition per token.
 
 Assets are read at import time, so componentize-py bakes them into the
 component's heap snapshot.
@@ -31,10 +32,12 @@ from guest.text import tokenizer
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 MAGIC = b"RSE1"
 SCALE_BITS = 32
-LANE_BYTES = 8
+LANE_BYTES = 6  # 48-bit lanes: a token sum needs 44 bits, and 64-bit lanes made every integer a third longer
+WORD_BYTES = 8
+TOP = 1 << (8 * LANE_BYTES - 1)
 CHUNK_BYTES = 1 << 20
 BIAS = 128  # stored int8 values are shifted to 0..255 so that every lane stays non-negative
-ROW_CACHE = 8192  # token rows kept as ready integer lanes (~3 KB each): Zipf makes most tokens repeat
+ROW_CACHE = 8192  # token rows kept as ready integer lanes (~2.3 KB each): Zipf makes most tokens repeat
 
 
 class StaticEmbedder:
@@ -61,12 +64,17 @@ class StaticEmbedder:
                 self._table[start : start + len(chunk)] = chunk.translate(shift)
         self.dims: int = dims
         self._scales = [round(s * 2**SCALE_BITS) for s in scales]
+        # A lane sums up to max_tokens values of 0..255 times a scale; signed, it stays within
+        # ±128 times that. Both must fit below TOP for the lanes never to carry into each other.
+        if max(self._scales, default=0) * 255 * self.max_tokens >= TOP:
+            raise ValueError("embeddings.bin: scales too large for 48-bit lanes")
         self._lane = bytearray(dims * LANE_BYTES)
+        self._wide = bytearray(dims * WORD_BYTES)  # each lane in the high six bytes of a 64-bit word
         self._rows: dict[int, int] = {}  # token id -> its scaled lanes (see ROW_CACHE)
         self._unpack = struct.Struct(f"<{dims}q").unpack
-        # 2**63 in every lane: adding it (minus the offset) keeps each lane in [0, 2**64) without
-        # carries, and XOR with it then reads the lane back as a signed 64-bit integer.
-        self._top = int.from_bytes((1 << 63).to_bytes(LANE_BYTES, "little") * dims, "little")
+        # TOP in every lane: adding it (minus the offset) keeps each lane in [0, 2 * TOP) without
+        # carries, and XOR with it then reads the lane back as a signed 48-bit integer.
+        self._top = int.from_bytes(TOP.to_bytes(LANE_BYTES, "little") * dims, "little")
         self._ones = int.from_bytes((1).to_bytes(LANE_BYTES, "little") * dims, "little")
         self.tokenizer = tokenizer.load(models_dir)
 
@@ -96,10 +104,13 @@ class StaticEmbedder:
         # map() over C-level methods: no bytecode per element (the wasm CPython is slow at it).
         total = sum(map(rows.__getitem__, ids))
         offset = BIAS * sum(map(self._scales.__getitem__, ids))
-        # Every lane minus the offset, as signed lanes, in three big-integer operations.
-        signed = (total + ((1 << 63) - offset) * self._ones) ^ self._top
-        sums = self._unpack(signed.to_bytes(dims * LANE_BYTES, "little"))
-        norm = math.sqrt(sum(map(operator.mul, sums, sums)))  # exact integer sum of squares
+        # Every lane minus the offset, as signed 48-bit lanes, in three big-integer operations.
+        signed = ((total + (TOP - offset) * self._ones) ^ self._top).to_bytes(dims * LANE_BYTES, "little")
+        wide = self._wide  # its two low bytes per word stay zero: each word reads as lane * 2**16
+        for byte in range(LANE_BYTES):
+            wide[WORD_BYTES - LANE_BYTES + byte :: WORD_BYTES] = signed[byte::LANE_BYTES]
+        sums = list(map(float, self._unpack(wide)))  # exact: at most 44 significant bits each
+        norm = math.sqrt(dot(sums, sums))  # the 2**16 cancels exactly in the quotients
         if norm == 0.0:
             return [0.0] * dims
         return list(map(norm.__rtruediv__, sums))
