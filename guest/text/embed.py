@@ -116,7 +116,7 @@ class StaticEmbedder:
         return list(map(norm.__rtruediv__, sums))
 
     def _row(self, i: int) -> int:
-        """Row ``i`` widened to unsigned 64-bit lanes in one integer, times the row's scale."""
+        """Row ``i`` widened to unsigned 48-bit lanes in one integer, times the row's scale."""
         lane, dims = self._lane, self.dims
         lane[::LANE_BYTES] = self._table[i * dims : (i + 1) * dims]
         scale: int = self._scales[i]
