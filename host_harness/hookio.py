@@ -27,6 +27,7 @@ DEFAULT_TIMEOUT_S = 2.0
 MAX_INPUT_BYTES = 8 * 1024 * 1024
 MAX_CONTEXT_CHARS = 9_500  # Claude Code replaces an additionalContext over 10,000 characters by a preview
 LOG_NAME = "hook.log"
+WARM_SOCKET = "rs-learn.sock"  # in .gm: where a warm server listens (host_harness/warm.py)
 MAX_LOG_BYTES = 1024 * 1024
 EXIT_MARGIN_S = 0.05  # kept from the budget for printing the answer and leaving
 # The hooks' options, shared by the full command line (cli/hook.py) and the warm path (cli/entry.py).

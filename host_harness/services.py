@@ -54,7 +54,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from guest.host import HostError
 from host_harness.cachedir import default_cache_dir
@@ -62,13 +62,14 @@ from host_harness.errors import HostFailure, StoreError
 from host_harness.store import effects
 from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
 from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
-from host_harness.store.pg.kv import PgKV, PgSession
-from host_harness.store.pg.ledger import PgLedger
-from host_harness.store.pg.vectors import PgSearchPolicy, PgVectorIndex
 from host_harness.store.router import HOST_NS, Project, StoreRouter
 from host_harness.store.selection import StoreChoice, resolve_store
 from host_harness.store.vecindex import IndexPolicy
 from host_harness.store.vectors import VectorIndex
+
+if TYPE_CHECKING:  # imported when a PostgreSQL store is chosen: a hook on SQLite does not pay for them
+    from host_harness.store.pg.kv import PgKV, PgSession
+    from host_harness.store.pg.vectors import PgVectorIndex
 
 T = TypeVar("T")
 LEVELS = {1: logging.INFO, 2: logging.WARNING, 3: logging.ERROR}
@@ -76,8 +77,8 @@ MAX_LOG_RECORDS = 10_000
 U64_MAX = 2**64 - 1
 
 guest_log = logging.getLogger("rs_learn.guest")
-Store = SqliteKV | PgKV
-Search = VectorIndex | PgVectorIndex
+Store: TypeAlias = "SqliteKV | PgKV"
+Search: TypeAlias = "VectorIndex | PgVectorIndex"
 
 
 def wall_clock_ms() -> int:
@@ -187,8 +188,6 @@ class HostServices:
         self.store_factory = store_factory
         # where and when vectors get a persisted index (ConfigError for a bad $RS_LEARN_VECTOR_INDEX)
         self.index_policy = index_policy or IndexPolicy.from_env(default_cache_dir())
-        exact = self.index_policy.approx_min is None
-        self.pg_search = PgSearchPolicy(approx_min=None) if exact else PgSearchPolicy()
         self._pg: PgSession | None = None
         if self.store.is_postgresql:
             self.router.stored_disciplines = self.stored_disciplines
@@ -277,6 +276,8 @@ class HostServices:
         from host_harness.spool.ledger import Ledger
 
         if self.store.is_postgresql:
+            from host_harness.store.pg.ledger import PgLedger
+
             return PgLedger(self._pg_session(), path)
         return Ledger(self.project.root, path)
 
@@ -399,6 +400,8 @@ class HostServices:
         self._in_call = False
 
     def _pg_session(self) -> PgSession:
+        from host_harness.store.pg.kv import PgSession
+
         if self._pg is None:
             url, project_id = self.store.url, self.store.project_id
             assert url is not None and project_id is not None
@@ -408,8 +411,13 @@ class HostServices:
     def _store(self, db: Path) -> tuple[Store, Search]:
         entry = self.stores.get(db)
         if entry is None and self.store.is_postgresql:
+            from host_harness.store.pg.kv import PgKV
+            from host_harness.store.pg.vectors import PgSearchPolicy, PgVectorIndex
+
+            exact = self.index_policy.approx_min is None  # RS_LEARN_VECTOR_INDEX=scan: exact there too
             pg = PgKV(self._pg_session(), self.project.store_name(db), db)
-            entry = self.stores[db] = (pg, PgVectorIndex(pg, self.pg_search))
+            policy = PgSearchPolicy(approx_min=None) if exact else PgSearchPolicy()
+            entry = self.stores[db] = (pg, PgVectorIndex(pg, policy))
         elif entry is None:
             sqlite = self.store_factory(db, self.busy_timeout_ms)
             sqlite.confine_to = self.project.root

@@ -38,9 +38,10 @@ from pathlib import Path
 from queue import Empty, SimpleQueue
 from typing import Any
 
+from host_harness.hookio import WARM_SOCKET
 from host_harness.store import confine
 
-SOCKET_NAME = "rs-learn.sock"
+SOCKET_NAME = WARM_SOCKET
 VERSION = 1
 VERBS = ("auto_recall", "session_start")
 MAX_LINE = 16 * 1024 * 1024

@@ -33,15 +33,18 @@ def remembered(project: Path, wasm_runtime: Runtime) -> Path:
 
 
 def hook(project: Path, prompt: str = PROMPT) -> tuple[str, set[str]]:
-    """Run the prompt-submit hook as a new process: its output and the top-level modules it imported."""
+    """Run the prompt-submit hook as a new process: its output and the modules it imported.
+
+    Each module is there by its full name and by its top-level package's (``numpy.linalg``: both).
+    """
     event = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(project), "prompt": prompt})
     env = host_env(project, RS_LEARN_HOOK_TIMEOUT="20")
     done = subprocess.run([sys.executable, "-X", "importtime", *HOST[1:], "hook", "prompt-submit"],
                           input=event.encode(), env=env, capture_output=True, timeout=60, cwd=project)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
-    modules = {line.split("|")[-1].strip().split(".")[0] for line in done.stderr.decode().splitlines()
-               if line.startswith("import time:")}
-    return done.stdout.decode(), modules
+    names = [line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
+             if line.startswith("import time:")]
+    return done.stdout.decode(), {*names, *(name.split(".")[0] for name in names)}
 
 
 def test_a_warm_watcher_answers_the_hook_as_the_cold_path_does(remembered: Path):
@@ -61,6 +64,15 @@ def test_a_warm_watcher_answers_the_hook_as_the_cold_path_does(remembered: Path)
     assert not (remembered / ".gm" / SOCKET_NAME).exists(), "the watcher removes its socket"
     again, modules = hook(remembered)
     assert again == cold and set(HEAVY) <= modules  # no server: cold again
+
+
+def test_the_cold_path_loads_neither_the_warm_client_nor_the_postgresql_store(remembered: Path):
+    """No socket: the hook goes cold at once; a project on SQLite never loads the PostgreSQL store."""
+    cold, modules = hook(remembered)
+    assert "8080" in cold
+    unused = {"host_harness.warm", "host_harness.store.pg.kv", "host_harness.store.pg.vectors",
+              "host_harness.store.pg.ledger"}
+    assert not modules & unused, sorted(modules & unused)
 
 
 def test_a_stale_socket_is_skipped_by_the_hook_and_replaced_by_a_server(remembered: Path):

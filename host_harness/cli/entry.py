@@ -80,7 +80,7 @@ def hook_options(args: list[str]) -> tuple[str, Path | None, int, float] | None:
 
 def warm_hook(command: str, project_option: Path | None, budget: int, timeout: float) -> None:
     """Serve the hook through the project's warm server and leave; return (stdin kept) to go cold."""
-    from host_harness import hookio, warm
+    from host_harness import hookio
 
     verb = HOOKS[command]
     event = hookio.EVENTS[command]
@@ -103,6 +103,10 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
     project = hookio.find_project(start)
     if not worth(project):
         hookio.leave("")  # nothing here: not an error (as the cold path)
+    if not os.path.lexists(project / ".gm" / hookio.WARM_SOCKET):
+        return  # no server: go cold without loading the client (warm.ask checks what is there)
+    from host_harness import warm
+
     try:
         envelope = warm.ask(project, verb, body, deadline - time.monotonic())
     except warm.NoServer:

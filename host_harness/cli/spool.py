@@ -15,7 +15,6 @@ from host_harness.guests.session import Session
 from host_harness.spool.lock import LockHeld, SpoolLock
 from host_harness.spool.watcher import ANSWERED, DEFERRED, POLL_INTERVAL_S, SPOOL, Spool, spool_root
 from host_harness.store import confine
-from host_harness.warm import Handoff, WarmServer
 
 EXIT_LOCK_HELD = 3
 EXIT_LOCK_LOST = 4
@@ -58,6 +57,8 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
         sys.exit(EXIT_LOCK_HELD)
     except OSError as error:
         raise click.ClickException(f"cannot use the spool: {error}") from None
+    from host_harness.warm import Handoff, WarmServer  # here: the hook's cold path imports this module
+
     lost, stop, handoff = threading.Event(), threading.Event(), Handoff()
     stopper = _stopper(stop, handoff.wake)
     previous = {sig: signal.signal(sig, stopper) for sig in (signal.SIGTERM, signal.SIGINT)}

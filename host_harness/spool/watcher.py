@@ -60,6 +60,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from host_harness.guests.base import BaseGuest, answer, envelope_ok
 from host_harness.spool.claims import Claim, Claims
@@ -78,7 +79,9 @@ from host_harness.spool.inbox import (
 )
 from host_harness.store import confine
 from host_harness.store.atomic import write_atomic_at
-from host_harness.warm import Handoff
+
+if TYPE_CHECKING:
+    from host_harness.warm import Handoff
 
 __all__ = ["ANSWERED", "DEFERRED", "BodyError", "Spool", "decode_body", "ignored", "scan", "spool_root"]
 
