@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from guest.memory.recall import Hit
 from guest.text import keywords
 from guest.text.stem import stem
+from guest.text.wordpin import pinned
 
 MAX_TERMS = 6
 SHORT_PROMPT_WORDS = 200
@@ -127,7 +128,7 @@ def derive(cleaned: str, document_frequency: Callable[[str], int]) -> Derived:
     """The 2-6 word query of a :func:`clean`-ed prompt; ``document_frequency(term)`` ranks candidates."""
     words: list[str] = []
     seen: set[str] = set()
-    for word in WORD.findall(cleaned):
+    for word in WORD.findall(pinned(cleaned)):  # Unicode 14's words on both targets
         lower = word.lower().strip("'-")
         if not lower or lower in keywords.STOP_WORDS or lower in CHAT_WORDS or len(lower) < 2:
             continue

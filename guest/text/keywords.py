@@ -27,6 +27,7 @@ from guest.text.postings import (
     seal,
 )
 from guest.text.stem import stem
+from guest.text.wordpin import pinned
 
 MAX_TERM_CHARS = 40
 scores = topk.scores  # the exhaustive reference (also the structured records' ranking)
@@ -45,9 +46,12 @@ STOP_WORDS = frozenset(
 
 
 def terms(text: str) -> list[str]:
-    """Lower-cased, stop-word-free, stemmed word terms of ``text``, in order."""
+    """Lower-cased, stop-word-free, stemmed word terms of ``text``, in order.
+
+    Words are those of Unicode 14 on both targets (:mod:`guest.text.wordpin`).
+    """
     out = []
-    for word in WORD_RE.findall(text.lower()):
+    for word in WORD_RE.findall(pinned(text).lower()):
         if word in STOP_WORDS or len(word) > MAX_TERM_CHARS:
             continue
         out.append(stem(word))

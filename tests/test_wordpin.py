@@ -1,0 +1,51 @@
+"""Words are Unicode 14's on both targets: letters that Unicode 15 and 16 added end a word.
+
+Native CPython 3.11 knows Unicode 14; the component's CPython 3.14 knows Unicode 16, where 9,392
+more code points are letters or numbers (and 27 of them capitals it lower-cases). Without the pin
+the component glued them into keyword terms and derived queries where the native guest split
+there, so the same store answered differently on the two targets.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from envelopes import ok
+
+from guest.memory import autorecall
+from guest.text import keywords
+from guest.text.wordpin import NEW_WORD_RANGES, pinned
+
+RAMS_HORN = "\ua7cb"  # LATIN CAPITAL LETTER RAMS HORN, Unicode 16; 3.14 lower-cases it to U+0264 (Unicode 14)
+GARAY = "\U00010d50\U00010d51"  # GARAY CAPITAL LETTERs, Unicode 16
+TEXT = f"Install with {RAMS_HORN}pnpm{GARAY}workspaces only"
+
+
+def test_the_pinned_code_points_are_unassigned_natively():
+    assert unicodedata.unidata_version == "14.0.0"
+    points = [cp for lo, hi in NEW_WORD_RANGES for cp in range(lo, hi + 1)]
+    assert len(points) == 9392
+    assert all(unicodedata.category(chr(cp)) == "Cn" for cp in points)
+
+
+def test_pinned_changes_only_the_new_letters():
+    assert pinned(TEXT) == "Install with  pnpm  workspaces only"
+    for text in ("plain ascii", "naïve café – ‘quoted’ 😀 中文 Ελληνικά"):
+        assert pinned(text) is text  # nothing to pin: the same object back
+
+
+def test_terms_end_where_unicode_14_ends_a_word():
+    assert keywords.terms(TEXT) == ["install", "pnpm", "workspace"]
+
+
+def test_a_derived_query_ends_where_unicode_14_ends_a_word():
+    derived = autorecall.derive(f"which {RAMS_HORN}vite{GARAY}plugin breaks the build", lambda term: 1)
+    assert derived.query == autorecall.derive("which vite plugin breaks the build", lambda term: 1).query
+
+
+def test_both_targets_split_words_at_letters_unicode_14_lacks(guest):
+    ok(guest, "memorize", TEXT)
+    ok(guest, "memorize", "Deploys go through ArgoCD")
+    hits = ok(guest, "recall", {"query": "pnpm", "mode": "keyword"})
+    assert [hit["text"] for hit in hits] == [TEXT]
+    assert ok(guest, "recall", {"query": "\u0264pnpm", "mode": "keyword"}) == []  # 3.14 made this a term
