@@ -14,7 +14,7 @@ from envelopes import ok
 
 from guest.memory import autorecall
 from guest.text import keywords
-from guest.text.wordpin import NEW_WORD_RANGES, pinned
+from guest.text.wordpin import NEW_WORD_RANGES, lower, pinned
 
 RAMS_HORN = "\ua7cb"  # LATIN CAPITAL LETTER RAMS HORN, Unicode 16; 3.14 lower-cases it to U+0264 (Unicode 14)
 GARAY = "\U00010d50\U00010d51"  # GARAY CAPITAL LETTERs, Unicode 16
@@ -34,6 +34,11 @@ def test_pinned_changes_only_the_new_letters():
         assert pinned(text) is text  # nothing to pin: the same object back
 
 
+def test_lower_leaves_the_new_letters_as_3_11_does():
+    assert lower(f"Tag{RAMS_HORN}{GARAY}ΑΣ{RAMS_HORN}Β") == f"tag{RAMS_HORN}{GARAY}ας{RAMS_HORN}β"
+    assert lower("ΑΣ Β İ") == "ΑΣ Β İ".lower()
+
+
 def test_terms_end_where_unicode_14_ends_a_word():
     assert keywords.terms(TEXT) == ["install", "pnpm", "workspace"]
 
@@ -49,3 +54,9 @@ def test_both_targets_split_words_at_letters_unicode_14_lacks(guest):
     hits = ok(guest, "recall", {"query": "pnpm", "mode": "keyword"})
     assert [hit["text"] for hit in hits] == [TEXT]
     assert ok(guest, "recall", {"query": "\u0264pnpm", "mode": "keyword"}) == []  # 3.14 made this a term
+
+
+def test_both_targets_fold_tags_as_unicode_14_does(guest):
+    tags = [f"Ci{RAMS_HORN}", f"ci{RAMS_HORN}", "CI"]
+    todo = ok(guest, "create_todo", {"title": "Rams horn", "tags": tags})
+    assert todo["tags"] == [f"ci{RAMS_HORN}", "ci"]  # 3.14's lower() made the first "ciɤ"

@@ -19,6 +19,7 @@ from typing import Any
 
 from guest.errors import InvalidRequest
 from guest.requests import as_integer, check_unicode, kind_of
+from guest.text import wordpin
 
 MAX_TITLE_CHARS = 200
 MAX_TEXT_BYTES = 16 * 1024
@@ -107,8 +108,9 @@ def tags(value: Any, field: str) -> list[str]:
                 f"tag {tag[:60]!r} in {field!r} is not valid: 1-{MAX_TAG_CHARS} characters "
                 "without whitespace, control characters, ',', '#', '\"' or '\\\\'"
             )
-        if tag.lower() not in out:
-            out.append(tag.lower())
+        folded = wordpin.lower(tag)  # the same on both targets (Unicode 14's case)
+        if folded not in out:
+            out.append(folded)
     return out
 
 

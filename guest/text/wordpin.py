@@ -6,6 +6,7 @@ assigns, and differ on the 9,392 code points that Unicode 15 and 16 made letters
 the component's words would hold them (and it lower-cases 27 of them) where native words end.
 :func:`pinned` makes them spaces, which is what they are to 3.11 (neither word characters nor
 cased), so keyword terms and derived queries are the same on both targets and as before natively.
+:func:`lower` is ``str.lower`` leaving them as they are, as 3.11 does, for text kept whole (tags).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ NEW_WORD_RANGES: tuple[tuple[int, int], ...] = (
 )
 
 _NEW_WORD = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in NEW_WORD_RANGES) + "]")
+_NEW_RUNS = re.compile(f"({_NEW_WORD.pattern}+)")
 _FIRST = chr(NEW_WORD_RANGES[0][0])
 
 
@@ -37,3 +39,11 @@ def pinned(text: str) -> str:
     if text.isascii() or max(text) < _FIRST:
         return text
     return _NEW_WORD.sub(" ", text)
+
+
+def lower(text: str) -> str:
+    """``text.lower()`` as Unicode 14 has it: code points of :data:`NEW_WORD_RANGES` stay as they are."""
+    if text.isascii() or max(text) < _FIRST:
+        return text.lower()
+    parts = _NEW_RUNS.split(text)  # the runs to keep at the odd indexes
+    return "".join(part if i % 2 else part.lower() for i, part in enumerate(parts))
