@@ -60,3 +60,11 @@ def test_both_targets_fold_tags_as_unicode_14_does(guest):
     tags = [f"Ci{RAMS_HORN}", f"ci{RAMS_HORN}", "CI"]
     todo = ok(guest, "create_todo", {"title": "Rams horn", "tags": tags})
     assert todo["tags"] == [f"ci{RAMS_HORN}", "ci"]  # 3.14's lower() made the first "ciɤ"
+
+
+def test_record_numbers_are_ascii_digits_only():
+    from guest.structured.store import id_number
+
+    assert id_number("td-12") == 12
+    # Kawi digit one (Unicode 15): a digit to the component's CPython only; Arabic-Indic three: to both
+    assert id_number("td-\U00011f51") == id_number("td-\u0663") == -1

@@ -55,7 +55,8 @@ def encode(value: Any) -> bytes:
 def id_number(record_id: str) -> int:
     """The sequence number of an id (``td-12`` -> 12); ``-1`` when malformed."""
     _, _, number = record_id.partition("-")
-    return int(number) if number.isdigit() and number[:1] != "0" and len(number) <= 16 else -1
+    digits = number.isascii() and number.isdigit()  # str.isdigit alone: Unicode-version dependent
+    return int(number) if digits and number[:1] != "0" and len(number) <= 16 else -1
 
 
 def doc_number(record_id: str) -> int:
