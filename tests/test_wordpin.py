@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import unicodedata
 
+import pytest
 from envelopes import ok
 
 from guest.memory import autorecall
 from guest.text import keywords
 from guest.text.wordpin import NEW_WORD_RANGES, lower, pinned
+from host_harness.guests.native import NativeGuest
 
 RAMS_HORN = "\ua7cb"  # LATIN CAPITAL LETTER RAMS HORN, Unicode 16; 3.14 lower-cases it to U+0264 (Unicode 14)
 GARAY = "\U00010d50\U00010d51"  # GARAY CAPITAL LETTERs, Unicode 16
@@ -68,3 +70,27 @@ def test_record_numbers_are_ascii_digits_only():
     assert id_number("td-12") == 12
     # Kawi digit one (Unicode 15): a digit to the component's CPython only; Arabic-Indic three: to both
     assert id_number("td-\U00011f51") == id_number("td-\u0663") == -1
+
+
+PROMPTS = (
+    f"how do I run {RAMS_HORN}https://example.com/vite/plugins here",  # 3.14 saw no word boundary
+    f"/fix{RAMS_HORN} the vite build",  # the slash command's word
+    f"<note{RAMS_HORN}>hidden vite plugin</note{RAMS_HORN}> build question",  # not a tag to 3.11
+)
+
+
+@pytest.mark.parametrize("prompt", PROMPTS)
+def test_cleaning_a_prompt_follows_unicode_14(prompt):
+    """Natively the Unicode 14 patterns are the plain ones: the new letters are not word characters."""
+    plain = autorecall.TAG.sub(" ", autorecall.drop_injected(prompt))
+    pinned_tags = autorecall.TAG_14.sub(" ", autorecall.drop_injected(prompt, autorecall.TAG_14))
+    assert plain == pinned_tags
+    assert autorecall.URL.sub(" ", prompt) == autorecall.URL_14.sub(" ", prompt)
+    assert autorecall.SLASH_COMMAND.sub(" ", prompt) == autorecall.SLASH_COMMAND_14.sub(" ", prompt)
+
+
+def test_both_targets_clean_prompts_as_unicode_14_does(guest):
+    ok(guest, "memorize", "The vite plugins live in web/plugins")
+    got = [ok(guest, "auto_recall", {"prompt": prompt}) for prompt in PROMPTS]
+    native = NativeGuest(guest.services) if not isinstance(guest, NativeGuest) else guest
+    assert got == [ok(native, "auto_recall", {"prompt": prompt}) for prompt in PROMPTS]

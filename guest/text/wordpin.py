@@ -11,6 +11,7 @@ cased), so keyword terms and derived queries are the same on both targets and as
 
 from __future__ import annotations
 
+import bisect
 import re
 
 UNICODE_VERSION = "16.0.0"
@@ -29,21 +30,39 @@ NEW_WORD_RANGES: tuple[tuple[int, int], ...] = (
     (0x2B739, 0x2B739), (0x2EBF0, 0x2EE5D), (0x31350, 0x323AF),
 )
 
-_NEW_WORD = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in NEW_WORD_RANGES) + "]")
-_NEW_RUNS = re.compile(f"({_NEW_WORD.pattern}+)")
-_FIRST = chr(NEW_WORD_RANGES[0][0])
+NEW_WORD_CLASS = "[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in NEW_WORD_RANGES) + "]"
+WORD_CHAR = f"(?:(?!{NEW_WORD_CLASS})\\w)"  # for patterns: Unicode 14's \w on both targets
+_NEW_WORD = re.compile(NEW_WORD_CLASS)
+_NEW_RUNS = re.compile(f"({NEW_WORD_CLASS}+)")
+# A class of many ranges is matched range by range (~70 ns a character natively), and max() on a
+# str compares character objects: look for the eight BMP ones by substring search, and test
+# astral characters (emoji, mostly) one by one.
+_BMP_CHARS = tuple(chr(cp) for lo, hi in NEW_WORD_RANGES if hi <= 0xFFFF for cp in range(lo, hi + 1))
+_ASTRAL = re.compile("[\\U00010000-\\U0010ffff]")
+_STARTS = [lo for lo, _ in NEW_WORD_RANGES]
+
+
+def has_new(text: str) -> bool:
+    """Whether ``text`` holds a code point of :data:`NEW_WORD_RANGES`."""
+    if text.isascii():
+        return False
+    if any(char in text for char in _BMP_CHARS):
+        return True
+    for char in set(_ASTRAL.findall(text)):
+        lo, hi = NEW_WORD_RANGES[bisect.bisect_right(_STARTS, ord(char)) - 1]
+        if lo <= ord(char) <= hi:
+            return True
+    return False
 
 
 def pinned(text: str) -> str:
     """``text`` with every code point of :data:`NEW_WORD_RANGES` replaced by a space."""
-    if text.isascii() or max(text) < _FIRST:
-        return text
-    return _NEW_WORD.sub(" ", text)
+    return _NEW_WORD.sub(" ", text) if has_new(text) else text
 
 
 def lower(text: str) -> str:
     """``text.lower()`` as Unicode 14 has it: code points of :data:`NEW_WORD_RANGES` stay as they are."""
-    if text.isascii() or max(text) < _FIRST:
+    if not has_new(text):
         return text.lower()
     parts = _NEW_RUNS.split(text)  # the runs to keep at the odd indexes
     return "".join(part if i % 2 else part.lower() for i, part in enumerate(parts))
