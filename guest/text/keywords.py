@@ -21,9 +21,8 @@ from guest.text.postings import (
     PostingsCache,
     chunk_key,
     directory_key,
-    directory_of,
     document_count,
-    pack,
+    pack_all,
     seal,
 )
 from guest.text.stem import stem
@@ -129,10 +128,10 @@ def set_postings(host: Host, ns: str, term: str, plist: list[tuple[int, int, int
     size = CHUNK * POSTING.size
     full = len(body) // size
     chunks = [body[n * size : (n + 1) * size] for n in range(full)]
-    packed = [pack(chunk) for chunk in chunks]
+    packed, directory = pack_all(chunks)
     values = {chunk_key(term, n): blob for n, blob in enumerate(packed)}
     if chunks:
-        values[directory_key(term)] = directory_of(packed)
+        values[directory_key(term)] = directory
     if body:
         values[term] = HEAD.pack(full) + body[full * size :]
     raw = host.kv_get(ns, term)

@@ -168,8 +168,23 @@ def seal(host: Host, ns: str, term: str, full: int, raw: bytes) -> None:
     entries = [ENTRY.pack(*e) for e in parse_directory(directory, full)]
     for n in range(len(entries), full):  # a store older than directories: fill them in
         entries.append(entry(host.kv_get(ns, chunk_key(term, n)) or b"", _first(entries)))
-    entries.append(_entry(_split(raw), zlib.crc32(blob), _first(entries)))  # not inflated again
+    entries.append(_packed_entry(raw, blob, _first(entries)))
     host.kv_put(ns, directory_key(term), b"".join(entries))
+
+
+def pack_all(chunks: list[bytes]) -> tuple[list[bytes], bytes]:
+    """Raw sealed chunks ``chunks`` (in order) packed, and their directory."""
+    blobs: list[bytes] = []
+    entries: list[bytes] = []
+    for raw in chunks:
+        blobs.append(pack(raw))
+        entries.append(_packed_entry(raw, blobs[-1], _first(entries)))
+    return blobs, b"".join(entries)
+
+
+def _packed_entry(raw: bytes, blob: bytes, after: int) -> bytes:
+    """The entry of ``blob``, just packed from ``raw``: bounded from ``raw``, not inflated again."""
+    return _entry(_split(raw), zlib.crc32(blob), after)
 
 
 def _first(entries: list[bytes]) -> int:
