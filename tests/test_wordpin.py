@@ -15,7 +15,8 @@ from envelopes import ok
 
 from guest.memory import autorecall
 from guest.text import keywords
-from guest.text.wordpin import NEW_WORD_RANGES, lower, pinned
+from guest.text.newwords import NEW_WORD_RANGES
+from guest.text.wordpin import lower, pinned
 from host_harness.guests.native import NativeGuest
 
 RAMS_HORN = "\ua7cb"  # LATIN CAPITAL LETTER RAMS HORN, Unicode 16; 3.14 lower-cases it to U+0264 (Unicode 14)

@@ -45,17 +45,26 @@ INJECTED_WORDS = frozenset(
 )
 KEPT_BLOCKS = frozenset({"command-args"})
 FENCE_PREFIX_CHARS = 100
-TAG = re.compile(r"<(/?)([A-Za-z][\w:.-]*)(?:\s[^<>]*)?(/?)>")
 FENCE = re.compile(r"```(.*?)(?:```|$)", re.S)
 INLINE_CODE = re.compile(r"`[^`\n]*`")
-URL = re.compile(r"\b(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+")
-SLASH_COMMAND = re.compile(r"^\s*/[A-Za-z][\w:-]*")
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_'-]*|[^\W\d_]{2,}")
-# The same three with Unicode 14's word characters (guest/text/wordpin.py), for the rare prompt that
-# holds a letter Unicode 15 or 16 added (the plain ones are several times faster).
-TAG_14 = re.compile(rf"<(/?)([A-Za-z](?:{wordpin.WORD_CHAR}|[:.-])*)(?:\s[^<>]*)?(/?)>")
-SLASH_COMMAND_14 = re.compile(rf"^\s*/[A-Za-z](?:{wordpin.WORD_CHAR}|[:-])*")
-URL_14 = re.compile(rf"(?:(?<!\w)|(?<={wordpin.NEW_WORD_CLASS}))(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+")
+
+
+def _cleaners(new: str | None) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The tag, slash-command and URL patterns; with ``new`` (a class), its code points are not ``\\w``."""
+    guard = f"(?!{new})" if new else ""
+    start = rf"(?:(?<!\w)|(?<={new}))" if new else r"\b"
+    return (
+        re.compile(rf"<(/?)([A-Za-z](?:{guard}[\w:.-])*)(?:\s[^<>]*)?(/?)>"),
+        re.compile(rf"^\s*/[A-Za-z](?:{guard}[\w:-])*"),
+        re.compile(rf"{start}(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+"),
+    )
+
+
+TAG, SLASH_COMMAND, URL = _cleaners(None)
+# Unicode 14's word characters (guest/text/wordpin.py), for the rare prompt that holds a letter
+# Unicode 15 or 16 added: ~5x slower than the plain patterns.
+TAG_14, SLASH_COMMAND_14, URL_14 = _cleaners(wordpin.NEW_WORD_CLASS)
 CHAT_WORDS = frozenset(
     """please pls thanks thank hi hello hey ok okay can could would you your i me my we us let lets
     need want like help make sure just also now then still really actually maybe something thing
