@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.__main__ import WASM, filled, populate, sentences, sized_main
+from bench.common import WASM, filled, populate, sentences, sized_main
 from guest.memory.reindex import remove
 from host_harness.git import driver
 from host_harness.guests.component import WasmGuest

@@ -27,7 +27,7 @@ from pathlib import Path
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from bench.__main__ import WASM, dispatch, pct, populate, sentences, timed
+from bench.common import WASM, dispatch, pct, populate, sentences, timed
 from host_harness.guests.component import WasmGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.mcp.server import RsLearnServer

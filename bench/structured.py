@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bench.__main__ import dispatch, filled, pct, sentences, sized_main, timed
+from bench.common import dispatch, filled, pct, sentences, sized_main, timed
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.component import WasmGuest
 from host_harness.guests.native import NativeGuest

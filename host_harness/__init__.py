@@ -18,7 +18,7 @@ import os
 import time
 
 # When this package was first imported: the latest possible "process start" for budgets that
-# count from it (the prompt-submit hook's); ``host_harness.hook.process_started`` looks earlier.
+# count from it (the prompt-submit hook's); ``host_harness.hooks.protocol.process_started`` looks earlier.
 IMPORTED_AT = time.monotonic()
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):

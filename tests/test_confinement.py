@@ -15,10 +15,10 @@ import pytest
 from envelopes import call, ok
 from hostprocs import host, host_env, write_request
 
-from host_harness.hook import log_reason
+from host_harness.hooks.cold import log_reason
 from host_harness.services import HostServices
 from host_harness.spool.watcher import Spool
-from host_harness.store import confine
+from host_harness.store import confine, skills
 from host_harness.store.config import ConfigError
 from host_harness.store.enabled_list import EnabledList
 from host_harness.store.router import Project
@@ -163,5 +163,5 @@ def test_linked_skill_folders_are_not_listed(project: Path, outside: Path):
     link(project / ".gm" / "managed-skills", outside)
     (project / ".gm" / "skills").mkdir()
     link(project / ".gm" / "skills" / "stolen", outside / "stolen")
-    assert Project(project).managed_skills() == []
-    assert Project(project).authored_skills() == []
+    assert skills.managed_skills(project) == []
+    assert skills.authored_skills(project) == []

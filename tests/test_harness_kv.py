@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from host_harness.errors import StoreError
 from host_harness.store.kv import SqliteKV
-from host_harness.store.pg.connect import PostgresError
+from host_harness.store.pg.driver import PostgresError
 from host_harness.store.pg.kv import PgKV, PgSession
 from host_harness.store.schema import MIGRATIONS, migrate
 

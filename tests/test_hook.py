@@ -14,7 +14,7 @@ import pytest
 from hostprocs import HOOK_FACTS, fingerprint, host, host_env, leftovers, remember, wait_for
 
 from host_harness.guests.runtime import Runtime
-from host_harness.hook import (
+from host_harness.hooks.cold import (
     EXIT_MARGIN_S,
     HookConfig,
     PromptSubmitHook,
@@ -166,7 +166,8 @@ def test_the_time_budget_gives_up_silently(remembered: Path):
 def test_the_budget_counts_from_the_process_start():
     """Claude Code waits for the whole process: interpreter start-up and imports are in the budget."""
     script = ("import time; top = time.monotonic(); import json;"
-              " from host_harness.hook import process_started; print(json.dumps([process_started(), top]))")
+              " from host_harness.hooks.protocol import process_started;"
+              " print(json.dumps([process_started(), top]))")
     spawned = time.monotonic()
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
                           env=host_env(Path.cwd()))

@@ -28,7 +28,8 @@ from host_harness.guests.native import NativeGuest
 from host_harness.services import HostServices
 from host_harness.store.config import ConfigError
 from host_harness.store.pg import schema
-from host_harness.store.pg.connect import PostgresError, connect
+from host_harness.store.pg.connect import connect
+from host_harness.store.pg.driver import PostgresError
 from host_harness.store.pg.kv import PgKV, PgSession
 from host_harness.store.pg.vectors import PgSearchPolicy, PgVectorIndex
 from host_harness.store.selection import SQLITE, StoreChoice, redact, resolve_store

@@ -11,8 +11,7 @@ from hostprocs import host, host_env
 
 from guest.learn.discovery import HEADER, INTRO
 from host_harness.guests.runtime import Runtime
-from host_harness.hook import parse_event
-from host_harness.store.router import Project
+from host_harness.hooks.cold import parse_event
 from host_harness.store.skills import MAX_HEAD_BYTES, description, discover
 
 
@@ -73,7 +72,7 @@ def test_discover_lists_every_skill_folder(skilled: Path):
     (skilled / ".gm" / "managed-skills" / "Not_Managed").mkdir()
     (skilled / ".gm" / "managed-skills" / "Not_Managed" / "SKILL.md").write_text("---\n---\n")
     (skilled / ".claude" / "skills" / "draft").mkdir()  # no SKILL.md: not a skill
-    rows = discover(Project(skilled))
+    rows = discover(skilled)
     assert [(r["kind"], r["name"], r["path"]) for r in rows] == [
         ("managed", "deploy-checklist", ".gm/managed-skills/deploy-checklist/SKILL.md"),
         ("managed", "review", ".gm/managed-skills/review/SKILL.md"),

@@ -21,7 +21,7 @@ import pytest
 from hostprocs import HOST, Watcher, host_env, remember
 
 from host_harness.guests.runtime import Runtime
-from host_harness.warm import SOCKET_NAME, Handoff, NoServer, WarmServer, ask
+from host_harness.hooks.warm import SOCKET_NAME, Handoff, NoServer, WarmServer, ask
 
 PROMPT = "which port does the staging server use?"
 HEAVY = ("wasmtime", "numpy")
@@ -70,7 +70,7 @@ def test_the_cold_path_loads_neither_the_warm_client_nor_the_postgresql_store(re
     """No socket: the hook goes cold at once; a project on SQLite never loads the PostgreSQL store."""
     cold, modules = hook(remembered)
     assert "8080" in cold
-    unused = {"host_harness.warm", "host_harness.store.pg.kv", "host_harness.store.pg.vectors",
+    unused = {"host_harness.hooks.warm", "host_harness.store.pg.kv", "host_harness.store.pg.vectors",
               "host_harness.store.pg.ledger"}
     assert not modules & unused, sorted(modules & unused)
 

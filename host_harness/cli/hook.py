@@ -21,7 +21,7 @@ import click
 
 from host_harness.cachedir import default_cache_dir
 from host_harness.guests.session import Session
-from host_harness.hook import (
+from host_harness.hooks.cold import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_TIMEOUT_S,
     MAX_INPUT_BYTES,
@@ -32,7 +32,7 @@ from host_harness.hook import (
     log_reason,
     process_started,
 )
-from host_harness.hookio import BUDGET_ENV, BUDGET_RANGE, EVENTS, TIMEOUT_ENV, TIMEOUT_RANGE, leave
+from host_harness.hooks.protocol import BUDGET_ENV, BUDGET_RANGE, EVENTS, TIMEOUT_ENV, TIMEOUT_RANGE, leave
 from host_harness.store.kv import SqliteKV
 from host_harness.store.vecindex import IndexDir, IndexPolicy
 from host_harness.store.vectors import VectorIndex

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
 from guest.learn.skills import sanitize_name
 from host_harness.guests.session import Session, echo_json
-from host_harness.store.router import Project
 from host_harness.store.skills import discover
 
 
@@ -78,7 +78,7 @@ def list_skills(session: Session, as_json: bool) -> None:
     Example:
       rs-learn-host skills list --json
     """
-    rows = skill_table(Project(session.project))
+    rows = skill_table(session.project)
     if as_json:
         echo_json(rows)
         return
@@ -89,15 +89,15 @@ def list_skills(session: Session, as_json: bool) -> None:
         click.echo(f"{row['name']:<40} {row['kind']:<8} {row['path']}{state}")
 
 
-def skill_table(project: Project) -> list[dict[str, Any]]:
+def skill_table(root: Path) -> list[dict[str, Any]]:
     """Every skill with its kind, path and whether it is the one discovered."""
-    found = discover(project)
+    found = discover(root)
     claimed = {sanitize_name(s["name"]) for s in found if s["kind"] == "authored"}
     rows = [
         {
             "name": s["name"],
             "kind": s["kind"],
-            "path": str(project.root / s["path"]),
+            "path": str(root / s["path"]),
             "wins": s["kind"] == "authored" or s["name"] not in claimed,
         }
         for s in found

@@ -50,9 +50,9 @@ def mcp(
       rs-learn-host -p ~/code/app mcp --project-id app
     """
     from host_harness.guests.base import answer
+    from host_harness.hooks.warm import WarmServer
     from host_harness.mcp.server import RsLearnServer  # the SDK takes ~1 s to import: only here
     from host_harness.mcp.worker import GuestWorker
-    from host_harness.warm import WarmServer
 
     if project is not None:
         session.project = project.resolve()

@@ -57,7 +57,7 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
         sys.exit(EXIT_LOCK_HELD)
     except OSError as error:
         raise click.ClickException(f"cannot use the spool: {error}") from None
-    from host_harness.warm import Handoff, WarmServer  # here: the hook's cold path imports this module
+    from host_harness.hooks.warm import Handoff, WarmServer  # here: the hook's cold path imports this module
 
     lost, stop, handoff = threading.Event(), threading.Event(), Handoff()
     stopper = _stopper(stop, handoff.wake)
@@ -67,7 +67,7 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
     try:
         queue = Spool(session.project, session.open())
         lock.start_heartbeat(lambda: _set(lost, stop, handoff.wake))
-        if mode == "watch":  # hooks hand their requests to this warm component (host_harness/warm.py)
+        if mode == "watch":  # hooks hand their requests to this warm component (host_harness/hooks/warm.py)
             warm = WarmServer(session.project, handoff.submit)
             warm.start()
         if mode == "once":

@@ -13,7 +13,7 @@ from host_harness.guests.base import BaseGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
 from host_harness.store.config import ConfigError
-from host_harness.store.pg.connect import PostgresError
+from host_harness.store.pg.driver import PostgresError
 from host_harness.store.selection import resolve_store
 
 # An installed wheel carries the component in the package (setup.py); a checkout has it in dist/.

@@ -32,8 +32,10 @@ from host_harness import __version__
 from host_harness.mcp.schemas import Schema, memory_schemas, structured_schemas
 from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, ToolSpec, prepare, tool_result
 from host_harness.mcp.worker import GuestWorker
+from host_harness.store import skills
 from host_harness.store.config import MemoryConfig
-from host_harness.store.router import Project, valid_name
+from host_harness.store.names import valid_name
+from host_harness.store.router import Project
 
 LISTED_BLOCKS = 100
 ARCHIVE_URI = "rs-learn://archive/"
@@ -130,7 +132,7 @@ class RsLearnServer(MCPServer[Any]):
         listed += [
             Resource(uri=f"{SKILLS_URI}{name}", name=name, title=f"Managed skill {name}",
                      mime_type="text/markdown")
-            for name in self.project.managed_skills()
+            for name in skills.managed_skills(self.project.root)
         ]
         return listed
 

@@ -81,7 +81,7 @@ from host_harness.store import confine
 from host_harness.store.atomic import write_atomic_at
 
 if TYPE_CHECKING:
-    from host_harness.warm import Handoff
+    from host_harness.hooks.warm import Handoff
 
 __all__ = ["ANSWERED", "DEFERRED", "BodyError", "Spool", "decode_body", "ignored", "scan", "spool_root"]
 

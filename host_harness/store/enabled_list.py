@@ -24,7 +24,8 @@ from collections.abc import Iterator
 
 from host_harness.store import confine
 from host_harness.store.atomic import write_atomic_at
-from host_harness.store.router import RESERVED_DISCIPLINES, Project, valid_name
+from host_harness.store.names import valid_name
+from host_harness.store.router import RESERVED_DISCIPLINES, Project
 
 RESERVED = frozenset({"default"})
 FOLDER = (".gm", "disciplines")

@@ -6,10 +6,8 @@
   its own world there (see :meth:`StoreRouter.host_value`);
 * every other namespace lives in ``<project>/.gm/rs-learn.db`` under its own name.
 
-A discipline ``<name>`` becomes a directory name, so it must match
-``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``: no ``/``, ``..``, NUL, absolute path or
-empty name can reach the file system. Nothing here creates ``.gm/``: the store
-creates its directory on the first write. Nothing here follows a symbolic link below
+A discipline ``<name>`` becomes a directory name (``host_harness/store/names.py``). Nothing here
+creates ``.gm/``: the store creates its directory on the first write. Nothing here follows a link below
 the project either (``host_harness/store/confine.py``): a linked ``enabled.txt`` or
 skills folder reads as absent, with a warning.
 """
@@ -19,8 +17,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
-import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,8 +26,8 @@ from host_harness.errors import StoreError
 from host_harness.store import confine, skills
 from host_harness.store.config import MemoryConfig, load_memory_config
 from host_harness.store.kv import check_name
+from host_harness.store.names import valid_name
 
-NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 HOST_NS = "host"
 RESERVED_DISCIPLINES = frozenset({HOST_NS})  # a discipline folder named like the host namespace
 DISCIPLINES = "disciplines"
@@ -43,11 +39,6 @@ HOST_KEYS = (
 MAX_ENABLED_BYTES = 1024 * 1024
 
 log = logging.getLogger("rs_learn.host")
-
-
-def valid_name(name: str) -> bool:
-    """Return whether ``name`` is a safe folder name (a discipline's or a managed skill's)."""
-    return NAME_RE.fullmatch(name) is not None
 
 
 def valid_discipline(name: str) -> bool:
@@ -88,11 +79,6 @@ class Project:
     def enabled_file(self) -> Path:
         """``.gm/disciplines/enabled.txt``: one discipline name per line."""
         return self.gm / DISCIPLINES / "enabled.txt"
-
-    @property
-    def skill_dirs(self) -> tuple[Path, Path]:
-        """Where authored skills live."""
-        return (self.gm / "skills", self.root / ".claude" / "skills")
 
     def enabled_disciplines(self) -> list[str]:
         """Read ``enabled.txt``: trimmed names, blank and ``#`` lines skipped, de-duplicated, valid only."""
@@ -136,48 +122,6 @@ class Project:
     def known_disciplines(self) -> list[str]:
         """The disciplines a leading ``@name`` selects: every folder and every enabled name, sorted."""
         return sorted(set(self.discipline_dirs()) | set(self.enabled_disciplines()))
-
-    def managed_skills(self) -> list[str]:
-        """List the managed skills written so far (``.gm/managed-skills/<name>/SKILL.md``)."""
-        return sorted(name for name in self.skill_folders((".gm", "managed-skills")) if valid_name(name))
-
-    def authored_skills(self) -> list[str]:
-        """List the skill directories with a ``SKILL.md`` in ``.gm/skills`` and ``.claude/skills``."""
-        return sorted({name for name, _ in self.authored_skill_files()})
-
-    def authored_skill_files(self) -> list[tuple[str, Path]]:
-        """``(name, SKILL.md)`` of every authored skill (``.gm/skills`` is read without following links)."""
-        gm_skills, claude_skills = self.skill_dirs
-        found = [(name, gm_skills / name / "SKILL.md") for name in self.skill_folders((".gm", "skills"))]
-        found += [(name, claude_skills / name / "SKILL.md") for name in self.claude_skills()]
-        return sorted(found)
-
-    def claude_skills(self) -> list[str]:
-        """Folders of ``.claude/skills`` holding a ``SKILL.md`` (the agent's own folder, outside ``.gm``)."""
-        base = self.skill_dirs[1]
-        if not base.is_dir():
-            return []
-        return sorted(d.name for d in base.iterdir() if (d / "SKILL.md").is_file())
-
-    def skill_folders(self, parts: tuple[str, ...]) -> list[str]:
-        """Folders of ``parts`` holding a regular ``SKILL.md``, links never followed, sorted."""
-        try:
-            with confine.directory(self.root, parts) as fd:
-                found = []
-                for entry in os.scandir(fd):
-                    if entry.is_dir(follow_symlinks=False):
-                        try:
-                            st = os.stat(f"{entry.name}/SKILL.md", dir_fd=fd, follow_symlinks=False)
-                        except OSError:
-                            continue
-                        if stat.S_ISREG(st.st_mode):
-                            found.append(entry.name)
-                return sorted(found)
-        except FileNotFoundError:
-            return []
-        except OSError as error:
-            log.warning("ignoring %s: %s", self.root.joinpath(*parts), error)
-            return []
 
 
 @dataclass(frozen=True)
@@ -232,15 +176,15 @@ class StoreRouter:
         elif key == "disciplines":
             value = sorted(set(self.project.known_disciplines()) | set(self.stored_disciplines()))
         elif key == "authored-skills":
-            value = self.project.authored_skills()
+            value = skills.authored_skills(self.project.root)
         elif key == "managed-skills":
-            value = self.project.managed_skills()
+            value = skills.managed_skills(self.project.root)
         elif key == "scope" and self.scope is not None:
             value = self.scope
         elif key == "memory-config":
             value = self.memory_config.as_json()
         elif key == "skills":
-            value = skills.discover(self.project)
+            value = skills.discover(self.project.root)
         else:
             return None
         return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")

@@ -11,17 +11,20 @@ listed without a description: the listing never fails because of one skill.
 from __future__ import annotations
 
 import json
+import logging
+import os
+import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from host_harness.store import confine
 from host_harness.store.effects import SKILL_PATH
-
-if TYPE_CHECKING:
-    from host_harness.store.router import Project
+from host_harness.store.names import valid_name
 
 MAX_HEAD_BYTES = 16 * 1024
 MAX_SKILLS = 500
+
+log = logging.getLogger("rs_learn.host")
 
 
 def places(root: Path) -> list[tuple[str, Path]]:
@@ -34,16 +37,55 @@ def places(root: Path) -> list[tuple[str, Path]]:
     ]
 
 
-def discover(project: Project) -> list[dict[str, Any]]:
-    """Every skill of the project: ``{"name", "kind", "path", "description"}``, by place then name.
+def managed_skills(root: Path) -> list[str]:
+    """The managed skills written so far (``.gm/managed-skills/<name>/SKILL.md``), sorted."""
+    return sorted(name for name in skill_folders(root, (".gm", "managed-skills")) if valid_name(name))
+
+
+def authored_skills(root: Path) -> list[str]:
+    """The skill folders with a ``SKILL.md`` in ``.gm/skills`` and ``.claude/skills``, sorted."""
+    return sorted(set(skill_folders(root, (".gm", "skills"))) | set(claude_skills(root)))
+
+
+def claude_skills(root: Path) -> list[str]:
+    """Folders of ``.claude/skills`` holding a ``SKILL.md`` (the agent's own folder, outside ``.gm``)."""
+    base = root / ".claude" / "skills"
+    if not base.is_dir():
+        return []
+    return sorted(d.name for d in base.iterdir() if (d / "SKILL.md").is_file())
+
+
+def skill_folders(root: Path, parts: tuple[str, ...]) -> list[str]:
+    """Folders of ``parts`` holding a regular ``SKILL.md``, links never followed, sorted."""
+    try:
+        with confine.directory(root, parts) as fd:
+            found = []
+            for entry in os.scandir(fd):
+                if entry.is_dir(follow_symlinks=False):
+                    try:
+                        st = os.stat(f"{entry.name}/SKILL.md", dir_fd=fd, follow_symlinks=False)
+                    except OSError:
+                        continue
+                    if stat.S_ISREG(st.st_mode):
+                        found.append(entry.name)
+            return sorted(found)
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        log.warning("ignoring %s: %s", root.joinpath(*parts), error)
+        return []
+
+
+def discover(root: Path) -> list[dict[str, Any]]:
+    """Every skill of the project at ``root``: ``{"name", "kind", "path", "description"}``, by place, name.
 
     Folders under ``.gm`` are listed and read without following links (a cloned repository may plant
     them); ``.claude/skills`` is the agent's own folder, read as the agent reads it.
     """
     places = [
-        ("managed", (".gm", "managed-skills"), project.managed_skills()),
-        ("authored", (".gm", "skills"), project.skill_folders((".gm", "skills"))),
-        ("authored", (".claude", "skills"), project.claude_skills()),
+        ("managed", (".gm", "managed-skills"), managed_skills(root)),
+        ("authored", (".gm", "skills"), skill_folders(root, (".gm", "skills"))),
+        ("authored", (".claude", "skills"), claude_skills(root)),
     ]
     found: list[dict[str, Any]] = []
     for kind, parts, names in places:
@@ -52,18 +94,18 @@ def discover(project: Project) -> list[dict[str, Any]]:
             if kind == "managed" and not SKILL_PATH.fullmatch(path[len(".gm/") :]):
                 continue
             found.append({"name": name, "kind": kind, "path": path,
-                          "description": description(_head(project, (*parts, name, "SKILL.md")))})
+                          "description": description(_head(root, (*parts, name, "SKILL.md")))})
             if len(found) == MAX_SKILLS:
                 return found
     return found
 
 
-def _head(project: Project, parts: tuple[str, ...]) -> bytes | None:
+def _head(root: Path, parts: tuple[str, ...]) -> bytes | None:
     """The first :data:`MAX_HEAD_BYTES` of a ``SKILL.md`` (``None`` when it cannot be read)."""
     try:
         if parts[0] == ".gm":
-            return confine.read_file(project.root, parts, MAX_HEAD_BYTES)
-        with open(project.root.joinpath(*parts), "rb") as handle:
+            return confine.read_file(root, parts, MAX_HEAD_BYTES)
+        with open(root.joinpath(*parts), "rb") as handle:
             return handle.read(MAX_HEAD_BYTES)
     except OSError:
         return None

@@ -1,52 +1,14 @@
-"""Connecting to the PostgreSQL store: psycopg 3 (an optional dependency) and one-line errors.
-
-``psycopg`` and ``pgvector`` are imported only when a project uses a PostgreSQL store, so the
-SQLite path (and the prompt-submit hook's start-up) never pays for them. Every error leaving this
-package is a :class:`PostgresError` on one line, with the URL's password masked.
-"""
+"""Connecting to the PostgreSQL store: a new connection, its schema migrated, ``vector`` registered."""
 
 from __future__ import annotations
 
-import hashlib
-from types import ModuleType
-from typing import Any
-
-from host_harness.store.config import ConfigError
-from host_harness.store.selection import redact, scrub
-
-INSTALL_HINT = "pip install 'rs-learn[postgresql]'"
-LOCK_CLASS = 0x52534C4E  # "RSLN": the first key of every advisory lock rs-learn takes
-CONNECT_TIMEOUT_S = 10
-SERIALIZATION_FAILURE = "40001"
-DEADLOCK = "40P01"
-LOCK_NOT_AVAILABLE = "55P03"
-
-Connection = Any  # psycopg.Connection[tuple[Any, ...]]; psycopg is optional, so typed loosely here
-
-
-class PostgresError(Exception):
-    """A PostgreSQL store failed (cannot connect, connection lost, a query failed); one line, no password."""
-
-    def __init__(self, message: str, sqlstate: str | None = None) -> None:
-        super().__init__(message)
-        self.sqlstate = sqlstate
-
-
-def psycopg() -> ModuleType:
-    """The ``psycopg`` module, or a :class:`ConfigError` saying how to install it."""
-    try:
-        import pgvector.psycopg  # noqa: F401 -- the adapter must be there too
-        import psycopg as module
-    except ImportError as error:
-        raise ConfigError(f"a PostgreSQL store needs psycopg 3 and pgvector ({error}): "
-                          f"{INSTALL_HINT}") from None
-    return module
+from host_harness.store.pg import schema
+from host_harness.store.pg.driver import CONNECT_TIMEOUT_S, Connection, PostgresError, describe, psycopg
+from host_harness.store.selection import redact
 
 
 def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> Connection:
     """A new autocommit connection to ``url``, its schema migrated and the ``vector`` type registered."""
-    from host_harness.store.pg import schema
-
     module = psycopg()
     try:
         conn = module.connect(url, autocommit=True, connect_timeout=max(2, int(timeout_s)),
@@ -62,28 +24,3 @@ def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> Connection:
         conn.close()
         raise
     return conn
-
-
-def describe(error: BaseException, url: str | None) -> str:
-    """What went wrong, on one line, without the password."""
-    text = str(error).strip() or type(error).__name__
-    return scrub(text, url)
-
-
-def sqlstate(error: BaseException) -> str | None:
-    """The SQLSTATE of a psycopg error (``None`` for anything else)."""
-    return getattr(error, "sqlstate", None)
-
-
-def is_psycopg_error(error: BaseException) -> bool:
-    """Whether ``error`` came from psycopg (without importing it)."""
-    return type(error).__module__.startswith("psycopg")
-
-
-def project_lock_key(project: str) -> int:
-    """The second advisory-lock key of a project: 31 bits of a hash of its id, never 0 (the migrations').
-
-    Two projects whose keys collide only take turns writing; nothing else depends on the key.
-    """
-    digest = hashlib.blake2b(project.encode("utf-8"), digest_size=4).digest()
-    return (int.from_bytes(digest, "little") >> 1) or 1

@@ -27,7 +27,7 @@ code is refused.
 
 from __future__ import annotations
 
-from host_harness.store.pg.connect import (
+from host_harness.store.pg.driver import (
     LOCK_CLASS,
     Connection,
     PostgresError,

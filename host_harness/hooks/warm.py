@@ -38,7 +38,7 @@ from pathlib import Path
 from queue import Empty, SimpleQueue
 from typing import Any
 
-from host_harness.hookio import WARM_SOCKET
+from host_harness.hooks.protocol import WARM_SOCKET
 from host_harness.store import confine
 
 SOCKET_NAME = WARM_SOCKET

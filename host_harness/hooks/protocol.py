@@ -1,7 +1,7 @@
 """What a hook needs before it loads anything: the protocol, the project, the log, the time budget.
 
 Standard library only (plus the confinement helpers), so that a hook answered by a warm server
-(``host_harness/warm.py``) never imports wasmtime or numpy; ``host_harness/hook.py`` builds the
+(``host_harness/hooks/warm.py``) never imports wasmtime or numpy; ``host_harness/hooks/cold.py`` builds the
 cold path on the same functions.
 """
 
@@ -27,10 +27,10 @@ DEFAULT_TIMEOUT_S = 2.0
 MAX_INPUT_BYTES = 8 * 1024 * 1024
 MAX_CONTEXT_CHARS = 9_500  # Claude Code replaces an additionalContext over 10,000 characters by a preview
 LOG_NAME = "hook.log"
-WARM_SOCKET = "rs-learn.sock"  # in .gm: where a warm server listens (host_harness/warm.py)
+WARM_SOCKET = "rs-learn.sock"  # in .gm: where a warm server listens (host_harness/hooks/warm.py)
 MAX_LOG_BYTES = 1024 * 1024
 EXIT_MARGIN_S = 0.05  # kept from the budget for printing the answer and leaving
-# The hooks' options, shared by the full command line (cli/hook.py) and the warm path (cli/entry.py).
+# The hooks' options, shared by the full command line (cli/hook.py) and the fast path (hooks/fast.py).
 EVENTS = {"prompt-submit": HOOK_EVENT, "session-start": SESSION_EVENT}  # hook command -> its event
 BUDGET_ENV = {"prompt-submit": "RS_LEARN_HOOK_BUDGET", "session-start": "RS_LEARN_SESSION_BUDGET"}
 TIMEOUT_ENV = "RS_LEARN_HOOK_TIMEOUT"

@@ -57,7 +57,7 @@ from host_harness.guests.runtime import (
     default_cache_dir,
     make_engine,
 )
-from host_harness.hookio import (
+from host_harness.hooks.protocol import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_TIMEOUT_S,
     EXIT_MARGIN_S,
@@ -81,7 +81,7 @@ from host_harness.services import HostServices
 from host_harness.store.atomic import write_atomic
 from host_harness.store.vecindex import IndexDir, IndexPolicy
 
-__all__ = [  # the protocol's pieces live in host_harness.hookio (the warm path needs them without this)
+__all__ = [  # the protocol's pieces live in hooks.protocol (the fast path needs them without this)
     "DEFAULT_BUDGET_TOKENS", "DEFAULT_TIMEOUT_S", "EXIT_MARGIN_S", "HOOK_EVENT", "LOG_NAME",
     "MAX_CONTEXT_CHARS", "MAX_INPUT_BYTES", "SESSION_EVENT", "Hook", "HookConfig", "PromptSubmitHook",
     "SessionStartHook", "Skip",
