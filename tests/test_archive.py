@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from docpages import page
 from envelopes import call, ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -553,10 +554,8 @@ def test_cli_errors(run, tmp_path: Path):
 
 
 def readme_exchanges() -> list[tuple[str, object, dict]]:
-    """The (verb, body, envelope) examples of the README's "Verbatim archive" section."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Verbatim archive", 1)[1]
-    block = section.split("```json\n", 1)[1].split("```", 1)[0]
+    """The (verb, body, envelope) examples of ``docs/archive.md``."""
+    block = page("archive.md").split("```json\n", 1)[1].split("```", 1)[0]
     lines = [line for line in block.splitlines() if line.strip()]
     out = []
     for request, response in zip(lines[::2], lines[1::2], strict=True):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from docpages import page
 from hostprocs import host, host_env
 
 from host_harness.store.schema import MIGRATIONS
@@ -139,9 +140,7 @@ def test_concurrent_writers_of_both_hosts_lose_nothing(node_host, project, write
 
 
 def test_the_readme_example_of_two_hosts_on_one_project(node_host, project):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Loading the component in your own host")[1]
-    block = re.search(r"even at the same time:\n\n```sh\n(.*?)```", section, re.S)
+    block = re.search(r"even at the same time:\n\n```sh\n(.*?)```", page("hosts.md"), re.S)
     assert block
     outputs = []
     for line in block.group(1).splitlines():

@@ -13,9 +13,9 @@ import re
 import shutil
 import sqlite3
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
+from docpages import page
 from gitstores import History
 from hypothesis import given
 from hypothesis import strategies as st
@@ -343,9 +343,7 @@ def test_git_verbs_refuse_outside_a_driver(guest):
 
 def test_the_readme_sample_is_what_textconv_prints(history, clock, services):
     """Every line of the README's textconv sample (``…`` = anything) matches a line of real output."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Memory in git", 1)[1]
-    sample = re.search(r"```text\n(.*?)```", section, re.S).group(1).splitlines()
+    sample = re.search(r"```text\n(.*?)```", page("git.md"), re.S).group(1).splitlines()
     clock.now_ms = 1_796_117_400_000  # 2026-12-01T09:30:00Z
     history.ok("base", "memorize", {"text": "Deploys go through ArgoCD."})
     history.ok("base", "learn", {"memory": "Deploys follow a checklist.", "context": "incident 2026-11-02"})

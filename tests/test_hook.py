@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from docpages import page
 from hostprocs import HOOK_FACTS, fingerprint, host, host_env, leftovers, remember, wait_for
 
 from host_harness.guests.runtime import Runtime
@@ -203,9 +204,8 @@ def test_a_cold_cache_compiles_in_the_background(remembered: Path, tmp_path: Pat
 
 
 
-def test_the_readme_install_snippets_are_the_documented_shape():
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    snippets = [json.loads(line) for line in readme.splitlines() if line.startswith('{"hooks"')]
+def test_the_documented_install_snippets_are_the_documented_shape():
+    snippets = [json.loads(line) for line in page("hooks.md").splitlines() if line.startswith('{"hooks"')]
     assert [list(s["hooks"]) for s in snippets] == [["UserPromptSubmit"], ["SessionStart"]]
     for settings, command in zip(snippets, ["prompt-submit", "session-start"], strict=True):
         (group,) = next(iter(settings["hooks"].values()))

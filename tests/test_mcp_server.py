@@ -20,13 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from docpages import page
 from hostprocs import HOST, Watcher, host, host_env, leftovers, wait_for, write_request
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
-
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 @asynccontextmanager
@@ -280,8 +278,7 @@ def test_stdout_is_the_protocol_only_and_sigterm_closes_cleanly(wasm_path: Path,
 
 
 def readme_mcp_section() -> str:
-    start = README.index("## MCP server")
-    return README[start:README.index("\n## ", start + 1)]
+    return page("mcp.md")
 
 
 def test_the_readme_mcp_section_works_as_written(wasm_path: Path, project: Path):

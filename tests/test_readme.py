@@ -1,5 +1,5 @@
 """The README's recipes work: its two commands, `.ci/run` runs exactly the test command, and every
-`rs-learn-host` line of its shell blocks runs as written."""
+`rs-learn-host` line of the shell blocks of the README and its docs pages runs as written."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from conftest import use_postgresql
+from docpages import PAGES, blocks, page
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -76,9 +77,11 @@ CHECKS = {
 
 
 def readme_commands() -> list[str]:
+    """Every CLI line of the README's and the docs pages' shell blocks, pages in :data:`PAGES` order."""
     lines = []
-    for block in re.findall(r"```sh\n(.*?)```", README, re.S):
-        lines += [line for line in block.splitlines() if COMMAND.search(line.split("#")[0])]
+    for name in PAGES:
+        for block in blocks(page(name), "sh"):
+            lines += [line for line in block.splitlines() if COMMAND.search(line.split("#")[0])]
     return lines
 
 
@@ -125,3 +128,19 @@ def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path, pg_url: str)
     assert not list((work / "laptop").rglob("*.db")) and not list((work / "desktop").rglob("*.db"))
     moved, back = (work / "memories.jsonl").read_text(), (work / "back.jsonl").read_text()
     assert back.count("\n") == moved.count("\n") + 1 and "ArgoCD" in back, "the imported ones and the new one"
+
+
+def test_the_readme_is_short_and_links_every_docs_page():
+    assert len(README.splitlines()) <= 300
+    linked = set(re.findall(r"\]\((docs/[\w.-]+\.md)", README))
+    assert {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")} <= linked
+    assert set(PAGES) - {"README.md"} <= linked
+
+
+def test_no_relative_link_is_broken():
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), ROOT / "conformance" / "README.md"]
+    for path in pages:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", path.read_text(encoding="utf-8")):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            assert (path.parent / target).exists(), f"{path.relative_to(ROOT)} links {target}"

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from docpages import page
 from envelopes import call, ok
 from structured_helpers import db_digest, fails, ids, nested, write_config
 
@@ -510,9 +510,8 @@ def test_host_scope_that_is_malformed_is_internal(guest_factory, project, clock)
 
 
 def readme_exchanges() -> list[tuple[str, object, dict]]:
-    """The (verb, body, abridged envelope) lines of the README's "Structured memory" section."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    block = readme.split("## Structured memory", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    """The (verb, body, abridged envelope) lines of the first example of ``docs/structured.md``."""
+    block = page("structured.md").split("```json\n", 1)[1].split("```", 1)[0]
     lines = [line for line in block.splitlines() if line.strip()]
     out = []
     for request, response in zip(lines[::2], lines[1::2], strict=True):
