@@ -3,16 +3,20 @@
 The project (a subset of a set: :func:`subset`) is memorized once natively and once by the built
 component, and every prompt is asked of both: the ``recall`` and ``auto_recall`` envelopes must be
 equal byte for byte, and so must the ids the memories were given. The medians of the call times,
-on the same store, are the cost per recall of each target.
+on the same store, are the cost per recall of each target (the two take turns, call by call, so
+that a busy machine slows both alike).
 """
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Any
 
 from bench.project import Project
 from bench.runner import Targets, hook_body, opened, p50, recall_body
 from bench.variants import DEFAULT, Variant, applied
+
+VERBS = ("recall", "auto_recall")
 
 
 def subset(project: Project, memories: int, own: int, foreign: int) -> Project:
@@ -33,19 +37,17 @@ def crosscheck(project: Project, targets: Targets, variant: Variant = DEFAULT) -
         raise ValueError(f"variant {variant.name!r} patches the native guest: the component cannot run it")
     calls = [("recall", recall_body(p, variant)) for p in project.own]
     calls += [("auto_recall", hook_body(p, variant)) for p in project.own + project.foreign]
-    answers: dict[str, list[str]] = {}
-    ids: dict[str, dict[str, str]] = {}
-    cost: dict[str, dict[str, float]] = {}
-    for target in ("native", "wasm"):
-        with opened(project, targets, target) as store, applied(variant):
-            times: dict[str, list[float]] = {"recall": [], "auto_recall": []}
-            answers[target] = []
-            for verb, body in calls:
+    answers: dict[str, list[str]] = {"native": [], "wasm": []}
+    times: dict[tuple[str, str], list[float]] = {(t, v): [] for t in answers for v in VERBS}
+    with ExitStack() as stack:
+        stores = {target: stack.enter_context(opened(project, targets, target)) for target in answers}
+        stack.enter_context(applied(variant))
+        for verb, body in calls:  # the targets take turns, so that both see the machine's load alike
+            for target, store in stores.items():
                 envelope, ms = store.raw(verb, body)
                 answers[target].append(envelope)
-                times[verb].append(ms)
-            ids[target] = store.ids
-            cost[target] = {"recall_p50": p50(times["recall"]), "hook_p50": p50(times["auto_recall"])}
+                times[target, verb].append(ms)
+        ids = {target: store.ids for target, store in stores.items()}
     same = [a == b for a, b in zip(answers["native"], answers["wasm"], strict=True)]
     first = next((i for i, ok in enumerate(same) if not ok), None)
     return {
@@ -54,5 +56,6 @@ def crosscheck(project: Project, targets: Targets, variant: Variant = DEFAULT) -
         "first_difference": None if first is None else {
             "verb": calls[first][0], "native": answers["native"][first][:300],
             "wasm": answers["wasm"][first][:300]},
-        **{f"{target}_{key}": value for target, c in cost.items() for key, value in c.items()},
+        **{f"{target}_{'recall' if verb == 'recall' else 'hook'}_p50": p50(samples)
+           for (target, verb), samples in times.items()},
     }

@@ -99,6 +99,7 @@ def run_sets(args: argparse.Namespace, variants: list[Variant], targets: runner.
         why = "--no-crosscheck" if not args.crosscheck else f"{args.wasm} is not built"
         print(f"skipped the native/wasm cross-check: {why}")
     else:
+        timed("component loaded", targets.runtime)  # (compiling it, when its cache was pruned)
         for variant in [v for v in variants if not v.native_only]:
             for small in subsets:
                 check = timed(f"cross-check {small.name}", crosscheck, small, targets, variant)

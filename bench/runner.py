@@ -62,11 +62,16 @@ class Targets:
 
             return NativeGuest(services)
         from host_harness.guests.component import WasmGuest
+
+        return WasmGuest(self.runtime(), services)
+
+    def runtime(self) -> Any:
+        """The compiled component (compiled now unless its precompiled cache holds it)."""
         from host_harness.guests.runtime import Runtime
 
         if self._runtime is None:
             self._runtime = Runtime.load(self.wasm)
-        return WasmGuest(self._runtime, services)
+        return self._runtime
 
     def close(self) -> None:
         """Stop the component's clock thread."""

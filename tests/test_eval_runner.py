@@ -68,7 +68,8 @@ def tiny() -> Project:
         Memory("D1:3", "Ann: thanks!", 3000),
         Memory("D2:1", "Ann: thanks!", 4000),
     ]
-    own = [Prompt("Which bucket does the deploy script push the frontend bundle to?", frozenset({"D1:1"}), "4"),
+    own = [Prompt("Which bucket does the deploy script push the frontend bundle to?", frozenset({"D1:1"}),
+                  "4"),
            Prompt("What did Bob call his grey kitten?", frozenset({"D1:2"}), "1")]
     foreign = [Prompt("How does the quarterly tax filing work for freelancers?", frozenset(), "x"),
                Prompt("Pixel kitten grey adopted weekend", frozenset(), "y")]
