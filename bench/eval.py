@@ -125,7 +125,7 @@ def main() -> None:
         for v in [v for v in variants if v.native_only]:
             print(f"skipped variant {v.name!r} on the wasm target: it patches the native guest")
         variants = [v for v in variants if not v.native_only]
-    targets = runner.Targets(args.wasm)
+    targets = runner.Targets(args.wasm, args.out.parent / "component")  # a cache other checkouts do not prune
     try:
         run = run_sets(args, variants, targets)
     finally:

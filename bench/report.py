@@ -15,6 +15,9 @@ CHANNELS = {
     "keyword": "rs-learn keyword channel (BM25+stem)",
     "hybrid": "rs-learn hybrid recall (fused)",
 }
+COST_COLUMNS = [(kind, verb, target)  # the cross-check's columns, in order
+                for kind, verb in (("cpu", "recall"), ("cpu", "hook"), ("wall", "recall"))
+                for target in ("native", "wasm")]
 STRATEGY_LABELS = {
     "derived": "2-6 word derived query only",
     "full": "full prompt only",
@@ -75,25 +78,25 @@ def locomo(summaries: dict[str, dict[str, Any]]) -> str:
 def hook(summaries: dict[str, dict[str, Any]]) -> str:
     """The hook's figures: own-hit, own-injected, foreign false alarms, mean tokens, per variant."""
     rows = [[name, f3(h["own_hit"]), f3(h["own_injected"]), f3(h["foreign_alarm"]),
-             f"{h['tokens_own']:.0f}", f"{h['tokens_foreign']:.0f}", f"{s['ms']['hook_p50']:.1f}"]
+             f"{h['tokens_own']:.0f}", f"{h['tokens_foreign']:.0f}", f"{s['ms']['hook_cpu_p50']:.1f}"]
             for name, s in summaries.items() for h in [s["hook"]]]
     return table(["variant", "own-hit", "own-injected", "foreign false alarms", "tokens own",
-                  "tokens foreign", "ms p50"], rows)
+                  "tokens foreign", "CPU ms p50"], rows)
 
 
 def devset(summaries: dict[str, dict[str, Any]], meta: dict[str, Any]) -> str:
     """The dev set's recall and hook figures, one row per variant."""
-    rows = [[name, f3(r["ndcg"]), f3(r["recall"]), f3(r["hit"]), f"{s['ms']['recall_p50']:.1f}"]
+    rows = [[name, f3(r["ndcg"]), f3(r["recall"]), f3(r["hit"]), f"{s['ms']['recall_cpu_p50']:.1f}"]
             for name, s in summaries.items() for r in [s["recall"]["all"]]]
     head = (f"Dev set (standard-library notes; seed {meta['seed']}, digest {meta['digest']}: "
             f"{meta['memories']} memories of {meta['modules']} modules, {meta['own']} own prompts, "
             f"{meta['foreign']} foreign prompts from {meta['foreign_modules']} other modules)\n\n")
-    recall = table(["variant", "nDCG@10", "R@10", "hit@10", "ms p50"], rows)
+    recall = table(["variant", "nDCG@10", "R@10", "hit@10", "CPU ms p50"], rows)
     return head + recall + "\n\nDev set hook (auto_recall, budget 1500 tokens)\n\n" + hook(summaries)
 
 
 def everything(results: dict[str, Any], variants: list[str]) -> str:
-    """Every variant on every set that ran: the ablation table (native; ms = median recall time)."""
+    """Every variant on every set that ran: the ablation table (ms: a recall's median CPU time)."""
     smart_sets = [c for c in SETS if c in results]
     own_sets = [n for n in ("locomo", "dev") if n in results]
     header = ["variant"] + [f"{c} nDCG" for c in smart_sets]
@@ -106,19 +109,22 @@ def everything(results: dict[str, Any], variants: list[str]) -> str:
             s = results[name][variant]
             row += [f3(s["recall"]["all"][x]) for x in ("ndcg", "recall", "hit")]
             row += [f3(s["hook"][x]) for x in ("own_hit", "foreign_alarm")]
-            row.append(f"{s['ms']['recall_p50']:.1f}")
+            row.append(f"{s['ms']['recall_cpu_p50']:.1f}")
         rows.append(row)
     return "Every variant on every set\n\n" + table(header, rows)
 
 
 def crosschecks(checks: list[dict[str, Any]]) -> str:
     """Native and wasm on the same subsets: identical answers, cost per recall and per hook call."""
-    rows = [[c["variant"], c["project"], str(c["memories"]), f"{c['identical']} / {c['calls']}",
-             "yes" if c["same_ids"] else "NO", f"{c['native_recall_p50']:.1f}", f"{c['wasm_recall_p50']:.1f}",
-             f"{c['native_hook_p50']:.1f}", f"{c['wasm_hook_p50']:.1f}"] for c in checks]
-    return ("Both targets on the same stores (ms p50 per call)\n\n"
-            + table(["variant", "subset", "memories", "identical answers", "same ids", "recall native",
-                     "recall wasm", "hook native", "hook wasm"], rows))
+    rows = []
+    for c in checks:
+        ms = [f"{c[f'{target}_{verb}_{kind}_p50']:.1f}" for kind, verb, target in COST_COLUMNS]
+        ratio = c["wasm_recall_cpu_p50"] / max(c["native_recall_cpu_p50"], 1e-9)
+        rows.append([c["variant"], c["project"], str(c["memories"]), f"{c['identical']} / {c['calls']}",
+                     "yes" if c["same_ids"] else "NO", *ms[:2], f"{ratio:.1f}x", *ms[2:]])
+    return ("Both targets on the same stores (ms per call, median; CPU of the calling thread, and wall)\n\n"
+            + table(["variant", "subset", "memories", "identical answers", "same ids", "recall CPU native",
+                     "wasm", "wasm / native", "hook CPU native", "wasm", "recall wall native", "wasm"], rows))
 
 
 def write(path: Path, figures: dict[str, Any]) -> None:

@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from bench import metrics
 from bench.project import Project, Prompt
@@ -42,6 +42,14 @@ CHARS_PER_TOKEN = 4
 Outcome = dict[str, Any]
 
 
+class Cost(NamedTuple):
+    """What one call cost: CPU time of the calling thread (the engine runs in it, on both targets,
+    and a busy machine barely changes it) and wall-clock time, in ms."""
+
+    cpu_ms: float
+    wall_ms: float
+
+
 def scratch(prefix: str) -> tempfile.TemporaryDirectory[str]:
     """A temporary folder, in memory when ``/dev/shm`` is writable."""
     where = SHM if SHM.is_dir() and os.access(SHM, os.W_OK) else None
@@ -49,11 +57,17 @@ def scratch(prefix: str) -> tempfile.TemporaryDirectory[str]:
 
 
 class Targets:
-    """Guests of either target; the component is loaded (from its precompiled cache) once."""
+    """Guests of either target; the component is loaded (from its precompiled cache) once.
 
-    def __init__(self, wasm: Path) -> None:
+    ``cache_dir`` holds the precompiled component (default: the harness's, shared by every
+    checkout on the machine and pruned to a few artifacts); ``runtime``, one already loaded.
+    """
+
+    def __init__(self, wasm: Path, cache_dir: Path | None = None, runtime: Any = None) -> None:
         self.wasm = wasm
-        self._runtime: Any = None
+        self.cache_dir = cache_dir
+        self._runtime: Any = runtime
+        self._loaded = False  # whether this object loaded the runtime (and so closes it)
 
     def guest(self, target: str, services: HostServices) -> BaseGuest:
         """A native or wasm guest over ``services``."""
@@ -70,12 +84,13 @@ class Targets:
         from host_harness.guests.runtime import Runtime
 
         if self._runtime is None:
-            self._runtime = Runtime.load(self.wasm)
+            self._runtime = Runtime.load(self.wasm, self.cache_dir)
+            self._loaded = True
         return self._runtime
 
     def close(self) -> None:
-        """Stop the component's clock thread."""
-        if self._runtime is not None:
+        """Stop the clock thread of the component this object loaded."""
+        if self._loaded:
             self._runtime.close()
 
 
@@ -87,19 +102,19 @@ class Store:
         self.services = guest.services
         self.ids = ids
 
-    def raw(self, verb: str, body: dict[str, Any]) -> tuple[str, float]:
-        """The envelope of one call and its milliseconds."""
-        start = time.perf_counter()
+    def raw(self, verb: str, body: dict[str, Any]) -> tuple[str, Cost]:
+        """The envelope of one call and what it cost."""
+        wall, cpu = time.perf_counter(), time.thread_time()
         envelope = self.guest.dispatch(verb, json.dumps(body))
-        return envelope, (time.perf_counter() - start) * 1000
+        return envelope, Cost((time.thread_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000)
 
-    def ask(self, verb: str, body: dict[str, Any]) -> tuple[Any, float]:
-        """The data of one call (an error envelope stops the run) and its milliseconds."""
-        envelope, ms = self.raw(verb, body)
+    def ask(self, verb: str, body: dict[str, Any]) -> tuple[Any, Cost]:
+        """The data of one call (an error envelope stops the run) and what it cost."""
+        envelope, cost = self.raw(verb, body)
         answer = json.loads(envelope)
         if not answer["ok"]:
             raise SystemExit(f"{verb} failed: {answer['error']}")
-        return answer["data"], ms
+        return answer["data"], cost
 
     def gold(self, prompt: Prompt) -> set[str]:
         """The ids of the prompt's relevant memories."""
@@ -140,22 +155,22 @@ def hook_body(prompt: Prompt, variant: Variant) -> dict[str, Any]:
 
 def recalled(store: Store, prompt: Prompt, variant: Variant) -> Outcome:
     """One recall's nDCG, R and hit @10, the rank of its first relevant hit, and its time."""
-    data, ms = store.ask("recall", recall_body(prompt, variant))
+    data, cost = store.ask("recall", recall_body(prompt, variant))
     ranked = [hit["id"] for hit in data]
     gains = dict.fromkeys(store.gold(prompt), 1.0)
     first = next((i + 1 for i, hit in enumerate(ranked) if hit in gains), None)
     return {"group": prompt.group, "ndcg": metrics.ndcg(ranked, gains, K),
             "recall": metrics.recall_at(ranked, gains, K), "hit": metrics.hit_at(ranked, gains, K),
-            "first": first, "ms": ms}
+            "first": first, **cost._asdict()}
 
 
 def injected(store: Store, prompt: Prompt, variant: Variant) -> Outcome:
     """One hook call: whether it injected, whether a relevant memory was among it, tokens, time."""
-    data, ms = store.ask("auto_recall", hook_body(prompt, variant))
+    data, cost = store.ask("auto_recall", hook_body(prompt, variant))
     gold = store.gold(prompt)
     return {"group": prompt.group, "injected": bool(data["context"]),
             "gold": any(hit["id"] in gold for hit in data["hits"]),
-            "tokens": len(data["context"]) / CHARS_PER_TOKEN, "ms": ms}
+            "tokens": len(data["context"]) / CHARS_PER_TOKEN, **cost._asdict()}
 
 
 def ask(store: Store, project: Project, variant: Variant) -> dict[str, list[Outcome]]:
@@ -209,8 +224,8 @@ def summary(outcomes: dict[str, list[Outcome]]) -> dict[str, Any]:
             "foreign_alarm": _mean(foreign, "injected"),
             "tokens_own": _mean(own, "tokens"), "tokens_foreign": _mean(foreign, "tokens"),
         },
-        "ms": {"recall_p50": p50([r["ms"] for r in recall]),
-               "hook_p50": p50([r["ms"] for r in own + foreign])},
+        "ms": {f"{verb}_{kind}_p50": p50([r[f"{kind}_ms"] for r in rows])
+               for verb, rows in (("recall", recall), ("hook", own + foreign)) for kind in ("cpu", "wall")},
     }
 
 

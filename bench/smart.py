@@ -75,15 +75,16 @@ def run(store: Store, coll: datasets.Collection, verb: str, extra: dict[str, Any
         if not gains:
             continue
         field = "query" if verb == "recall" else "prompt"
-        data, ms = store.ask(verb, {field: query, "limit": K, **extra})
-        times.append(ms)
+        data, cost = store.ask(verb, {field: query, "limit": K, **extra})
+        times.append(cost)
         hits = data if verb == "recall" else data["hits"]
         ranked = [d for hit in hits for d in owners[hit["id"]]]
         rows.append((metrics.ndcg(ranked, gains, K), metrics.recall_at(ranked, gains, K),
                      metrics.hit_at(ranked, gains, K)))
     n = len(rows)
     figures = {name: sum(r[i] for r in rows) / n for i, name in enumerate(("ndcg", "recall", "hit"))}
-    return {**figures, "queries": n, "ms_p50": p50(times)}
+    return {**figures, "queries": n, "cpu_ms_p50": p50([c.cpu_ms for c in times]),
+            "wall_ms_p50": p50([c.wall_ms for c in times])}
 
 
 def pruned_equals_exhaustive(store: Store, coll: datasets.Collection) -> dict[str, float]:

@@ -32,19 +32,19 @@ def test_binary_metrics_by_hand():
 def test_summary_by_hand():
     outcomes = {
         "recall": [
-            {"group": "1", "ndcg": 1.0, "recall": 1.0, "hit": 1.0, "ms": 3.0},
-            {"group": "1", "ndcg": 0.0, "recall": 0.0, "hit": 0.0, "ms": 5.0},
-            {"group": "2", "ndcg": 0.5, "recall": 0.25, "hit": 1.0, "ms": 4.0},
+            {"group": "1", "ndcg": 1.0, "recall": 1.0, "hit": 1.0, "cpu_ms": 3.0, "wall_ms": 6.0},
+            {"group": "1", "ndcg": 0.0, "recall": 0.0, "hit": 0.0, "cpu_ms": 5.0, "wall_ms": 10.0},
+            {"group": "2", "ndcg": 0.5, "recall": 0.25, "hit": 1.0, "cpu_ms": 4.0, "wall_ms": 8.0},
         ],
         "own": [
-            {"gold": True, "injected": True, "tokens": 100.0, "ms": 1.0},
-            {"gold": False, "injected": True, "tokens": 50.0, "ms": 2.0},
-            {"gold": False, "injected": False, "tokens": 0.0, "ms": 3.0},
-            {"gold": True, "injected": True, "tokens": 250.0, "ms": 4.0},
+            {"gold": True, "injected": True, "tokens": 100.0, "cpu_ms": 1.0, "wall_ms": 2.0},
+            {"gold": False, "injected": True, "tokens": 50.0, "cpu_ms": 2.0, "wall_ms": 4.0},
+            {"gold": False, "injected": False, "tokens": 0.0, "cpu_ms": 3.0, "wall_ms": 6.0},
+            {"gold": True, "injected": True, "tokens": 250.0, "cpu_ms": 4.0, "wall_ms": 8.0},
         ],
         "foreign": [
-            {"gold": False, "injected": True, "tokens": 80.0, "ms": 9.0},
-            {"gold": False, "injected": False, "tokens": 0.0, "ms": 9.0},
+            {"gold": False, "injected": True, "tokens": 80.0, "cpu_ms": 9.0, "wall_ms": 18.0},
+            {"gold": False, "injected": False, "tokens": 0.0, "cpu_ms": 9.0, "wall_ms": 18.0},
         ],
     }
     s = runner.summary(outcomes)
@@ -54,7 +54,8 @@ def test_summary_by_hand():
     assert s["recall"]["2"]["recall"] == 0.25
     assert s["hook"] == {"own": 4, "foreign": 2, "own_hit": 0.5, "own_injected": 0.75, "foreign_alarm": 0.5,
                          "tokens_own": 100.0, "tokens_foreign": 40.0}
-    assert s["ms"] == {"recall_p50": 4.0, "hook_p50": 3.5}
+    assert s["ms"] == {"recall_cpu_p50": 4.0, "hook_cpu_p50": 3.5,
+                       "recall_wall_p50": 8.0, "hook_wall_p50": 7.0}
 
 
 # ---------------------------------------------------------------- a tiny project through the engine
@@ -194,15 +195,11 @@ def test_only_variants_that_change_the_index_get_stores_of_their_own(tmp_path, m
 # ---------------------------------------------------------------- both targets
 
 
-def test_both_targets_answer_a_project_identically(tmp_path):
-    targets = runner.Targets(require_wasm())
-    try:
-        check = crosscheck(subset(tiny(), 3, 1, 1), targets)
-    finally:
-        targets.close()
+def test_both_targets_answer_a_project_identically(wasm_runtime):
+    check = crosscheck(subset(tiny(), 3, 1, 1), runner.Targets(require_wasm(), runtime=wasm_runtime))
     assert check["memories"] == 3 and check["calls"] == 3
     assert check["identical"] == 3 and check["same_ids"] and check["first_difference"] is None
-    assert check["native_recall_p50"] > 0 and check["wasm_recall_p50"] > 0
+    assert check["native_recall_cpu_p50"] > 0 and check["wasm_recall_wall_p50"] > 0
 
 
 def test_the_cross_check_refuses_a_native_only_variant(tmp_path):
