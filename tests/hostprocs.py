@@ -9,7 +9,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from conftest import ROOT, WASM
@@ -60,6 +61,21 @@ def write_request(project: Path, verb: str, name: str, body: bytes) -> Path:
     tmp.write_bytes(body)
     os.replace(tmp, folder / name)
     return folder / name
+
+
+@contextmanager
+def write_lock_held(project: Path) -> Iterator[None]:
+    """Another writer holding the project's write lock (SQLite or PostgreSQL) until the block ends."""
+    from host_harness.services import HostServices
+
+    services = HostServices(project)
+    try:
+        services.begin(write_lock=True)
+        services.kv_get("default", "meta")  # the first touch takes the lock
+        yield
+    finally:
+        services.rollback()
+        services.close()
 
 
 class Watcher:
