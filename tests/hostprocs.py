@@ -18,10 +18,18 @@ from conftest import ROOT, WASM
 HOST = [sys.executable, "-m", "host_harness"]
 
 
+HOOK_TIMEOUT = "30"  # a hook's budget in tests: no outcome may depend on the machine's speed (issue 25)
+
+
 def host_env(project: Path, **extra: str) -> dict[str, str]:
-    """The environment of a harness process on ``project`` with the built component."""
+    """The environment of a harness process on ``project`` with the built component.
+
+    Hooks get a budget of :data:`HOOK_TIMEOUT` seconds, which a loaded CI machine cannot exceed by
+    accident; a test about the budget passes its own ``RS_LEARN_HOOK_TIMEOUT``.
+    """
     env = {**os.environ, "RS_LEARN_PROJECT": str(project), "RS_LEARN_WASM": str(WASM),
-           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+           "RS_LEARN_HOOK_TIMEOUT": HOOK_TIMEOUT}
     env.update(extra)
     return env
 

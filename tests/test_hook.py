@@ -50,8 +50,8 @@ def remembered(project: Path, wasm_runtime: Runtime) -> Path:
 
 
 def hook_env(project: Path, **extra: str) -> dict[str, str]:
-    """The hook's environment, with a time budget a loaded CI box cannot exceed by accident."""
-    return host_env(project, **{"RS_LEARN_HOOK_TIMEOUT": "20", **extra})
+    """The hook's environment, with a time budget a loaded CI box cannot exceed by accident (host_env's)."""
+    return host_env(project, **extra)
 
 
 def log_lines(project: Path) -> list[str]:

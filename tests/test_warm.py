@@ -270,10 +270,10 @@ def test_hooks_are_answered_while_the_spool_is_busy(remembered: Path):
             watcher = Watcher(host_env(remembered))
             watcher.wait_ready()  # from here its guest thread waits for the lock, ~30 s in all
             for _ in range(2):
-                warm, modules = hook(remembered, timeout="15")
+                warm, modules = hook(remembered)  # 20 s: less than the ~30 s the spool is busy
                 assert warm == cold, hook_log(remembered)
                 assert not modules & set(HEAVY), "answered by the warm server, not cold"
-            assert len(list((remembered / ".gm" / "exec-spool" / "in" / "memorize").glob("*.json"))) >= 2
+            assert list((remembered / ".gm" / "exec-spool" / "in" / "memorize").glob("*.json")), "still busy"
     finally:
         if watcher is not None:
             assert watcher.stop() == 0
@@ -341,13 +341,13 @@ def started_then_trickle(conn: socket.socket, stop) -> None:
 @pytest.mark.parametrize(("act", "logged"), [
     (old_version, "refused the request: 'validation: the warm protocol is version 1'; answering without it"),
     (started_then_gone, "closed the connection without an answer; answering without it (cold)"),
-    (trickle, "did not start the request within 1 s; answering without it (cold)"),
+    (trickle, "did not start the request within 4 s; answering without it (cold)"),
 ])
 def test_a_server_that_cannot_serve_sends_the_hook_cold(remembered: Path, act, logged: str):
     cold, _ = hook(remembered)
     fake = Fake(remembered, act)
     try:
-        out, modules = hook(remembered, timeout="5")
+        out, modules = hook(remembered)
     finally:
         fake.close()
     assert out == cold and set(HEAVY) <= modules, "answered by the cold path"
@@ -357,7 +357,7 @@ def test_a_server_that_cannot_serve_sends_the_hook_cold(remembered: Path, act, l
 def test_a_server_that_started_and_stalls_cannot_hold_the_hook_past_its_budget(remembered: Path):
     fake = Fake(remembered, started_then_trickle)
     try:
-        out, _ = hook(remembered, timeout="2")
+        out, _ = hook(remembered, timeout="10")
         wait_for(fake.cut_off.is_set, 30, "the hook to close the connection")
     finally:
         fake.close()
@@ -366,7 +366,7 @@ def test_a_server_that_started_and_stalls_cannot_hold_the_hook_past_its_budget(r
 
 def test_the_budget_ends_the_hook_whatever_it_waits_for(remembered: Path):
     """A hook whose stdin never closes leaves, status 0, at the end of its budget, and says why."""
-    env = host_env(remembered, RS_LEARN_HOOK_TIMEOUT="2")
+    env = host_env(remembered, RS_LEARN_HOOK_TIMEOUT="5")
     proc = subprocess.Popen([*HOST, "hook", "prompt-submit"], env=env, cwd=remembered, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdin is not None
@@ -379,7 +379,8 @@ def test_the_budget_ends_the_hook_whatever_it_waits_for(remembered: Path):
         if proc.poll() is None:
             proc.kill()
     assert code == 0 and proc.stdout is not None and proc.stdout.read() == b""
-    assert "gave up after the 2 s time budget; nothing injected" in hook_log(remembered)
+    logged = hook_log(remembered)
+    assert "the 5 s time budget" in logged and "; nothing injected" in logged, logged
 
 
 def test_a_server_busy_with_another_hook_sends_this_one_cold(remembered: Path):
