@@ -358,8 +358,16 @@ class HostServices:
         guest_log.error("host import failed: %s", message)
 
     def index_misses(self) -> list[tuple[Path, str, int]]:
-        """``(store, namespace, dimension)`` of the persisted vector indexes scanned instead of built."""
-        return [(db, ns, dim) for db, (_, index) in self.stores.items() for ns, dim in sorted(index.misses)]
+        """``(store, namespace, dimension)`` of the persisted vector indexes scanned instead of built.
+
+        Each is reported once: a long-lived caller (the warm socket's reader) hears of a miss again
+        only when a later call misses again.
+        """
+        misses = []
+        for db, (_, index) in self.stores.items():
+            misses += [(db, ns, dim) for ns, dim in sorted(index.misses)]
+            index.misses.clear()
+        return misses
 
     def close(self) -> None:
         """Roll back anything open and close every database."""

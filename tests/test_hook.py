@@ -297,5 +297,6 @@ def test_the_warm_reader_answers_a_stale_index_from_keywords_too(changed_under_i
         wait_for(lambda: index_current(project, cache), 120, "the index the reader rebuilt in the background")
         envelope = json.loads(reader.serve("auto_recall", body, 60.0))
         assert "warnings" not in envelope and "auth worker 7" in envelope["data"]["context"]
+        assert index_current(project, cache), "a served index starts no build again"
     finally:
         reader.close()
