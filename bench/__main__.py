@@ -43,6 +43,7 @@ import wasmtime
 
 from bench import corpus, pgscale, scale, stores
 from bench.common import ROOT, WASM, dispatch, pct, populate, sentences, timed
+from bench.hookload import bench_hook_during_import
 from bench.hosts import bench_hosts
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.component import WasmGuest
@@ -215,11 +216,12 @@ def bench_spool_and_hook() -> None:
             raise SystemExit("the spool watcher does not listen on .gm/rs-learn.sock")
         warm_answer = hook()
         warm = timed(hook, 9)
-        watcher.terminate()
-        watcher.wait(30)
         row("hook with a warm server (spool --watch), median", f"{statistics.median(warm):.0f} ms",
             "<= 80 ms")
         row("  warm answer = cold answer", "yes" if warm_answer == injected else "NO")
+        bench_hook_during_import(row, project, hook)
+        watcher.terminate()
+        watcher.wait(30)
         python = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 5)
         row("  of which: python start-up", f"{statistics.median(python):.0f} ms")
 

@@ -27,7 +27,9 @@ fan-out of a recall or the hook), an enabled discipline whose store cannot be
 opened -- not a database (a git-LFS pointer), corrupt, newer than this build,
 behind a link -- is left out of the list, logged as a warning and named in
 :attr:`HostServices.warnings`, which ``dispatch`` adds to its envelope. The other
-stores are recalled. A store named explicitly (``@name``) still fails the call.
+stores are recalled. A store named explicitly (``@name``) still fails the call. A hook's vector
+search that answered nothing because its index is being rebuilt (``host_harness/store/vectors.py``)
+is named there too.
 
 The store: the project's SQLite files (the default), or a PostgreSQL server when
 ``--store``/``$RS_LEARN_STORE``/``.gm/config.json`` name one (``host_harness/store/selection.py``).
@@ -356,8 +358,16 @@ class HostServices:
         guest_log.error("host import failed: %s", message)
 
     def index_misses(self) -> list[tuple[Path, str, int]]:
-        """``(store, namespace, dimension)`` of the persisted vector indexes scanned instead of built."""
-        return [(db, ns, dim) for db, (_, index) in self.stores.items() for ns, dim in sorted(index.misses)]
+        """``(store, namespace, dimension)`` of the persisted vector indexes scanned instead of built.
+
+        Each is reported once: a long-lived caller (the warm socket's reader) hears of a miss again
+        only when a later call misses again.
+        """
+        misses = []
+        for db, (_, index) in self.stores.items():
+            misses += [(db, ns, dim) for ns, dim in sorted(index.misses)]
+            index.misses.clear()
+        return misses
 
     def close(self) -> None:
         """Roll back anything open and close every database."""
@@ -382,12 +392,16 @@ class HostServices:
                     raise  # locked is not broken: the call fails (and is not silently partial)
                 self._drop_store(db)
                 where, why = db.relative_to(self.project.root), _describe(error)
-                warning = f"discipline {name!r} skipped: its store {where} cannot be used ({why})"
-                self.warnings.append(warning)
-                guest_log.warning("%s", warning)
+                self.warn(f"discipline {name!r} skipped: its store {where} cannot be used ({why})")
                 continue
             usable.append(name)
         return json.dumps(usable, separators=(",", ":")).encode("utf-8")
+
+    def warn(self, warning: str) -> None:
+        """Say in the call's envelope (``warnings``, once) and in the log what the call left out."""
+        if warning not in self.warnings:
+            self.warnings.append(warning)
+            guest_log.warning("%s", warning)
 
     def _drop_store(self, db: Path) -> None:
         self._touched.pop(db, None)
@@ -423,7 +437,9 @@ class HostServices:
             sqlite.confine_to = self.project.root
             if self.ledger is not None:
                 sqlite.attach("ledger", self.ledger.path, self.ledger.schema)
-            entry = self.stores[db] = (sqlite, VectorIndex(sqlite, self.index_policy))
+            index = VectorIndex(sqlite, self.index_policy)
+            index.note = self.warn  # a hook's search without vectors (vecindex.IndexPolicy.scan_max)
+            entry = self.stores[db] = (sqlite, index)
         kv = entry[0]
         if db not in self._touched and not kv.in_transaction:  # how this call's transaction starts
             kv.write_lock = self._write_lock or not self._in_call

@@ -21,7 +21,17 @@ from typing import Any
 
 import pytest
 from docpages import page
-from hostprocs import HOST, Watcher, host, host_env, leftovers, wait_for, write_request
+from hostprocs import (
+    HOST,
+    Watcher,
+    host,
+    host_env,
+    leftovers,
+    remember,
+    wait_for,
+    write_lock_held,
+    write_request,
+)
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
@@ -245,6 +255,33 @@ def test_two_servers_a_watcher_and_a_hook_share_one_project(wasm_path: Path, pro
         assert watcher.stop() == 0
     assert json.loads(host("stats", "--json", env=env).stdout)["memories"] == 16
     assert leftovers(project) == []
+
+
+@pytest.mark.both_stores
+def test_hooks_are_answered_while_tool_calls_wait(wasm_runtime, project: Path):
+    """Three memorize calls wait ~10 s each for a lock held elsewhere; a hook is answered warm meanwhile."""
+    remember(project, wasm_runtime)
+    env = host_env(project, RS_LEARN_HOOK_TIMEOUT="8")
+    event = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(project),
+                        "prompt": "which port does the staging server use?"}).encode()
+    cold = host("hook", "prompt-submit", env=env, input=event)
+    assert b"8080" in cold.stdout, cold
+
+    async def scenario() -> None:
+        async with connect(project) as client:
+            wait_for((project / ".gm" / "rs-learn.sock").is_socket, 60, "the warm socket")
+            with write_lock_held(project):
+                calls = [asyncio.ensure_future(client.call_tool("memorize", {"text": f"Waiting fact {i}."}))
+                         for i in range(3)]
+                await asyncio.sleep(1.0)  # the calls reach the server's guest thread and wait there
+                warm = await asyncio.to_thread(host, "hook", "prompt-submit", env=env, input=event)
+                assert not any(call.done() for call in calls), "the guest thread was busy all along"
+            log = project / ".gm" / "logs" / "hook.log"
+            assert warm.returncode == 0, warm.stderr
+            assert warm.stdout == cold.stdout, log.read_text() if log.exists() else ""
+            await asyncio.gather(*calls)
+
+    run(scenario())
 
 
 def test_stdout_is_the_protocol_only_and_sigterm_closes_cleanly(wasm_path: Path, project: Path):

@@ -74,7 +74,7 @@ def test_a_fresh_venv_memorizes_and_recalls_outside_the_checkout(installed: Path
     project.mkdir()
     cache = tmp_path / "cache"
     seed_cache(cache)
-    env = clean_env(RS_LEARN_CACHE_DIR=str(cache))
+    env = clean_env(RS_LEARN_CACHE_DIR=str(cache), RS_LEARN_HOOK_TIMEOUT="30")  # no speed-dependent outcome
 
     def host(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
         return subprocess.run([str(bin_dir / "rs-learn-host"), "-p", str(project), *args], input=stdin,

@@ -25,12 +25,15 @@ from host_harness.cli.records import records
 from host_harness.cli.spool import spool
 from host_harness.guests.runtime import WASMTIME_VERSION
 from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
+from host_harness.project import FROM_ENV, GIVEN, chosen
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
-    "-p", "--project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=".",
-    envvar="RS_LEARN_PROJECT", show_envvar=True, help="Project directory (its memory lives in .gm/).",
+    "-p", "--project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+    envvar="RS_LEARN_PROJECT", show_envvar=True,
+    help="Project directory (its memory lives in .gm/). Default: the nearest folder at or above the "
+    "working directory holding .gm/, else the git work tree's root, else the working directory.",
 )
 @click.option(
     "--wasm", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_WASM, envvar="RS_LEARN_WASM",
@@ -45,7 +48,7 @@ from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
 @click.option("-v", "--verbose", is_flag=True, help="Log the guest's info messages to stderr.")
 @click.pass_context
 def cli(
-    ctx: click.Context, project: Path, wasm: Path, store: str | None, native: bool, verbose: bool
+    ctx: click.Context, project: Path | None, wasm: Path, store: str | None, native: bool, verbose: bool
 ) -> None:
     """Remember facts for coding agents and recall them later (rs-learn).
 
@@ -56,7 +59,10 @@ def cli(
       rs-learn-host -p ~/code/app stats --json
     """
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(name)s: %(message)s")
-    session = Session(project.resolve(), wasm, native, store)
+    from_env = ctx.get_parameter_source("project") is click.core.ParameterSource.ENVIRONMENT
+    found = chosen(project, FROM_ENV if from_env else GIVEN)  # host_harness/project.py
+    session = Session(found.root, wasm, native, store)
+    session.found = found
     ctx.obj = session
     ctx.call_on_close(session.close)
 
@@ -113,7 +119,10 @@ def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.pass_obj
 def stats(session: Session, namespace: str, as_json: bool) -> None:
-    """Show how many memories a store holds and which embedder wrote them.
+    """Show how many memories a store holds, which embedder wrote them, and which project this is.
+
+    The project line says why that folder: -p, $RS_LEARN_PROJECT, ".gm found"
+    (the nearest folder above holding .gm/), "git root" or "working directory".
 
     \b
     Example:
@@ -121,10 +130,11 @@ def stats(session: Session, namespace: str, as_json: bool) -> None:
     """
     data = session.dispatch("stats", {"namespace": namespace})
     if as_json:
-        echo_json(data)
+        echo_json({**data, "project": session.found.as_json()})
         return
     for key, value in data.items():
         click.echo(f"{key}: {'-' if value is None else value}")
+    click.echo(f"project: {session.found.root} ({session.found.reason})")
 
 
 @cli.command()

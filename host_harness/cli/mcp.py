@@ -49,8 +49,7 @@ def mcp(
       claude mcp add rs-learn -- rs-learn-host mcp -p /path/to/project
       rs-learn-host -p ~/code/app mcp --project-id app
     """
-    from host_harness.guests.base import answer
-    from host_harness.hooks.warm import WarmServer
+    from host_harness.hooks.reader import start_warm_server
     from host_harness.mcp.server import RsLearnServer  # the SDK takes ~1 s to import: only here
     from host_harness.mcp.worker import GuestWorker
 
@@ -63,10 +62,8 @@ def mcp(
     verbose = logging.getLogger().getEffectiveLevel() <= logging.INFO
     server = RsLearnServer(worker, services.project, services.router.memory_config,
                            log_level="INFO" if verbose else "WARNING")
-    # hooks hand their requests to this warm component, on the guest's own thread
-    warm = WarmServer(services.project.root,
-                      lambda verb, body: worker.run_sync(lambda: answer(session.open(), verb, body)))
-    warm.start()
+    # hooks are answered by a guest of their own, beside the tools' (host_harness/hooks/reader.py)
+    warm = start_warm_server(services.project.root, services.store, session.guest_beside)
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.run("stdio")

@@ -57,19 +57,19 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
         sys.exit(EXIT_LOCK_HELD)
     except OSError as error:
         raise click.ClickException(f"cannot use the spool: {error}") from None
-    from host_harness.hooks.warm import Handoff, WarmServer  # here: the hook's cold path imports this module
+    from host_harness.hooks.reader import start_warm_server  # here: the hook's cold path imports this module
+    from host_harness.hooks.server import WarmServer
 
-    lost, stop, handoff = threading.Event(), threading.Event(), Handoff()
-    stopper = _stopper(stop, handoff.wake)
+    lost, stop = threading.Event(), threading.Event()
+    stopper = _stopper(stop)
     previous = {sig: signal.signal(sig, stopper) for sig in (signal.SIGTERM, signal.SIGINT)}
     queue: Spool | None = None
     warm: WarmServer | None = None
     try:
         queue = Spool(session.project, session.open())
-        lock.start_heartbeat(lambda: _set(lost, stop, handoff.wake))
-        if mode == "watch":  # hooks hand their requests to this warm component (host_harness/hooks/warm.py)
-            warm = WarmServer(session.project, handoff.submit)
-            warm.start()
+        lock.start_heartbeat(lambda: _set(lost, stop))
+        if mode == "watch":  # hooks get a guest of their own, beside the spool's (hooks/reader.py)
+            warm = start_warm_server(session.project, queue.guest.services.store, session.guest_beside)
         if mode == "once":
             counts = queue.drain_all(stop, interval)
             waiting = counts[DEFERRED]
@@ -77,7 +77,7 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
                        + (f"; {waiting} wait until their id's answer is read" if waiting else ""))
         else:
             click.echo(f"rs-learn-host spool: watching {queue.root} (pid {os.getpid()})", err=True)
-            queue.watch(stop, interval, handoff)
+            queue.watch(stop, interval)
     except OSError as error:  # e.g. a full disk or a planted link: stop; a restart answers the claim
         raise click.ClickException(f"the spool cannot go on: {error}") from error
     finally:

@@ -11,6 +11,7 @@ import click
 from host_harness.errors import GuestError
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.runtime import Runtime
+from host_harness.project import GIVEN, Found
 from host_harness.services import HostServices
 from host_harness.store.config import ConfigError
 from host_harness.store.pg.driver import PostgresError
@@ -27,6 +28,7 @@ class Session:
 
     def __init__(self, project: Path, wasm: Path, native: bool, store: str | None = None) -> None:
         self.project = project
+        self.found = Found(project, GIVEN)  # which project, and why (host_harness/project.py)
         self.wasm = wasm
         self.native = native
         self.store = store  # --store / $RS_LEARN_STORE (else .gm/config.json decides)
@@ -73,6 +75,14 @@ class Session:
         if self.timeout_s is None:
             return WasmGuest(runtime, services)
         return WasmGuest(runtime, services, timeout_s=self.timeout_s)
+
+    def guest_beside(self, services: HostServices) -> BaseGuest:
+        """Another guest of this target over ``services``, sharing the component already loaded."""
+        from host_harness.guests.component import WasmGuest
+
+        if isinstance(self.guest, WasmGuest):
+            return WasmGuest(self.guest.runtime, services)
+        return self.guest_for(services)
 
     def stored_disciplines(self) -> list[str]:
         """The disciplines whose store exists (files, or rows of a PostgreSQL store)."""

@@ -60,7 +60,6 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from host_harness.guests.base import BaseGuest, answer, envelope_ok
 from host_harness.spool.claims import Claim, Claims
@@ -79,9 +78,6 @@ from host_harness.spool.inbox import (
 )
 from host_harness.store import confine
 from host_harness.store.atomic import write_atomic_at
-
-if TYPE_CHECKING:
-    from host_harness.hooks.warm import Handoff
 
 __all__ = ["ANSWERED", "DEFERRED", "BodyError", "Spool", "decode_body", "ignored", "scan", "spool_root"]
 
@@ -266,29 +262,12 @@ class Spool:
 
     # watching
 
-    def watch(
-        self, stop: threading.Event, interval_s: float = POLL_INTERVAL_S, handoff: Handoff | None = None
-    ) -> None:
-        """Answer requests as they arrive, polling every ``interval_s``, until ``stop`` is set.
-
-        With a ``handoff``, requests from the warm socket are answered here too, between polls, and
-        one arriving ends the wait at once (the guest is this thread's).
-        """
+    def watch(self, stop: threading.Event, interval_s: float = POLL_INTERVAL_S) -> None:
+        """Answer requests as they arrive, polling every ``interval_s``, until ``stop`` is set."""
         self.recover()
         while not stop.is_set():
-            answered = self.drain(stop.is_set)[ANSWERED]
-            if handoff is not None:
-                answered += handoff.run(self.warm_answer)
-            if answered:
-                continue
-            if handoff is not None:
-                handoff.wait(interval_s)
-            else:
+            if not self.drain(stop.is_set)[ANSWERED]:
                 stop.wait(interval_s)
-
-    def warm_answer(self, verb: str, body: str) -> str:
-        """Answer a request from the warm socket (one call, one transaction, never raises)."""
-        return answer(self.guest, verb, body, f"warm socket {verb}")
 
     def drain_all(self, stop: threading.Event, interval_s: float = POLL_INTERVAL_S) -> dict[str, int]:
         """``--once``: recover, then drain until nothing is left but deferred requests (or ``stop``)."""

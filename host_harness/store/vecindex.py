@@ -65,6 +65,7 @@ MODES = ("auto", "exact", "scan")
 PERSIST_MIN = 1000
 APPROX_MIN = 50_000  # measured crossover: docs/decisions.md D44
 CANDIDATES = 1000
+HOOK_SCAN_MAX = 20_000  # the hooks scan at most this many vectors on a miss (~0.2 s): docs/large-stores.md
 
 log = logging.getLogger("rs_learn.host")
 Hits = list[tuple[str, float]]
@@ -79,6 +80,7 @@ class IndexPolicy:
     approx_min: int | None = APPROX_MIN
     candidates: int = CANDIDATES
     build_on_miss: bool = True  # False: scan on a miss and note it (the hook builds in the background)
+    scan_max: int | None = None  # without build_on_miss: bigger namespaces are not scanned either
 
     @classmethod
     def from_env(cls, cache_dir: Path) -> IndexPolicy:
