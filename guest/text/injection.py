@@ -25,7 +25,6 @@ it is the same on CPython 3.11 and 3.14. Ordinary developer text -- "ignore case
 from __future__ import annotations
 
 import base64
-import binascii
 import re
 
 TAGS = re.compile("[\U000e0000-\U000e007f]+")
@@ -258,7 +257,7 @@ def _b64(run: str) -> str:
     padded = run + "=" * (-len(run) % 4)
     try:
         raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
-    except (binascii.Error, ValueError):
+    except ValueError:  # binascii.Error
         return ""
     if not raw or sum(32 <= b < 127 or b in (9, 10, 13) for b in raw) < 0.9 * len(raw):
         return ""
