@@ -14,7 +14,8 @@ The value follows ``=``, ``:``, ``:=`` or ``=>`` (or white space after a ``--fla
 * unquoted (up to white space or ``" ' ` , ; & ( ) [ ] { } < > |``): redacted unless it is a
   placeholder, or reads as code -- followed by ``(``; or after a spaced ``=`` a (dotted) name or a
   number, unless the key is an upper-case variable (``DB_PASSWORD = hunter2``: a ``.env`` line);
-  after ``:`` only when it ends its line (``password: hunter2``, not ``token: the one to use``).
+  after ``:`` only when it ends its line or its quoted argument (``password: hunter2``,
+  ``-H 'x-api-key: 55aa'``, not ``token: the one to use``).
 
 The kinds: ``password``, ``secret`` (also ``secret_key``, ``private_key``, ``access_key`` …),
 ``token`` and ``api-key``.
@@ -159,8 +160,10 @@ def _value(text: str, key: str, pos: int) -> tuple[int, int] | None:
     value, stop = match.group(), match.end()
     if placeholder(value) or text[stop : stop + 1] == "(":
         return None
-    if op == ":" and text[stop:].split("\n", 1)[0].strip() not in ("", ",", "}", "},"):
-        return None  # prose after a colon, not a value
+    if op == ":" and text[stop : stop + 1] not in ("'", '"') and text[stop:].split("\n", 1)[0].strip() not in (
+        "", ",", "}", "},"
+    ):
+        return None  # prose after a colon, not a value (a header in a quoted argument ends at its quote)
     code = spaced and op in ("=", ":=", "=>") and NAME.fullmatch(value)
     if code and not UPPER_KEY.fullmatch(key.strip("-")):
         return None  # code: ``token = next_token``

@@ -80,7 +80,7 @@ PHRASES: tuple[Phrase, ...] = (
      r"(?:ones|instructions|directives|rules)\b",
            "supersede supersedes override overrides replace replaces"),
     Phrase("gives the agent new instructions",
-     r"\b(?:new|updated|real)\s+(?:system\s+)?(?:instructions?|directives?|rules|task)\s*(?::|is\b|are\b)"
+     r"\b(?:new|updated|real)\s+(?:system\s+)?(?:instructions?|directives?)\s*(?::|is\b|are\b)"
      r"|\byour\s+(?:new|real|actual|true)\s+(?:instructions?|directives?|task|rules|role|purpose)\b"
      r"|\byour\s+rules\s+have\s+changed\b|\bneue\s+anweisungen\b",
            "instruction instructions directive directives rules task role purpose anweisungen"),
@@ -90,7 +90,7 @@ PHRASES: tuple[Phrase, ...] = (
      r"\byou\s+are\s+(?:now|no\s+longer)\s+(?:(?:in|an?|the|my|a\s+new)\s+)?(?:dan|developer|unrestricted"
      r"|uncensored|jailbroken|unfiltered|unlimited|evil|god|free|bound|restricted|limited|required|support"
      r"|assistant|ai|chatbot|bot)\b|\bdo\s+anything\s+now\b|\b(?:developer|god|jailbreak|dan)\s+mode\b[^\n]{0,80}"
-     r"\b(?:no|without|ignore|unrestricted)\b|\b(?:enable|activate|enter)\s+(?:developer|god|jailbreak|dan)\s+mode\b"
+     r"\b(?:no|without|ignore|unrestricted)\b|\b(?:enable|activate|enter)\s+(?:god|jailbreak|dan)\s+mode\b"
      r"|\bmodo\s+desarrollador\b|\bstay\s+in\s+character\b",
            "now longer mode modo character"),
     Phrase("lifts the agent's restrictions",
@@ -131,11 +131,11 @@ PHRASES: tuple[Phrase, ...] = (
            r"|\bEND\s+OF\s+(?:THE\s+)?(?:USER\s+)?(?:INPUT|DOCUMENT|PROMPT)\b",
            "system override end", cased=True),
     Phrase("addresses the AI reading it",
-     r"\b(?:note|notice|message|instructions?|attention|important)\s+(?:to|for)\s+" + ANY_AI + r"\b"
+     r"\b(?:note|notice|message|attention)\s+to\s+" + ANY_AI + r"\b"
      r"|\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|bot|claude|chatgpt|gpt)\b"
      r"|\b(?:ai|llm)\s+(?:assistants?|agents?|systems?|models?)\s+(?:reading|processing|reviewing|seeing|"
-     r"integrating|using)\b|\b(?:for|to)\s+(?:any\s+)?ai\s+(?:coding\s+)?(?:agents?|systems?|assistants?)\b"
-     r"|\bimportant\s+for\s+the\s+assistant\b|\bas\s+the\s+assistant,\s+i\b|\breasoning\s+(?:trace\s+)?\(assistant\)",
+     r"integrating|using)\b|\bto\s+any\s+ai\s+(?:coding\s+)?(?:agents?|systems?|assistants?)\b"
+     r"|\bas\s+the\s+assistant,\s+i\b|\breasoning\s+(?:trace\s+)?\(assistant\)",
            "ai llm model models assistant assistants agent agents bot bots chatbot claude chatgpt gpt "
            "copilot language reasoning"),
     Phrase("keeps something from the user",

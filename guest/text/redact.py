@@ -104,7 +104,7 @@ TOKENS = (
     _rule("jwt", r"(?<![A-Za-z0-9_.-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
           r"(?:\.[A-Za-z0-9_-]*){0,2}(?![A-Za-z0-9_-])", "eyJ"),
     _rule("aws-secret-access-key",
-          r"(?:aws|secret|(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})[^\n]{0,60}?(?<![A-Za-z0-9/+=])"
+          r"(?:aws|secret|(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})[^\n]{0,60}?(?<![A-Za-z0-9/+])"
           r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])", "aws", "secret", "akia", "asia",
           group=1, check=_mixed, folded=True, flags=_FI),
     _rule("aws-access-key-id",
