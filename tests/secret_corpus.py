@@ -52,9 +52,16 @@ def b64url(data: bytes) -> str:
 
 def jwt(rng: random.Random) -> str:
     header = {"alg": rng.choice(["HS256", "RS256", "ES256"]), "typ": "JWT"}
-    payload = {"sub": str(rng.randrange(10**9)), "iat": 1_700_000_000 + rng.randrange(10**6),
-               "scope": rng.choice(["read", "admin", "repo"])}
-    parts = [b64url(json.dumps(header).encode()), b64url(json.dumps(payload).encode()), b64url(rng.randbytes(32))]
+    payload = {
+        "sub": str(rng.randrange(10**9)),
+        "iat": 1_700_000_000 + rng.randrange(10**6),
+        "scope": rng.choice(["read", "admin", "repo"]),
+    }
+    parts = [
+        b64url(json.dumps(header).encode()),
+        b64url(json.dumps(payload).encode()),
+        b64url(rng.randbytes(32)),
+    ]
     return ".".join(parts)
 
 
@@ -71,18 +78,36 @@ SECRETS: dict[str, Callable[[random.Random], str]] = {
     "gcp-api-key": lambda r: "AIza" + draw(r, URLSAFE, 35),
     "gcp-client-secret": lambda r: "GOCSPX-" + draw(r, URLSAFE, 28),
     "azure-storage-key": lambda r: draw(r, B64, 86) + "==",
-    "azure-client-secret": lambda r: draw(r, ALNUM, 3) + r.choice("0123456789") + "Q~" + draw(r, ALNUM + "_~.", 34),
+    "azure-client-secret": lambda r: (
+        draw(r, ALNUM, 3) + r.choice("0123456789") + "Q~" + draw(r, ALNUM + "_~.", 34)
+    ),
     "azure-sas-signature": lambda r: draw(r, ALNUM, 40) + "%2B" + draw(r, ALNUM, 8) + "%3D",
-    "github-token": lambda r: (checksummed(r.choice(["ghp_", "gho_", "ghu_", "ghs_", "ghr_"]), r) if r.random() < 0.7
-                               else "github_pat_" + draw(r, ALNUM, 22) + "_" + draw(r, ALNUM, 59)),
+    "github-token": lambda r: (
+        checksummed(r.choice(["ghp_", "gho_", "ghu_", "ghs_", "ghr_"]), r)
+        if r.random() < 0.7
+        else "github_pat_" + draw(r, ALNUM, 22) + "_" + draw(r, ALNUM, 59)
+    ),
     "gitlab-token": lambda r: r.choice(["glpat-", "glptt-", "gldt-", "glrt-"]) + draw(r, URLSAFE, 20),
-    "slack-token": lambda r: (f"xox{r.choice('bpa')}-{r.randrange(10**11, 10**12)}-{r.randrange(10**11, 10**12)}-"
-                              + draw(r, ALNUM, 24)),
-    "slack-webhook": lambda r: ("https://hooks.slack.com/services/T" + draw(r, BASE32, 8) + "/B" + draw(r, BASE32, 10)
-                                + "/" + draw(r, ALNUM, 24)),
-    "stripe-key": lambda r: r.choice(["sk_live_", "sk_test_", "rk_live_"]) + draw(r, ALNUM, r.choice([24, 99])),
-    "openai-key": lambda r: (("sk-proj-" + draw(r, URLSAFE, 124) + "T3BlbkFJ" + draw(r, URLSAFE, 32)) if r.random() < 0.6
-                             else "sk-" + draw(r, ALNUM, 20) + "T3BlbkFJ" + draw(r, ALNUM, 20)),
+    "slack-token": lambda r: (
+        f"xox{r.choice('bpa')}-{r.randrange(10**11, 10**12)}-{r.randrange(10**11, 10**12)}-"
+        + draw(r, ALNUM, 24)
+    ),
+    "slack-webhook": lambda r: (
+        "https://hooks.slack.com/services/T"
+        + draw(r, BASE32, 8)
+        + "/B"
+        + draw(r, BASE32, 10)
+        + "/"
+        + draw(r, ALNUM, 24)
+    ),
+    "stripe-key": lambda r: (
+        r.choice(["sk_live_", "sk_test_", "rk_live_"]) + draw(r, ALNUM, r.choice([24, 99]))
+    ),
+    "openai-key": lambda r: (
+        ("sk-proj-" + draw(r, URLSAFE, 124) + "T3BlbkFJ" + draw(r, URLSAFE, 32))
+        if r.random() < 0.6
+        else "sk-" + draw(r, ALNUM, 20) + "T3BlbkFJ" + draw(r, ALNUM, 20)
+    ),
     "anthropic-key": lambda r: f"sk-ant-{r.choice(['api03', 'admin01'])}-" + draw(r, URLSAFE, 93) + "AA",
     "npm-token": lambda r: checksummed("npm_", r),
     "pypi-token": lambda r: "pypi-AgEIcHlwaS5vcmc" + draw(r, URLSAFE, 150),
@@ -158,9 +183,12 @@ ASSIGNMENTS = [  # (kind, text, secret)
     ("token", "https://api.example.com/v1/items?access_token=abc123def456&page=2", "abc123def456"),
     ("token", "refresh_token: 1//0gAbCdEf123", "1//0gAbCdEf123"),
     ("token", "--token 7b2e9a1c44d0", "7b2e9a1c44d0"),
-    ("token", "auth_token=\"tkn_55aa66bb\"", "tkn_55aa66bb"),
-    ("token", "curl -H 'Authorization: Bearer 9a8b7c6d5e4f3a2b1c0d' https://api.example.com",
-     "9a8b7c6d5e4f3a2b1c0d"),
+    ("token", 'auth_token="tkn_55aa66bb"', "tkn_55aa66bb"),
+    (
+        "token",
+        "curl -H 'Authorization: Bearer 9a8b7c6d5e4f3a2b1c0d' https://api.example.com",
+        "9a8b7c6d5e4f3a2b1c0d",
+    ),
     ("token", "Authorization: Basic YWRtaW46c2VjcmV0cGFzcw==", "YWRtaW46c2VjcmV0cGFzcw=="),
     ("token", "accessToken: 'eyl-not-jwt-88'", "eyl-not-jwt-88"),
     ("api-key", "API_KEY=k_live_2233445566", "k_live_2233445566"),
@@ -170,14 +198,23 @@ ASSIGNMENTS = [  # (kind, text, secret)
     ("api-key", "SENDGRID_API_KEY='sg-key-abc-123'", "sg-key-abc-123"),
     ("url-credentials", "DATABASE_URL=postgres://app:pgS3cret@db.internal:5432/app", "pgS3cret"),
     ("url-credentials", "redis://:r3dispass@cache:6379/0", "r3dispass"),
-    ("url-credentials", "git clone https://x-access-token:gho-token-value-1@github.com/acme/app.git",
-     "gho-token-value-1"),
+    (
+        "url-credentials",
+        "git clone https://x-access-token:gho-token-value-1@github.com/acme/app.git",
+        "gho-token-value-1",
+    ),
     ("url-credentials", "amqp://guest:rabbit-pw-1@mq.local:5672/", "rabbit-pw-1"),
     ("url-credentials", "mongodb+srv://admin:m0ng0pw@cluster0.example.net/test", "m0ng0pw"),
-    ("url-credentials", "pip install --index-url https://user:idx-pass-9@pypi.example.com/simple pkg",
-     "idx-pass-9"),
-    ("private", "Deploys go through bastion. <private>The root password is Winter2024!</private> Use the runbook.",
-     "Winter2024!"),
+    (
+        "url-credentials",
+        "pip install --index-url https://user:idx-pass-9@pypi.example.com/simple pkg",
+        "idx-pass-9",
+    ),
+    (
+        "private",
+        "Deploys go through bastion. <private>The root password is Winter2024!</private> Use the runbook.",
+        "Winter2024!",
+    ),
     ("private", "<private>\nmy home address: 12 Example Street\n</private>", "12 Example Street"),
     ("private", "notes <PRIVATE>card 4111 1111 1111 1111</PRIVATE> end", "4111 1111 1111 1111"),
 ]
@@ -196,7 +233,9 @@ def true_cases(seed: int = 28, per_kind: int = 10) -> Iterator[tuple[str, str, s
             secret = make(rng)
             context = contexts[i % len(contexts)]
             if context == "PEM-ESCAPED":  # a GCP service-account file: the key with JSON's \n escapes
-                text = json.dumps({"type": "service_account", "project_id": "acme", "private_key": secret + "\n"})
+                text = json.dumps(
+                    {"type": "service_account", "project_id": "acme", "private_key": secret + "\n"}
+                )
                 yield kind, text, secret.split("\n")[1]
                 continue
             yield kind, context.format(s=secret), secret
@@ -207,17 +246,23 @@ def git_shas(n: int) -> Iterator[str]:
     for i in range(n):
         sha = hashlib.sha1(f"commit {i}".encode()).hexdigest()
         parent = hashlib.sha1(f"parent {i}".encode()).hexdigest()
-        yield [f"commit {sha}\nMerge: {sha[:7]} {parent[:7]}\nAuthor: Dev <dev@example.com>",
-               f"Fixed in {sha} (cherry-picked from {parent}).",
-               f"git revert {sha[:12]} && git push origin HEAD:refs/heads/fix-{i}",
-               f"tree {parent}\nparent {sha}"][i % 4]
+        yield [
+            f"commit {sha}\nMerge: {sha[:7]} {parent[:7]}\nAuthor: Dev <dev@example.com>",
+            f"Fixed in {sha} (cherry-picked from {parent}).",
+            f"git revert {sha[:12]} && git push origin HEAD:refs/heads/fix-{i}",
+            f"tree {parent}\nparent {sha}",
+        ][i % 4]
 
 
 def uuids(n: int) -> Iterator[str]:
     for i in range(n):
         u = uuid.uuid5(uuid.NAMESPACE_URL, f"https://example.com/{i}")
-        yield [f"request_id={u}", f'{{"id": "{u}", "kind": "order"}}', f"Trace {u} failed at step {i}",
-               f"DELETE /api/v1/users/{u}"][i % 4]
+        yield [
+            f"request_id={u}",
+            f'{{"id": "{u}", "kind": "order"}}',
+            f"Trace {u} failed at step {i}",
+            f"DELETE /api/v1/users/{u}",
+        ][i % 4]
 
 
 def lockfile_hashes(limit: int = 2000) -> Iterator[str]:
@@ -227,25 +272,37 @@ def lockfile_hashes(limit: int = 2000) -> Iterator[str]:
     for name, package in lock.get("packages", {}).items():
         if "integrity" in package and count < limit:
             count += 1
-            yield f'"{name}": {{"version": "{package.get("version")}", "integrity": "{package["integrity"]}"}}'
+            version, integrity = package.get("version"), package["integrity"]
+            yield f'"{name}": {{"version": "{version}", "integrity": "{integrity}"}}'
     for i in range(limit - count):
         digest = hashlib.sha256(f"wheel {i}".encode()).hexdigest()
         sha512 = base64.b64encode(hashlib.sha512(f"tgz {i}".encode()).digest()).decode()
-        yield [f"requests==2.{i}.0 \\\n    --hash=sha256:{digest}",
-               f"resolved https://registry.example.org/pkg/-/pkg-{i}.tgz integrity sha512-{sha512}",
-               f"sha256:{digest}  dist/pkg-{i}.tar.gz"][i % 3]
+        yield [
+            f"requests==2.{i}.0 \\\n    --hash=sha256:{digest}",
+            f"resolved https://registry.example.org/pkg/-/pkg-{i}.tgz integrity sha512-{sha512}",
+            f"sha256:{digest}  dist/pkg-{i}.tar.gz",
+        ][i % 3]
 
 
 def images(n: int, seed: int = 7) -> Iterator[str]:
     """Markdown and HTML with base64 image data URIs (deflated noise: base64 like a real PNG's)."""
     rng = random.Random(seed)
     for i in range(n):
-        data = base64.b64encode(b"\x89PNG\r\n\x1a\n" + zlib.compress(rng.randbytes(rng.choice([60, 300, 1500])))).decode()
-        yield [f"![diagram](data:image/png;base64,{data})", f'<img alt="logo" src="data:image/png;base64,{data}">',
-               f"background: url(data:image/webp;base64,{data});"][i % 3]
+        data = base64.b64encode(
+            b"\x89PNG\r\n\x1a\n" + zlib.compress(rng.randbytes(rng.choice([60, 300, 1500])))
+        ).decode()
+        yield [
+            f"![diagram](data:image/png;base64,{data})",
+            f'<img alt="logo" src="data:image/png;base64,{data}">',
+            f"background: url(data:image/webp;base64,{data});",
+        ][i % 3]
 
 
 def false_alarm_corpus() -> dict[str, list[str]]:
     """Named corpora of texts that hold no secret."""
-    return {"git object ids": list(git_shas(1000)), "uuids": list(uuids(1000)),
-            "lockfile hashes": list(lockfile_hashes()), "base64 images": list(images(500))}
+    return {
+        "git object ids": list(git_shas(1000)),
+        "uuids": list(uuids(1000)),
+        "lockfile hashes": list(lockfile_hashes()),
+        "base64 images": list(images(500)),
+    }

@@ -37,7 +37,9 @@ def altered(texts: list[str]) -> list[str]:
 def test_the_true_corpus_covers_every_kind_with_200_cases():
     kinds = Counter(kind for kind, _, _ in CASES)
     assert len(CASES) >= 200
-    assert set(SECRETS) | {"password", "secret", "token", "api-key", "url-credentials", "private"} == set(kinds)
+    assert set(SECRETS) | {"password", "secret", "token", "api-key", "url-credentials", "private"} == set(
+        kinds
+    )
 
 
 def test_every_true_case_is_redacted_with_its_kind():
@@ -66,31 +68,40 @@ def test_the_bench_corpus_is_left_alone():
 
     texts = list(corpus.base())
     changed = altered(texts)
-    assert len(changed) <= len(texts) // 1000, changed[:3]  # today 3 of 33,011: test passwords in urllib's tests
+    assert len(changed) <= len(texts) // 1000, changed[
+        :3
+    ]  # today 3 of 33,011: test passwords in urllib's tests
 
 
 def test_locomo_conversations_are_left_alone():
     if not LOCOMO.is_dir():
         pytest.skip(f"{LOCOMO} is absent (the LoCoMo development half lives outside the repository)")
-    turns = [f"{t['speaker']}: {t['text']}" for path in sorted(LOCOMO.glob("*.json"))
-             for key, session in json.loads(path.read_text(encoding="utf-8")).items()
-             if key.startswith("session_") and isinstance(session, list) for t in session]
+    turns = [
+        f"{t['speaker']}: {t['text']}"
+        for path in sorted(LOCOMO.glob("*.json"))
+        for key, session in json.loads(path.read_text(encoding="utf-8")).items()
+        if key.startswith("session_") and isinstance(session, list)
+        for t in session
+    ]
     assert len(turns) > 2000
     assert altered(turns) == []
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("password = getpass.getpass()", None),  # code, not a value
-    ("token = next_token(stream)", None),
-    ("token: the one the server sent back", None),  # prose after a colon
-    ("if password == stored:", None),
-    ("DB_PASSWORD=${DB_PASSWORD}", None),  # a variable, not a value
-    ("postgresql://rs:***@db.example/memory", None),  # already masked
-    ("max_tokens=4096 token_type=bearer password_file=/run/secret", None),
-    ("commit 3f786850e387550fdab836ed7e6dc881de23001b", None),
-    ("DB_PASSWORD = hunter2", "DB_PASSWORD = [REDACTED:password]"),  # an upper-case variable: a .env line
-    ("export GITHUB_TOKEN=ghp_" + "a1B2" * 9, "export GITHUB_TOKEN=[REDACTED:github-token]"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("password = getpass.getpass()", None),  # code, not a value
+        ("token = next_token(stream)", None),
+        ("token: the one the server sent back", None),  # prose after a colon
+        ("if password == stored:", None),
+        ("DB_PASSWORD=${DB_PASSWORD}", None),  # a variable, not a value
+        ("postgresql://rs:***@db.example/memory", None),  # already masked
+        ("max_tokens=4096 token_type=bearer password_file=/run/secret", None),
+        ("commit 3f786850e387550fdab836ed7e6dc881de23001b", None),
+        ("DB_PASSWORD = hunter2", "DB_PASSWORD = [REDACTED:password]"),  # an upper-case variable: a .env line
+        ("export GITHUB_TOKEN=ghp_" + "a1B2" * 9, "export GITHUB_TOKEN=[REDACTED:github-token]"),
+    ],
+)
 def test_code_and_prose_against_values(text: str, expected: str | None):
     assert redact(text)[0] == (text if expected is None else expected)
 
@@ -109,8 +120,10 @@ def test_a_memorized_aws_key_is_redacted_everywhere(guest, services, project: Pa
     again = ok(guest, "memorize", {"text": secret_text()})
     assert again["id"] == first["id"] and again["deduped"] is True  # the id is the redacted text's
     hits = ok(guest, "recall", {"query": "staging deploy"})
-    assert hits[0]["text"] == ("staging deploy: aws_access_key_id=[REDACTED:aws-access-key-id] "
-                               "aws_secret_access_key=[REDACTED:aws-secret-access-key]")
+    assert hits[0]["text"] == (
+        "staging deploy: aws_access_key_id=[REDACTED:aws-access-key-id] "
+        "aws_secret_access_key=[REDACTED:aws-secret-access-key]"
+    )
     exported = json.dumps(ok(guest, "export", {"vectors": True}))
     assert "[REDACTED:aws-access-key-id]" in exported
     services.close()
@@ -126,9 +139,20 @@ def test_a_memorized_aws_key_is_redacted_everywhere(guest, services, project: Pa
 
 def test_every_storing_verb_redacts(guest, project: Path):
     token = "ghp_" + "Zx9Q" * 9
-    lesson = ok(guest, "learn", {"memory": f"Publish with GH_TOKEN={token}", "context": f"from {token}",
-                                 "skill": {"action": "create", "name": "publish", "description": "How to publish",
-                                           "body": f"Run `gh auth login --with-token {token}`\n"}})
+    lesson = ok(
+        guest,
+        "learn",
+        {
+            "memory": f"Publish with GH_TOKEN={token}",
+            "context": f"from {token}",
+            "skill": {
+                "action": "create",
+                "name": "publish",
+                "description": "How to publish",
+                "body": f"Run `gh auth login --with-token {token}`\n",
+            },
+        },
+    )
     assert lesson["redacted"] == {"github-token": 3} and not lesson["isError"]
     skill = (project / ".gm" / "managed-skills" / "publish" / "SKILL.md").read_text(encoding="utf-8")
     assert token not in skill and "[REDACTED:github-token]" in skill
@@ -136,25 +160,32 @@ def test_every_storing_verb_redacts(guest, project: Path):
     assert block["redacted"] == {"github-token": 2} and "Secrets redacted: github-token x2." in block["text"]
     recalled = ok(guest, "archive_recall", {"id": block["id"]})
     assert recalled["content"] == "GH=[REDACTED:github-token]\nother=1\n"  # verbatim but for the secret
-    imported = ok(guest, "import", {"memories": [{"text": f"npm publish uses {token}", "context": token,
-                                                  "source": "notes"}]})
+    imported = ok(
+        guest,
+        "import",
+        {"memories": [{"text": f"npm publish uses {token}", "context": token, "source": "notes"}]},
+    )
     assert imported["redacted"] == {"github-token": 2} and imported["imported"] == 1
     note = ok(guest, "create_session_note", {"content": f"rotated {token} today", "tags": ["ops"]})
     assert note["redacted"] == {"github-token": 1}  # the title is derived from the redacted content
     assert token not in json.dumps(note)
     todo = ok(guest, "create_todo", {"title": "rotate the key", "description": f"old one: {token}"})
     updated = ok(guest, "update_todo", {"id": todo["id"], "description": "db password=hunter22"})
-    assert updated["description"] == "db password=[REDACTED:password]" and updated["redacted"] == {"password": 1}
+    assert updated["description"] == "db password=[REDACTED:password]" and updated["redacted"] == {
+        "password": 1
+    }
     dump = json.dumps(ok(guest, "export", {})) + json.dumps(ok(guest, "query_records", {"query": "rotate"}))
     assert token not in dump
 
 
 def test_an_error_never_quotes_a_secret(guest):
     key = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
-    for verb, body in [("create_todo", {"title": "t", "due": f"soon {key}"}),
-                       ("archive", {"content": "x", "label": f"two\nlines {key}"}),
-                       ("update_todo", {"id": f"td-1 {key}"}),
-                       (f"no such verb {key}", {})]:
+    for verb, body in [
+        ("create_todo", {"title": "t", "due": f"soon {key}"}),
+        ("archive", {"content": "x", "label": f"two\nlines {key}"}),
+        ("update_todo", {"id": f"td-1 {key}"}),
+        (f"no such verb {key}", {}),
+    ]:
         envelope = call(guest, verb, body)
         assert envelope["ok"] is False, envelope
         assert key not in envelope["error"] and "[REDACTED:stripe-key]" in envelope["error"]
@@ -179,7 +210,7 @@ def test_a_bad_redact_setting_stops_the_host(project: Path):
     (project / ".gm" / "config.json").write_text('{"redact": "no"}', encoding="utf-8")
     from host_harness.store.config import ConfigError
 
-    with pytest.raises(ConfigError, match="redact must be true or false, got \"no\""):
+    with pytest.raises(ConfigError, match='redact must be true or false, got "no"'):
         HostServices(project)
 
 
@@ -191,11 +222,20 @@ def test_the_spool_and_cli_logs_never_carry_the_secret(project: Path, wasm_path:
     write_request(project, "create_todo", "2.json", json.dumps({"title": "x", "due": AWS_ID}).encode())
     done = subprocess.run([*HOST, "-v", "spool", "--once"], env=env, capture_output=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    cli = subprocess.run([*HOST, "-v", "memorize", f"again {AWS_ID}"], env=env, capture_output=True, timeout=300)
+    cli = subprocess.run(
+        [*HOST, "-v", "memorize", f"again {AWS_ID}"], env=env, capture_output=True, timeout=300
+    )
     assert cli.returncode == 0 and b"secrets redacted: aws-access-key-id x1" in cli.stderr
     answers = b"".join(p.read_bytes() for p in (project / ".gm" / "exec-spool" / "out").glob("*.json"))
     assert b"[REDACTED:aws-access-key-id]" in answers  # the error quotes the redacted value
     logs = b"".join(p.read_bytes() for p in (project / ".gm").rglob("*.log"))
-    for where in (done.stdout, done.stderr, cli.stdout, cli.stderr, answers, logs,
-                  (project / ".gm" / "rs-learn.db").read_bytes()):
+    for where in (
+        done.stdout,
+        done.stderr,
+        cli.stdout,
+        cli.stderr,
+        answers,
+        logs,
+        (project / ".gm" / "rs-learn.db").read_bytes(),
+    ):
         assert AWS_ID.encode() not in where and AWS_SECRET.encode() not in where

@@ -160,9 +160,8 @@ def _value(text: str, key: str, pos: int) -> tuple[int, int] | None:
     value, stop = match.group(), match.end()
     if placeholder(value) or text[stop : stop + 1] == "(":
         return None
-    if op == ":" and text[stop : stop + 1] not in ("'", '"') and text[stop:].split("\n", 1)[0].strip() not in (
-        "", ",", "}", "},"
-    ):
+    rest = text[stop:].split("\n", 1)[0].strip()
+    if op == ":" and text[stop : stop + 1] not in ("'", '"') and rest not in ("", ",", "}", "},"):
         return None  # prose after a colon, not a value (a header in a quoted argument ends at its quote)
     code = spaced and op in ("=", ":=", "=>") and NAME.fullmatch(value)
     if code and not UPPER_KEY.fullmatch(key.strip("-")):
