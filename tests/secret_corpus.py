@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import random
 import string
 import uuid
@@ -20,7 +21,12 @@ import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pytest
+
+from bench.datasets import DATASETS_DIR
+
 ROOT = Path(__file__).resolve().parent.parent
+LOCOMO = Path(os.environ.get("RS_LEARN_DATASETS") or DATASETS_DIR) / "locomo-dev"
 ALNUM = string.ascii_letters + string.digits
 BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
 B64 = ALNUM + "+/"
@@ -306,3 +312,22 @@ def false_alarm_corpus() -> dict[str, list[str]]:
         "lockfile hashes": list(lockfile_hashes()),
         "base64 images": list(images(500)),
     }
+
+
+def locomo_turns() -> list[str]:
+    """LoCoMo's development turns as ``speaker: text`` (the test skips when the folder is absent).
+
+    The data set lives outside the repository (CC BY-NC 4.0): ``../shared/datasets/locomo-dev``, or
+    ``$RS_LEARN_DATASETS/locomo-dev``.
+    """
+    if not LOCOMO.is_dir():
+        pytest.skip(f"{LOCOMO} is absent (the LoCoMo development half lives outside the repository)")
+    turns = [
+        f"{t['speaker']}: {t['text']}"
+        for path in sorted(LOCOMO.glob("*.json"))
+        for key, session in json.loads(path.read_text(encoding="utf-8")).items()
+        if key.startswith("session_") and isinstance(session, list)
+        for t in session
+    ]
+    assert len(turns) > 2000
+    return turns

@@ -10,21 +10,18 @@ file, ``git diff``'s text, an export, an answer, an error or a log line.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from envelopes import call, ok
-from secret_corpus import SECRETS, false_alarm_corpus, true_cases
+from secret_corpus import SECRETS, false_alarm_corpus, locomo_turns, true_cases
 
-from bench.datasets import DATASETS_DIR
 from guest.text.redact import redact
 from host_harness.git import driver
 from host_harness.services import HostServices
 
-LOCOMO = Path(os.environ.get("RS_LEARN_DATASETS") or DATASETS_DIR) / "locomo-dev"
 AWS_ID = "AKIAQYLPMN5HHHFPZAM2"
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEK9"
 CASES = list(true_cases())
@@ -74,16 +71,7 @@ def test_the_bench_corpus_is_left_alone():
 
 
 def test_locomo_conversations_are_left_alone():
-    if not LOCOMO.is_dir():
-        pytest.skip(f"{LOCOMO} is absent (the LoCoMo development half lives outside the repository)")
-    turns = [
-        f"{t['speaker']}: {t['text']}"
-        for path in sorted(LOCOMO.glob("*.json"))
-        for key, session in json.loads(path.read_text(encoding="utf-8")).items()
-        if key.startswith("session_") and isinstance(session, list)
-        for t in session
-    ]
-    assert len(turns) > 2000
+    turns = locomo_turns()
     assert altered(turns) == []
 
 
