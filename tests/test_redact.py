@@ -227,3 +227,13 @@ def test_the_spool_and_cli_logs_never_carry_the_secret(project: Path, wasm_path:
         (project / ".gm" / "rs-learn.db").read_bytes(),
     ):
         assert AWS_ID.encode() not in where and AWS_SECRET.encode() not in where
+
+
+def test_an_imported_vector_of_a_secret_is_not_kept(guest):
+    items = []
+    for text in (f"deploy with {AWS_ID}", "deploy with the usual key"):
+        vector = ok(guest, "embed", {"text": text})
+        items.append({"text": text, "embedder": vector["embedder"], "vector": vector["vector"]})
+    answer = ok(guest, "import", {"memories": items})
+    assert answer["redacted"] == {"aws-access-key-id": 1}
+    assert answer["embedded"] == 1  # the redacted text's vector is computed again; the clean one is kept

@@ -120,15 +120,15 @@ def _item(
     try:
         text = requests.text(item, "text", 64 * 1024)
         target = disciplines.for_write(host, text, requests.namespace(item, default=None))
-        text = requests.text({"text": target.text}, "text", 64 * 1024)
-        text = screen.text(text, "text", 64 * 1024)
+        given = requests.text({"text": target.text}, "text", 64 * 1024)
+        text = screen.text(given, "text", 64 * 1024)
         namespace = target.namespaces[0] if target.explicit else fallback or disciplines.DEFAULT
         created = _created(item.get("created"))
         source = screen.text(_optional_text(item, "source", MAX_SOURCE_BYTES) or "import")
         context = _optional_text(item, "context", MAX_CONTEXT_BYTES)
         context = None if context is None else screen.text(context)
         importance = None if item.get("importance") is None else requests.number(item, "importance", 0, 0, 1)
-        vector = _vector(item, embedder)
+        vector = _vector(item, embedder) if text == given else None  # embedded from the secret: redo it
     except InvalidRequest as error:
         raise InvalidRequest(f"{where}: {error.message}") from None
     ts = host.now_ms() if created is None else created
