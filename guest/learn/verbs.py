@@ -8,7 +8,10 @@ skill problem -- a malformed ``skill`` object, a name with no letter or digit, a
 ``SKILL.md`` over 64,000 bytes, an authored skill of that name, ``update`` of a
 skill that does not exist, or (host side) a failed write -- is reported *after*
 the lesson is stored: the envelope is ``ok`` (the lesson is committed) and its
-data carries ``isError: true`` with the seed's text and details.
+data carries ``isError: true`` with the seed's text and details. So is a lesson
+or skill that reads as an instruction aimed at the agent (``guest/text/screen.py``):
+the lesson is stored quarantined and no ``SKILL.md`` is written until it is
+approved. Secrets in the lesson, its context and the skill are redacted first.
 
 The data is the seed's tool result -- ``content: [{"type": "text", "text"}]``,
 ``details``, ``isError`` -- plus ``text`` (the same text), ``id`` and

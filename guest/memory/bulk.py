@@ -17,7 +17,10 @@ milliseconds or an ISO-8601 date (UTC when no offset is given; the host clock wh
 names this engine's embedder -- then it must be a finite unit (or zero) vector of the right size --
 and the text is embedded otherwise. Every item is checked before anything is written; an error names
 the item (``memories[3]: field 'created' ...``) and the batch stores nothing. Keyword postings of
-the batch are written once per term.
+the batch are written once per term. Every item goes through memorize's screen
+(``guest/text/screen.py``): secrets redacted (a vector of a text that changed is not kept),
+instructions aimed at the agent quarantined -- whatever the item says -- and the answer counts
+``redacted`` and ``quarantined``.
 """
 
 from __future__ import annotations
