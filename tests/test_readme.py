@@ -73,6 +73,9 @@ CHECKS = {
     "records --project-id app show cl-1": ("Collect entries",),
     "retrieve": ("## Structured memory",),
     'recall "how do we deploy?"': ("ArgoCD",),
+    'recall "staging deploys key"': ("[REDACTED:aws-access-key-id]", "DB_PASSWORD=[REDACTED:password]"),
+    "-host quarantined": ("mem-8f9a9ca21d617641-59: pipes a download into a shell",),
+    "approve mem-8f9a9ca21d617641-59": ("approved (was quarantined: pipes a download into a shell)",),
 }
 
 

@@ -21,6 +21,7 @@ from guest.archive.store import Archive, Block, Entry, format_id, parse_id
 from guest.errors import InvalidRequest, NotFound
 from guest.host import Host
 from guest.text.gostrings import quote, trim_space
+from guest.text.screen import Screen, quarantine, quarantine_of, quarantined
 from guest.verbs import Verb
 
 MAX_CONTENT_BYTES = requests.MAX_BODY_BYTES - 64 * 1024
@@ -49,25 +50,35 @@ class ArchiveVerbs:
         }
 
     def archive(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``archive {label?, content, namespace?}``: store the block, return its new id."""
+        """``archive {label?, content, namespace?}``: store the block, return its new id.
+
+        Verbatim, except that secrets are redacted (``redacted`` says which) and a block that
+        reads as an instruction aimed at the agent is stored quarantined (``quarantined``).
+        """
+        screen = Screen(self.host)
         content = _string(body, "content", MAX_CONTENT_BYTES, "the block to archive", allow_blank=True)
+        content = screen.text(content, "content", MAX_CONTENT_BYTES)
         label = _label(body)
+        label = None if label is None else screen.text(label, "label", MAX_LABEL_BYTES)
         namespace = requests.namespace(body) or requests.DEFAULT_NAMESPACE
         if label is None:
             label = derived_label(content)
+        reason = quarantine(label, content)
         store = Archive(self.host, namespace)
         seq = store.next_seq()
-        block = Block(seq, label, content, self.host.now_ms())
+        block = Block(seq, label, content, self.host.now_ms(), quarantined(reason) if reason else {})
         store.add(block, entry_of(block))
         size = len(content.encode("utf-8"))
-        return {
-            "text": f"Archived as {block.id}: {label} ({size} bytes).",
+        held = f" Quarantined: {reason}." if reason else ""
+        answer = {
+            "text": f"Archived as {block.id}: {label} ({size} bytes).{screen.note()}{held}",
             "id": block.id,
             "seq": seq,
             "label": label,
             "namespace": namespace,
             "bytes": size,
         }
+        return screen.report({**answer, "quarantined": reason} if reason else answer)
 
     def recall(self, body: dict[str, Any]) -> dict[str, Any]:
         """``archive_recall {id, namespace?}``: the block verbatim."""
@@ -89,6 +100,9 @@ class ArchiveVerbs:
         note = "".join(f"; another branch's {format_id(seq)} is now {b.id} ({b.label})" for b in moved)
         if block.seq != seq:
             note = f"; {format_id(seq)} on another branch" + note
+        held = quarantine_of(block.flags)
+        if held:
+            note += f"; quarantined: {held}"
         answer = {
             "text": f"[{block.id} — {block.label}, recalled verbatim{note}]\n{block.content}",
             "id": block.id,
@@ -99,6 +113,8 @@ class ArchiveVerbs:
         }
         if moved:
             answer["renumbered"] = [{"id": b.id, "label": b.label} for b in moved]
+        if held:
+            answer["quarantined"] = held
         return answer
 
     def search(self, body: dict[str, Any]) -> dict[str, Any]:

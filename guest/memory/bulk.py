@@ -17,7 +17,10 @@ milliseconds or an ISO-8601 date (UTC when no offset is given; the host clock wh
 names this engine's embedder -- then it must be a finite unit (or zero) vector of the right size --
 and the text is embedded otherwise. Every item is checked before anything is written; an error names
 the item (``memories[3]: field 'created' ...``) and the batch stores nothing. Keyword postings of
-the batch are written once per term.
+the batch are written once per term. Every item goes through memorize's screen
+(``guest/text/screen.py``): secrets redacted (a vector of a text that changed is not kept),
+instructions aimed at the agent quarantined -- whatever the item says -- and the answer counts
+``redacted`` and ``quarantined``.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from guest.memory import disciplines
 from guest.memory.memorize import write
 from guest.memory.records import Memory, Stats, memory_id
 from guest.text.embed import StaticEmbedder, dot, pack
+from guest.text.screen import Screen, quarantine, quarantine_of, quarantined
 
 MAX_ITEMS = 5000
 MAX_PAGE = 5000
@@ -70,6 +74,8 @@ def export_page(host: Host, body: dict[str, Any]) -> dict[str, Any]:
             item["importance"] = memory.importance
         if memory.context is not None:
             item["context"] = memory.context
+        if quarantine_of(memory.extra):
+            item["quarantined"] = quarantine_of(memory.extra)
         if with_vectors:
             vector = host.kv_get(bucket(namespace, f"vectors/{memory.embedder}"), memory.id)
             item["vector"] = base64.b64encode(vector).decode("ascii") if vector else None
@@ -87,7 +93,8 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
     if len(items) > MAX_ITEMS:
         raise InvalidRequest(f"field 'memories' holds {len(items)} items; the limit is {MAX_ITEMS}")
     fallback = requests.namespace(body, default=None)
-    checked = [_item(host, embedder, item, f"memories[{i}]", fallback) for i, item in enumerate(items)]
+    screen = Screen(host)
+    checked = [_item(host, embedder, it, f"memories[{i}]", fallback, screen) for i, it in enumerate(items)]
     batch: list[tuple[Memory, bytes]] = []
     seen: set[str] = set()
     embedded = 0
@@ -101,11 +108,14 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
         batch.append((memory, vector))
     write(host, batch)
     imported = len(batch)
-    return {"items": len(items), "imported": imported, "deduped": len(items) - imported, "embedded": embedded}
+    answer = {"items": len(items), "imported": imported, "deduped": len(items) - imported,
+              "embedded": embedded}
+    held = sum(1 for memory, _ in batch if memory.extra)
+    return screen.report({**answer, "quarantined": held} if held else answer)
 
 
 def _item(
-    host: Host, embedder: StaticEmbedder, item: Any, where: str, fallback: str | None
+    host: Host, embedder: StaticEmbedder, item: Any, where: str, fallback: str | None, screen: Screen
 ) -> tuple[Memory, bytes | None]:
     """Validate one item: the memory to store (``doc`` not yet assigned) and its vector, if usable."""
     if not isinstance(item, dict):
@@ -113,18 +123,22 @@ def _item(
     try:
         text = requests.text(item, "text", 64 * 1024)
         target = disciplines.for_write(host, text, requests.namespace(item, default=None))
-        text = requests.text({"text": target.text}, "text", 64 * 1024)
+        given = requests.text({"text": target.text}, "text", 64 * 1024)
+        text = screen.text(given, "text", 64 * 1024)
         namespace = target.namespaces[0] if target.explicit else fallback or disciplines.DEFAULT
         created = _created(item.get("created"))
-        source = _optional_text(item, "source", MAX_SOURCE_BYTES) or "import"
+        source = screen.text(_optional_text(item, "source", MAX_SOURCE_BYTES) or "import")
         context = _optional_text(item, "context", MAX_CONTEXT_BYTES)
+        context = None if context is None else screen.text(context)
         importance = None if item.get("importance") is None else requests.number(item, "importance", 0, 0, 1)
-        vector = _vector(item, embedder)
+        vector = _vector(item, embedder) if text == given else None  # embedded from the secret: redo it
     except InvalidRequest as error:
         raise InvalidRequest(f"{where}: {error.message}") from None
     ts = host.now_ms() if created is None else created
     key = memory_id(namespace, text)
-    return Memory(key, text, namespace, ts, embedder.id, source, 0, importance, context), vector
+    reason = quarantine(text)  # the input's own marks are not trusted: screened again
+    extra = quarantined(reason) if reason else {}
+    return Memory(key, text, namespace, ts, embedder.id, source, 0, importance, context, extra), vector
 
 
 def _optional_text(item: dict[str, Any], field: str, max_bytes: int) -> str | None:

@@ -15,6 +15,7 @@ from guest.memory.records import Memory, Stats, memory_id, write_stats
 from guest.memory.reindex import rebuild
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
+from guest.text.screen import APPROVED, quarantine_of, quarantined
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,8 @@ class Stored:
     id: str
     namespace: str
     deduped: bool
+    quarantined: str | None = None  # why the stored memory is quarantined (not approved)
+    approved: bool = False  # someone approved the stored memory
 
 
 def memorize(
@@ -34,15 +37,23 @@ def memorize(
     source: str = "memorize",
     importance: float | None = None,
     context: str | None = None,
+    quarantine: str | None = None,
 ) -> Stored:
-    """Store ``text`` in ``namespace`` (already validated) unless it is already there."""
+    """Store ``text`` in ``namespace`` (already validated) unless it is already there.
+
+    ``quarantine``: why the text reads as an instruction aimed at the agent; a new memory is
+    stored quarantined. A stored one keeps its own state, which the answer reports.
+    """
     key = memory_id(namespace, text)
-    if host.kv_get(bucket(namespace, "memories"), key) is not None:
-        return Stored(key, namespace, True)
+    raw = host.kv_get(bucket(namespace, "memories"), key)
+    if raw is not None:
+        stored = Memory.decode(raw).extra if quarantine or b'"quarantined"' in raw else {}
+        return Stored(key, namespace, True, quarantine_of(stored), bool(stored.get(APPROVED)))
     vector = pack(embedder.embed(text))  # embed first: no text is ever stored without its vector
-    record = Memory(key, text, namespace, host.now_ms(), embedder.id, source, 0, importance, context)
+    extra = quarantined(quarantine) if quarantine else {}
+    record = Memory(key, text, namespace, host.now_ms(), embedder.id, source, 0, importance, context, extra)
     write(host, [(record, vector)])
-    return Stored(key, namespace, False)
+    return Stored(key, namespace, False, quarantine)
 
 
 def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None) -> None:

@@ -19,6 +19,7 @@ from guest.memory.records import Memory, Stats
 from guest.text import keywords, postings
 from guest.text.embed import StaticEmbedder, cosine, unpack
 from guest.text.postings import PostingsCache
+from guest.text.screen import quarantine_of
 
 MODES = ("hybrid", "vector", "keyword")
 
@@ -33,6 +34,7 @@ class Hit:
     namespace: str
     cosine: float = 0.0  # raw cosine to the query (0 when not a vector candidate)
     matched: bool = False  # at least one query term matched (keyword channel)
+    quarantined: str | None = None  # why the memory is quarantined: never injected by auto_recall
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,7 @@ def recall(
             m.namespace,
             cosines.get((m.namespace, m.id), 0.0),
             (m.namespace, m.id) in matched,
+            quarantine_of(m.extra) if m.extra else None,
         )
         for m, score in hits
     ]

@@ -16,6 +16,7 @@ from guest.memory.reindex import rebuild, reindex
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, to_json
 from guest.text.postings import PostingsCache
+from guest.text.screen import Screen, quarantine
 from guest.verbs import Rendered, Verb
 
 MAX_TEXT_BYTES = 64 * 1024
@@ -49,12 +50,22 @@ class MemoryVerbs:
             "import": Verb(lambda body: bulk.import_batch(self.host, self.embedder, body), "memories"),
         }
 
-    def store(self, body: dict[str, Any], source: str = "memorize", **extra: Any) -> Stored:
-        """Validate ``{text, namespace?}`` (``@name`` sigil allowed) and memorize it."""
+    def store(
+        self, body: dict[str, Any], source: str = "memorize", screen: Screen | None = None,
+        suspect: str | None = None, **extra: Any,
+    ) -> Stored:
+        """Validate ``{text, namespace?}`` (``@name`` sigil allowed), screen it and memorize it.
+
+        Its secrets are redacted (``screen`` counts them); it is stored quarantined when it reads
+        as an instruction aimed at the agent, or for ``suspect`` (a reason found elsewhere).
+        """
         text = requests.text(body, "text", MAX_TEXT_BYTES)
         target = disciplines.for_write(self.host, text, disciplines.requested(body))
         text = requests.text({"text": target.text}, "text", MAX_TEXT_BYTES)
-        return memorize(self.host, self.embedder, text, target.namespaces[0], source, **extra)
+        text = (screen or Screen(self.host)).text(text, "text", MAX_TEXT_BYTES)
+        reason = quarantine(text) or suspect
+        namespace = target.namespaces[0]
+        return memorize(self.host, self.embedder, text, namespace, source, quarantine=reason, **extra)
 
     def hits(self, body: dict[str, Any]) -> list[Hit]:
         """Validate ``{query, limit?, namespace?, mode?, recency_weight?, ...}`` and recall."""
@@ -73,9 +84,13 @@ class MemoryVerbs:
         return [replace(h, text=disciplines.label(h.text, h.namespace, True)) for h in hits]
 
     def memorize(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``memorize``: ``{id, namespace, deduped}``."""
-        stored = self.store(body)
-        return {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
+        """``memorize``: ``{id, namespace, deduped}``, ``redacted`` and ``quarantined`` when so."""
+        screen = Screen(self.host)
+        stored = self.store(body, screen=screen)
+        answer = {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
+        if stored.quarantined:
+            answer["quarantined"] = stored.quarantined
+        return screen.report(answer)
 
     def recall(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """``recall``: the hits as objects."""
@@ -116,7 +131,7 @@ class MemoryVerbs:
         if use_full and derived.cleaned:
             lists.append(recall(host, self.embedder, derived.cleaned, limit, target.namespaces, options,
                                 self.postings))
-        hits = autorecall.merge(*lists)[:limit]
+        hits = [h for h in autorecall.merge(*lists) if not h.quarantined][:limit]  # never injected
         if gate:
             hits = [h for h in hits if autorecall.relevant(h)]
         hits = [replace(h, text=disciplines.label(h.text, h.namespace, not target.explicit)) for h in hits]
@@ -153,4 +168,5 @@ class MemoryVerbs:
 
 
 def _hit(hit: Hit) -> dict[str, Any]:
-    return {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}
+    out = {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}
+    return {**out, "quarantined": hit.quarantined} if hit.quarantined else out

@@ -23,6 +23,7 @@ from guest.structured import fields, maintenance, query, retrieve, snapshot, sto
 from guest.structured.context import Context, load_context
 from guest.structured.records import RecordWriter
 from guest.text.embed import StaticEmbedder
+from guest.text.screen import Screen
 from guest.verbs import Verb
 
 HELPER_VERSION = "1.0.0"
@@ -71,12 +72,15 @@ class StructuredVerbs:
             "reconcile_index": (self.reconcile, "text", False),
         }
         table = {
-            name: Verb(self._serve(handler, lazy), field) for name, (handler, field, lazy) in verbs.items()
+            name: Verb(self._serve(handler, lazy, lazy or name == "reconcile_index"), field)
+            for name, (handler, field, lazy) in verbs.items()
         }
         table["memory_helper_version"] = Verb(self.version)
         return table
 
-    def _serve(self, handler: Handler, lazy_retention: bool) -> Callable[[dict[str, Any]], Any]:
+    def _serve(self, handler: Handler, lazy_retention: bool, writes: bool) -> Callable[[dict[str, Any]], Any]:
+        """The verb: context, scope check, secrets redacted from what ``writes`` stores, lazy retention."""
+
         def run(body: dict[str, Any]) -> Any:
             ctx = load_context(self.host)
             if not ctx.config.enabled:
@@ -85,11 +89,14 @@ class StructuredVerbs:
                     "or RS_LEARN_MEMORY_ENABLED)"
                 )
             fields.reject_scope(body)
+            screen = Screen(self.host) if writes else None
+            if screen is not None:
+                body = screen.strings(body)
             puts = self.host.puts
             result = handler(ctx, body)
             if lazy_retention and self.host.puts > puts:  # only after a verb that wrote
                 maintenance.retention(self.host, self.embedder, ctx)
-            return result
+            return screen.report(result) if screen is not None and isinstance(result, dict) else result
 
         return run
 

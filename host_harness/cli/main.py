@@ -23,6 +23,7 @@ from host_harness.cli.learn import learn, skills
 from host_harness.cli.mcp import mcp
 from host_harness.cli.records import records
 from host_harness.cli.spool import spool
+from host_harness.cli.trust import approve, notes, quarantined
 from host_harness.guests.runtime import WASMTIME_VERSION
 from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
 from host_harness.project import FROM_ENV, GIVEN, chosen
@@ -88,6 +89,7 @@ def memorize(session: Session, text: str, namespace: str, as_json: bool) -> None
         echo_json(data)
     else:
         click.echo(f"{data['id']} (already stored)" if data.get("deduped") else data["id"])
+        notes(data)
 
 
 @cli.command()
@@ -111,7 +113,8 @@ def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
         click.echo("No memories found.")
     for number, hit in enumerate(hits, start=1):
         where = "" if hit["namespace"] == "default" else f" [{hit['namespace']}]"
-        click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}  {hit['id']}")
+        held = " [quarantined]" if hit.get("quarantined") else ""
+        click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}{held}  {hit['id']}")
 
 
 @cli.command()
@@ -166,7 +169,7 @@ def main() -> None:
 
 # Command groups of other capabilities register here, one line each.
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp, git]
-COMMAND_GROUPS += [export, import_]
+COMMAND_GROUPS += [export, import_, approve, quarantined]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)
 cli.add_command(search, "recall-search")  # the seed's tool name for `archive search`

@@ -98,6 +98,18 @@ def load_memory_config(project: Path, environ: Mapping[str, str] | None = None) 
     return MemoryConfig(**values)
 
 
+def load_redact(project: Path) -> bool:
+    """The top-level ``redact`` of ``<project>/.gm/config.json``: whether the guest redacts secrets.
+
+    ``true`` when absent; anything but a boolean is a :class:`ConfigError`. Served to the guest as
+    ``host/redact`` (``guest/text/screen.py``).
+    """
+    value = read_config(project).get("redact", True)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{project / CONFIG_FILE}: redact must be true or false, got {json.dumps(value)}")
+    return value
+
+
 def _file_block(project: Path, path: Path) -> dict[str, Any]:
     block = read_config(project).get("memory", {})
     if not isinstance(block, dict):

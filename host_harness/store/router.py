@@ -24,7 +24,7 @@ from typing import Any
 
 from host_harness.errors import StoreError
 from host_harness.store import confine, skills
-from host_harness.store.config import MemoryConfig, load_memory_config
+from host_harness.store.config import MemoryConfig, load_memory_config, load_redact
 from host_harness.store.kv import check_name
 from host_harness.store.names import valid_name
 
@@ -33,8 +33,8 @@ RESERVED_DISCIPLINES = frozenset({HOST_NS})  # a discipline folder named like th
 DISCIPLINES = "disciplines"
 DB_NAME = "rs-learn.db"
 HOST_KEYS = (
-    "authored-skills", "disciplines", "enabled-disciplines", "managed-skills", "memory-config", "scope",
-    "skills",
+    "authored-skills", "disciplines", "enabled-disciplines", "managed-skills", "memory-config", "redact",
+    "scope", "skills",
 )
 MAX_ENABLED_BYTES = 1024 * 1024
 
@@ -139,6 +139,7 @@ class StoreRouter:
         self.project = project
         self.scope = dict(scope) if scope is not None else None
         self.memory_config: MemoryConfig = load_memory_config(project.root)  # ConfigError at start
+        self.redact = load_redact(project.root)
         # disciplines with a store that no folder shows (a PostgreSQL store's); set by the host
         self.stored_disciplines: Callable[[], list[str]] = list
         self._routes: dict[str, Route] = {}  # every import call routes: keep pathlib off the hot path
@@ -183,6 +184,8 @@ class StoreRouter:
             value = self.scope
         elif key == "memory-config":
             value = self.memory_config.as_json()
+        elif key == "redact":
+            value = self.redact
         elif key == "skills":
             value = skills.discover(self.project.root)
         else:

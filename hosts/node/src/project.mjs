@@ -9,19 +9,21 @@ import { StoreError, checkName } from './kv.mjs';
 export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const DB_NAME = 'rs-learn.db';
 const HOST_KEYS = [
-  'authored-skills', 'disciplines', 'enabled-disciplines', 'managed-skills', 'memory-config', 'scope', 'skills',
+  'authored-skills', 'disciplines', 'enabled-disciplines', 'managed-skills', 'memory-config', 'redact', 'scope',
+  'skills',
 ];
 const MAX_SKILLS = 500;
 const MAX_HEAD_BYTES = 16 * 1024;
 const SKILL_PATH = /^managed-skills\/([a-z0-9][a-z0-9-]{0,63})\/SKILL\.md$/;
 
 export class Project {
-  constructor(root, { scope = null, memoryConfig = defaultMemoryConfig() } = {}) {
+  constructor(root, { scope = null, memoryConfig = defaultMemoryConfig(), redact = true } = {}) {
     this.root = root;
     this.gm = join(root, '.gm');
     this.dbPath = join(this.gm, DB_NAME);
     this.scope = scope;
     this.memoryConfig = memoryConfig;
+    this.redact = redact;
     this.routes = new Map();
   }
 
@@ -132,6 +134,7 @@ export class Project {
     else if (key === 'managed-skills') value = this.managedSkills();
     else if (key === 'scope' && this.scope !== null) value = this.scope;
     else if (key === 'memory-config') value = this.memoryConfig;
+    else if (key === 'redact') value = this.redact;
     else return null;
     return new TextEncoder().encode(canonicalJson(value));
   }
@@ -284,18 +287,32 @@ function checkSetting(field, value, where) {
   return value;
 }
 
+function readConfig(root) {
+  const path = join(root, '.gm', 'config.json');
+  if (!existsSync(path)) return null;
+  let document;
+  try {
+    document = JSON.parse(readFileSync(path, 'utf-8').replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new ConfigError(`${path}: not valid JSON: ${error.message}`);
+  }
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) throw new ConfigError(`${path}: must hold a JSON object`);
+  return document;
+}
+
+// The top-level `redact` of `.gm/config.json` (served as `host/redact`): true unless set to false.
+export function loadRedact(root) {
+  const value = readConfig(root)?.redact ?? true;
+  if (typeof value !== 'boolean') throw new ConfigError(`${join(root, '.gm', 'config.json')}: redact must be true or false, got ${JSON.stringify(value)}`);
+  return value;
+}
+
 export function loadMemoryConfig(root, environ = process.env) {
   const config = defaultMemoryConfig();
   const path = join(root, '.gm', 'config.json');
   let block = {};
-  if (existsSync(path)) {
-    let document;
-    try {
-      document = JSON.parse(readFileSync(path, 'utf-8').replace(/^\uFEFF/, ''));
-    } catch (error) {
-      throw new ConfigError(`${path}: not valid JSON: ${error.message}`);
-    }
-    if (document === null || typeof document !== 'object' || Array.isArray(document)) throw new ConfigError(`${path}: must hold a JSON object`);
+  const document = readConfig(root);
+  if (document !== null) {
     block = document.memory ?? {};
     if (block === null || typeof block !== 'object' || Array.isArray(block)) throw new ConfigError(`${path}: memory must be an object, got ${JSON.stringify(block)}`);
   }
