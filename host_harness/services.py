@@ -196,7 +196,8 @@ class HostServices:
         self.logs: deque[LogRecord] = deque(maxlen=MAX_LOG_RECORDS)
         self.failures: list[str] = []
         self._busy_only = False  # every failure of the call so far was a lock wait given up
-        self.warnings: list[str] = []  # what the last call left out (e.g. an unusable discipline store)
+        # what the last call left out (an unusable discipline store), and what the store's choice warns of
+        self.warnings: list[str] = list(self.store.warnings)
         self.stores: dict[Path, tuple[Store, Search]] = {}
         self.write_lock_busy = False  # a put of this call found the write lock taken: run it again
         self._touched: dict[Path, Store] = {}
@@ -268,7 +269,7 @@ class HostServices:
             self.rollback()
         self.failures = []
         self._busy_only = False
-        self.warnings = []
+        self.warnings = list(self.store.warnings)  # standing ones (a password in a committed config)
         self.write_lock_busy = False
         if not retry or self._budget is None:
             self._budget = LockBudget(self.busy_timeout_ms)
