@@ -88,10 +88,7 @@ def _check_named(root: Path, named: str, by: Path, *, journal: bool) -> None:
     A super-journal's own journals are checked too (SQLite opens them when it rolls back).
     """
     path = Path(named)
-    try:
-        parts = confine.parts_of(root, path) if path.is_absolute() else None
-    except ValueError:
-        parts = None
+    parts = _inside(root, path)
     if not parts:
         if os.path.lexists(named):
             raise confine.UnsafeFile(0, f"{by} names {named}, outside the project; rs-learn refuses to let "
@@ -106,6 +103,17 @@ def _check_named(root: Path, named: str, by: Path, *, journal: bool) -> None:
                     _check_named(root, child, path, journal=True)
     except FileNotFoundError:
         return
+
+
+def _inside(root: Path, path: Path) -> tuple[str, ...] | None:
+    """The components of an absolute ``path`` below ``root`` (``None``: relative, or outside the project)."""
+    if not path.is_absolute():
+        return None
+    try:
+        parts = confine.parts_of(root, path)
+    except ValueError:
+        return None
+    return parts if parts and not {".", ".."} & set(parts) else None  # "..": treated as outside
 
 
 def super_named(dir_fd: int, name: str, where: Path) -> str | None:
@@ -177,10 +185,7 @@ def _is_live(root: Path, name: str, content: bytes) -> bool:
     """Whether a journal the super-journal ``name`` lists still names it (so a rollback needs it)."""
     for child in journals_of(content):
         path = Path(child)
-        try:
-            parts = confine.parts_of(root, path) if path.is_absolute() else None
-        except ValueError:
-            parts = None
+        parts = _inside(root, path)
         if not parts:
             if os.path.lexists(child):
                 return True  # cannot be told without reading outside the project: keep it
