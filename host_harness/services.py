@@ -41,7 +41,9 @@ Nothing is written to ``.gm/rs-learn.db`` then.
 Failures: storage errors (locked beyond the busy timeout, corrupt file, disk
 full, a lost database connection, a harness bug) are recorded in :attr:`HostServices.failures` as well as
 raised as :class:`guest.host.HostError`; the guest wrapper then fails the whole
-call even if the guest swallowed the error or got a neutral answer. Contract
+call even if the guest swallowed the error or got a neutral answer. A call that failed only
+because a store stayed locked by other writers for its whole busy timeout answers ``busy: ...``
+(retry it), every other failure ``internal: host failure: ...`` (:meth:`HostServices.failure`). Contract
 errors (bad namespace or key, a write to ``host``) are :class:`StoreError`: the
 guest hears about them through ``host-kv-put``'s ``err`` and decides.
 """
@@ -195,7 +197,9 @@ class HostServices:
             self.router.stored_disciplines = self.stored_disciplines
         self.logs: deque[LogRecord] = deque(maxlen=MAX_LOG_RECORDS)
         self.failures: list[str] = []
-        self.warnings: list[str] = []  # what the last call left out (e.g. an unusable discipline store)
+        self._busy_only = False  # every failure of the call so far was a lock wait given up
+        # what the last call left out (an unusable discipline store), and what the store's choice warns of
+        self.warnings: list[str] = list(self.store.warnings)
         self.stores: dict[Path, tuple[Store, Search]] = {}
         self.write_lock_busy = False  # a put of this call found the write lock taken: run it again
         self._touched: dict[Path, Store] = {}
@@ -266,7 +270,8 @@ class HostServices:
         if self._in_call:
             self.rollback()
         self.failures = []
-        self.warnings = []
+        self._busy_only = False
+        self.warnings = list(self.store.warnings)  # standing ones (a password in a committed config)
         self.write_lock_busy = False
         if not retry or self._budget is None:
             self._budget = LockBudget(self.busy_timeout_ms)
@@ -330,6 +335,9 @@ class HostServices:
                     ledger.record(token, answer)
         except Exception as error:
             self.rollback()
+            if is_busy(error):
+                message = busy_message(self.busy_timeout_ms, f"commit: {_describe(error)}")
+                raise HostFailure(message) from error
             raise HostFailure(f"internal: host failure: commit failed: {_describe(error)}") from error
         self._end()
 
@@ -346,14 +354,21 @@ class HostServices:
             self._end()
 
     def failure(self) -> str | None:
-        """Return a message for the failures recorded during the call, or ``None``."""
+        """Return a message for the failures recorded during the call, or ``None``.
+
+        ``busy: ...`` when every failure was a lock wait given up (nothing changed: retry the call),
+        else ``internal: host failure: ...``.
+        """
         if not self.failures:
             return None
+        if self._busy_only:
+            return busy_message(self.busy_timeout_ms, "; ".join(self.failures))
         return "internal: host failure: " + "; ".join(self.failures)
 
     def record_failure(self, where: str, error: BaseException) -> None:
         """Remember that a host import failed, so that the current call fails."""
         message = f"{where}: {_describe(error)}"
+        self._busy_only = is_busy(error) and (self._busy_only or not self.failures)
         self.failures.append(message)
         guest_log.error("host import failed: %s", message)
 
@@ -476,6 +491,12 @@ class HostServices:
             raise HostError(f"host failure in {where}: {_describe(error)}") from error
         if not self._in_call and self._touched:
             self.commit()
+
+
+def busy_message(timeout_ms: int, details: str) -> str:
+    """The ``busy:`` answer of a call that could not get a store's write lock in time."""
+    return (f"busy: other writers kept the store locked for this call's whole busy timeout "
+            f"({timeout_ms} ms); nothing was changed: retry the call ({details})")
 
 
 def _describe(error: BaseException) -> str:

@@ -34,6 +34,7 @@ import os
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import pytest
 
@@ -128,11 +129,21 @@ def store_kind(request: pytest.FixtureRequest) -> str:
 
 
 def use_postgresql(root: Path, url: str, project_id: str | None = None) -> str:
-    """Configure the project ``root`` for the PostgreSQL store at ``url``; its project id."""
+    """Configure the project ``root`` for the PostgreSQL store at ``url``; its project id.
+
+    As the docs advise, the committed config names the password's variable (``password_env``) and
+    holds no password; the variable is set in this process's environment, which the processes the
+    tests start inherit.
+    """
     project_id = project_id or f"test-{uuid.uuid4().hex[:12]}"
+    parts = urlsplit(url)
+    variable = f"PG_TEST_PASSWORD_{parts.port}"
+    os.environ[variable] = unquote(parts.password or "")
+    bare = urlunsplit(parts._replace(netloc=f"{parts.username}@{parts.hostname}:{parts.port}"))
+    document = {"store": bare, "project": project_id, "password_env": variable}
     gm = root / ".gm"
     gm.mkdir(exist_ok=True)
-    (gm / "config.json").write_text(json.dumps({"store": url, "project": project_id}), encoding="utf-8")
+    (gm / "config.json").write_text(json.dumps(document), encoding="utf-8")
     return project_id
 
 

@@ -26,7 +26,7 @@ from host_harness.errors import StoreError
 from host_harness.store import confine, skills
 from host_harness.store.config import MemoryConfig, load_memory_config, load_redact
 from host_harness.store.kv import check_name
-from host_harness.store.names import valid_name
+from host_harness.store.names import DEVICE_RULE, case_twin, case_twin_error, valid_name
 
 HOST_NS = "host"
 RESERVED_DISCIPLINES = frozenset({HOST_NS})  # a discipline folder named like the host namespace
@@ -71,7 +71,8 @@ class Project:
         if not valid_discipline(name):
             raise StoreError(
                 f"discipline name {name!r} is not valid: use letters, digits, '_' and '-', "
-                "starting with a letter or digit, at most 64 characters (no '/', '..', NUL), not 'host'"
+                f"starting with a letter or digit, at most 64 characters (no '/', '..', NUL), not 'host', "
+                f"{DEVICE_RULE}"
             )
         return self.gm / DISCIPLINES / name / DB_NAME
 
@@ -123,6 +124,12 @@ class Project:
         """The disciplines a leading ``@name`` selects: every folder and every enabled name, sorted."""
         return sorted(set(self.discipline_dirs()) | set(self.enabled_disciplines()))
 
+    def check_case(self, name: str) -> None:
+        """Refuse a discipline ``name`` that differs only in case from a known one (one folder on macOS)."""
+        twin = case_twin(name, self.known_disciplines())
+        if twin is not None:
+            raise StoreError(case_twin_error(name, twin, "discipline"))
+
 
 @dataclass(frozen=True)
 class Route:
@@ -164,7 +171,9 @@ class StoreRouter:
             parts = ns.split("/", 2)
             if len(parts) < 3 or not parts[2]:
                 raise StoreError(f"namespace {ns!r} must have the form disciplines/<name>/<bucket>")
-            return Route(self.project.discipline_db(parts[1]), parts[2])
+            db = self.project.discipline_db(parts[1])
+            self.project.check_case(parts[1])
+            return Route(db, parts[2])
         return Route(self.project.db_path, ns)
 
     def host_value(self, ns: str, key: str) -> bytes | None:
