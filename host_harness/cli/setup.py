@@ -98,7 +98,7 @@ def warm_up(wasm: Path) -> None:
     if artifact_is_intact(default_cache_dir() / cache_file_name(wasm.read_bytes())):
         click.echo("component already compiled")
         return
-    click.echo("compiling the component for the agent's first start (once per installation)...")
+    click.echo("compiling the component (once per installation; later starts load it from the cache)...")
     started = time.perf_counter()
     Runtime.load(wasm).close()
     click.echo(f"component compiled in {time.perf_counter() - started:.1f} s")
