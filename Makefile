@@ -17,7 +17,7 @@ NODE_OK := process.exit(+process.versions.node.split('.')[0] * 100 + +process.ve
 $(VENV)/.stamp: pyproject.toml
 	@echo "== $(VENV): a virtualenv with rs-learn and its development tools (a few minutes the first time)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) scripts/pip_progress.py --upgrade pip
 	$(PY) scripts/pip_progress.py -e '.[dev]'
 	touch $@
 

@@ -283,3 +283,11 @@ def test_setup_compiles_the_component_for_the_first_start(repo: Path, home: Path
     again = subprocess.run([str(HOST), "setup", "codex", "--scope", "user"], cwd=repo, env=env,
                            capture_output=True, text=True, timeout=300)
     assert "already set up" in again.stdout and "component already compiled" in again.stdout
+
+
+def test_a_warning_when_the_plugin_does_the_same(repo: Path, home: Path):
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text('{"enabledPlugins": {"rs-learn@rs-learn": true}}')
+    result = CliRunner().invoke(cli, ["-p", str(repo), "setup", "claude-code", "--no-warmup"])
+    assert result.exit_code == 0 and "warning: the rs-learn plugin is enabled too" in result.output
+    assert "warning" not in setup(repo, "cursor")

@@ -72,6 +72,8 @@ def setup(session: Session, agent: str, scope: str, dry_run: bool, remove: bool,
         click.echo("already set up: nothing changed" if not remove else "nothing to remove")
     for note in wiring.notes if changed else []:
         click.echo(note)
+    for warning in wiring.warnings:
+        click.echo(f"warning: {warning}", err=True)
     if not remove and not no_warmup:
         warm_up(session.wasm)
 

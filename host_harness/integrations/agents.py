@@ -42,7 +42,8 @@ class Plan:
     agent: str
     scope: str
     edits: list[Edit] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # shown when something changed
+    warnings: list[str] = field(default_factory=list)  # shown every time
 
 
 def plan(agent: str, scope: str, project: Path, host: Path, remove: bool = False) -> Plan:
@@ -56,10 +57,29 @@ def plan(agent: str, scope: str, project: Path, host: Path, remove: bool = False
     if scope == "project" and not remove:
         result.notes += NOTES.get(agent, [])
         result.edits.append(gitignore_edit(project))
+    if agent == "claude-code" and not remove and _plugin_enabled(project):
+        result.warnings.append(PLUGIN_TOO)
     return result
 
 
+def _plugin_enabled(project: Path) -> bool:
+    """Whether Claude Code's settings (user, project or local) enable a plugin named ``rs-learn``."""
+    config = Path(os.environ.get("CLAUDE_CONFIG_DIR") or home() / ".claude")
+    for path in (config / "settings.json", project / ".claude" / "settings.json",
+                 project / ".claude" / "settings.local.json"):
+        try:
+            enabled = json.loads(path.read_text(encoding="utf-8")).get("enabledPlugins") or {}
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(enabled, dict) and any(on and k.split("@")[0] == SERVER for k, on in enabled.items()):
+            return True
+    return False
+
+
 Change = Callable[[Path, bool], Edit]
+PLUGIN_TOO = ("the rs-learn plugin is enabled too: its hooks and server do the same, so each prompt would be "
+              "answered twice. Keep one (claude plugin disable rs-learn@rs-learn, or rs-learn-host setup "
+              "claude-code --remove).")
 NOTES = {
     "claude-code": ["Claude Code asks once, at its next start in this project, to approve the rs-learn "
                     "server of .mcp.json."],
