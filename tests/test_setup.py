@@ -35,11 +35,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def repo(tmp_path: Path, home: Path) -> Path:
-    folder = tmp_path / "repo"
-    folder.mkdir()
-    subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
-    return folder
+def repo(git_repo: Path, home: Path) -> Path:
+    return git_repo
 
 
 def setup(project: Path, *args: str, code: int = 0) -> str:

@@ -9,7 +9,6 @@ Skipped, saying why, only where npm cannot be reached (``tests/agentclis.py``).
 from __future__ import annotations
 
 import json
-import subprocess
 import tomllib
 from pathlib import Path
 
@@ -35,11 +34,8 @@ def home(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    folder = tmp_path / "repo"
-    folder.mkdir()
-    subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
-    return folder
+def repo(git_repo: Path) -> Path:
+    return git_repo
 
 
 @pytest.fixture

@@ -137,11 +137,8 @@ def wheel_host(installed: Path, tmp_path: Path) -> Installed:
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    folder = tmp_path / "repo"
-    folder.mkdir()
-    subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
-    return folder
+def repo(git_repo: Path) -> Path:
+    return git_repo
 
 
 def test_the_wheel_knows_its_version_and_license(wheel: Path, wheel_host: Installed, repo: Path):
