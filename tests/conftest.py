@@ -21,7 +21,8 @@
 * ``scoped``   -- ``make(**scope)``: a guest of the current target over its own services
                   with that trusted scope, on the same project and clock;
 * ``wasm_runtime`` -- the compiled component, once per session (precompiled cache);
-* ``node_host`` -- ``hosts/node/rs-learn-node`` with its transpiled component (``make node``).
+* ``node_host`` -- ``hosts/node/rs-learn-node`` with its transpiled component (``make node``);
+* ``git_repo`` -- a fresh git repository (``git init``) in the test's temporary folder.
 
 Without ``dist/rs_learn.wasm`` the wasm cases skip, or FAIL when ``CI`` is set; so do the Node
 host's cases without ``hosts/node/build``.
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -219,3 +221,12 @@ def scoped(guest_factory, project, clock):
     yield make
     for services in made:
         services.close()
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Path:
+    """A fresh git repository, ``<tmp_path>/repo``."""
+    folder = tmp_path / "repo"
+    folder.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
+    return folder

@@ -157,6 +157,18 @@ def test_a_bad_item_is_named_and_the_batch_stores_nothing(guest, project, item, 
     assert store_digest(project) == before
 
 
+def test_a_dry_run_counts_what_would_be_stored_and_stores_nothing(guest, project):
+    ok(guest, "memorize", {"text": FACTS[0]})
+    before = store_digest(project)
+    items = [{"text": FACTS[0]}, {"text": FACTS[1]}, {"text": FACTS[1]}, {"text": FACTS[2], "context": "x"}]
+    data = ok(guest, "import", {"dry_run": True, "memories": items})
+    assert data == {"items": 4, "imported": 2, "deduped": 2, "embedded": 2, "dry_run": True, "new": [1, 3]}
+    assert store_digest(project) == before
+    assert ok(guest, "import", {"memories": items})["imported"] == 2, "the real import agrees"
+    wrong = call(guest, "import", {"dry_run": "yes", "memories": []})
+    assert "field 'dry_run' must be true or false, not a string" in wrong["error"]
+
+
 def test_batch_shape_is_checked(guest):
     assert "field 'memories' must be an array" in call(guest, "import", {"memories": {"text": "x"}})["error"]
     assert "the limit is 5000" in call(guest, "import", {"memories": [{"text": "x"}] * 5001})["error"]

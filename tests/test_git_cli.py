@@ -74,7 +74,7 @@ def test_install_is_idempotent_and_keeps_the_attributes_file(tmp_path: Path):
     (repository.root / ".gitattributes").write_bytes(b"*.png binary")  # no final newline
     first = host("git", "install", env=repository.env)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.decode().count("set ") == 5
+    assert first.stdout.decode().count("set ") == 6  # attributes, four settings, .gitignore
     assert (repository.root / ".gitattributes").read_text() == f"*.png binary\n{ATTRIBUTES}\n"
     config = repository.git("config", "--local", "--get-regexp", r"^(diff|merge)\.rs-learn\.").stdout
     assert "git textconv" in config and "git merge-driver %O %A %B %P" in config

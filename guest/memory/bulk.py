@@ -11,7 +11,9 @@ rules: the id is content-addressed (``mem-<fnv1a64(namespace|text)>-<length>``, 
 ``id`` in the input is ignored), so importing the same memories again stores nothing (``deduped``).
 Each item is ``{text, namespace?, created?, source?, importance?, context?, embedder?, vector?}``; a
 leading ``@name`` in the text chooses the discipline as in memorize; the batch's ``namespace`` is
-the store of items that name none (by a sigil or their own ``namespace``). ``created`` is epoch
+the store of items that name none (by a sigil or their own ``namespace``). With ``dry_run: true``
+nothing is written (nor embedded): the counts say what an import would do, and ``new`` lists the
+indexes of the items it would store (``import --from`` shows them). ``created`` is epoch
 milliseconds or an ISO-8601 date (UTC when no offset is given; the host clock when absent). A
 ``vector`` (base64 of float32 little-endian, or a list of numbers) is kept only when ``embedder``
 names this engine's embedder -- then it must be a finite unit (or zero) vector of the right size --
@@ -93,25 +95,33 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
     if len(items) > MAX_ITEMS:
         raise InvalidRequest(f"field 'memories' holds {len(items)} items; the limit is {MAX_ITEMS}")
     fallback = requests.namespace(body, default=None)
+    dry_run = requests.boolean(body, "dry_run", False)
     screen = Screen(host)
     checked = [_item(host, embedder, it, f"memories[{i}]", fallback, screen) for i, it in enumerate(items)]
     batch: list[tuple[Memory, bytes]] = []
+    fresh: list[int] = []
     seen: set[str] = set()
     embedded = 0
-    for memory, vector in checked:
+    for index, (memory, vector) in enumerate(checked):
         if memory.id in seen or host.kv_get(bucket(memory.namespace, "memories"), memory.id) is not None:
             continue
         seen.add(memory.id)
+        fresh.append(index)
         if vector is None:
-            vector = pack(embedder.embed(memory.text))
             embedded += 1
+            if dry_run:
+                continue
+            vector = pack(embedder.embed(memory.text))
         batch.append((memory, vector))
-    write(host, batch)
-    imported = len(batch)
-    answer = {"items": len(items), "imported": imported, "deduped": len(items) - imported,
+    counts = {"items": len(items), "imported": len(fresh), "deduped": len(items) - len(fresh),
               "embedded": embedded}
-    held = sum(1 for memory, _ in batch if memory.extra)
-    return screen.report({**answer, "quarantined": held} if held else answer)
+    held = sum(1 for index in fresh if quarantine_of(checked[index][0].extra))
+    if held:
+        counts["quarantined"] = held
+    if dry_run:
+        return screen.report(counts | {"dry_run": True, "new": fresh})
+    write(host, batch)
+    return screen.report(counts)
 
 
 def _item(

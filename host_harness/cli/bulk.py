@@ -17,11 +17,14 @@ import re
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO, Any
 
 import click
 
+from host_harness.cli.importing import import_existing
 from host_harness.guests.session import Session, echo_json
+from host_harness.integrations.importers import KINDS
 
 PAGE = 500
 BATCH = 500
@@ -55,30 +58,53 @@ def export(session: Session, namespace: str | None, vectors: bool, output: IO[st
 
 
 @click.command("import")
-@click.argument("source", type=click.File("rb"))
+@click.argument("source", required=False)
+@click.option("--from", "kind", type=click.Choice(KINDS),
+              help="Read memories people already keep (SOURCE: a file or folder; default: this project's).")
 @click.option("-n", "--namespace", help="The store of lines that name none (default: the project store).")
 @click.option("--batch", type=click.IntRange(1, 5000), default=BATCH, show_default=True,
               help="Memories per transaction.")
+@click.option("--dry-run", is_flag=True, help="Show what would be stored; store nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
-@click.pass_obj
-def import_(session: Session, source: IO[bytes], namespace: str | None, batch: int, as_json: bool) -> None:
+@click.pass_context
+def import_(ctx: click.Context, source: str | None, kind: str | None, namespace: str | None, batch: int,
+            dry_run: bool, as_json: bool) -> None:
     """Store the memories of SOURCE (JSON lines, or - for stdin); already stored ones are skipped.
 
     Each line is an object with a "text"; optional: namespace, created (epoch ms or ISO-8601),
     source, importance, context, and embedder + vector from `export --vectors`.
 
+    With --from, SOURCE is what people already keep: claude-md (a CLAUDE.md), agents-md (an
+    AGENTS.md), cursor-rules (.cursor/rules/*.mdc) or claude-memory (Claude Code's auto-memory
+    folder); one memory per bullet or paragraph, the headings above it kept as its context.
+
     \b
     Examples:
       rs-learn-host import memories.jsonl
       rs-learn-host -p ../other-checkout export | rs-learn-host import -
+      rs-learn-host import --from claude-md               # ./CLAUDE.md
+      rs-learn-host import --from cursor-rules --dry-run  # .cursor/rules/
     """
+    session: Session = ctx.obj
+    if kind is not None:
+        import_existing(session, kind, Path(source) if source else None, namespace, dry_run, as_json)
+        return
+    if source is None:
+        raise click.UsageError("Missing argument 'SOURCE' (a JSON lines file, - for stdin, or use --from).")
+    stream = click.File("rb").convert(source, None, ctx)
+    import_lines(session, stream, namespace, batch, dry_run, as_json)
+
+
+def import_lines(session: Session, source: IO[bytes], namespace: str | None, batch: int, dry_run: bool,
+                 as_json: bool) -> None:
+    """Import JSON lines (every line checked first), batch by batch."""
     lines = checked_lines(source)
     name = getattr(source, "name", "-")
     totals = {"lines": len(lines), "imported": 0, "deduped": 0, "embedded": 0}
     progress = Progress(len(lines))
     started = time.perf_counter()
     for first, chunk in batches(lines, batch):
-        body: dict[str, Any] = {"memories": [json.loads(raw) for _, raw in chunk]}
+        body: dict[str, Any] = {"memories": [json.loads(raw) for _, raw in chunk], "dry_run": dry_run}
         if namespace:
             body["namespace"] = namespace
         try:
@@ -92,10 +118,11 @@ def import_(session: Session, source: IO[bytes], namespace: str | None, batch: i
     progress.done()
     seconds = time.perf_counter() - started
     if as_json:
-        echo_json(totals | {"seconds": round(seconds, 3)})
+        echo_json(totals | {"seconds": round(seconds, 3)} | ({"dry_run": True} if dry_run else {}))
         return
     rate = f" ({totals['lines'] / seconds:,.0f} lines/s)" if seconds > 0 and totals["lines"] else ""
-    click.echo(f"imported {totals['imported']:,}, already stored {totals['deduped']:,}, "
+    would = "dry run: would import" if dry_run else "imported"
+    click.echo(f"{would} {totals['imported']:,}, already stored {totals['deduped']:,}, "
                f"embedded {totals['embedded']:,} of {totals['lines']:,} lines in {seconds:.1f} s{rate}")
 
 

@@ -22,6 +22,7 @@ from host_harness.cli.hook import hook, is_hook, run_hook
 from host_harness.cli.learn import learn, skills
 from host_harness.cli.mcp import mcp
 from host_harness.cli.records import records
+from host_harness.cli.setup import setup
 from host_harness.cli.spool import spool
 from host_harness.cli.trust import approve, notes, quarantined
 from host_harness.guests.runtime import WASMTIME_VERSION
@@ -47,6 +48,8 @@ from host_harness.project import FROM_ENV, GIVEN, chosen
 )
 @click.option("--native", is_flag=True, hidden=True, help="Run the guest in-process (development).")
 @click.option("-v", "--verbose", is_flag=True, help="Log the guest's info messages to stderr.")
+@click.version_option(__version__, "-V", "--version", prog_name="rs-learn-host",
+                      message="%(prog)s %(version)s", help="Print the version and exit.")
 @click.pass_context
 def cli(
     ctx: click.Context, project: Path | None, wasm: Path, store: str | None, native: bool, verbose: bool
@@ -169,7 +172,7 @@ def main() -> None:
 
 # Command groups of other capabilities register here, one line each.
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp, git]
-COMMAND_GROUPS += [export, import_, approve, quarantined]
+COMMAND_GROUPS += [export, import_, approve, quarantined, setup]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)
 cli.add_command(search, "recall-search")  # the seed's tool name for `archive search`
