@@ -8,16 +8,18 @@ import sys
 import threading
 from collections.abc import Callable
 from types import FrameType
+from typing import Any
 
 import click
 
-from host_harness.cli.records import scope_options, trusted_scope
+from host_harness.cli.records import with_scope
 from host_harness.guests.session import Session
 from host_harness.spool.lock import LockHeld, SpoolLock
 from host_harness.spool.scope import TRUST_FLAG
 from host_harness.spool.watcher import ANSWERED, DEFERRED, POLL_INTERVAL_S, SPOOL, Spool, spool_root
 from host_harness.store import confine
 
+Scope = dict[str, Any]
 EXIT_LOCK_HELD = 3
 EXIT_LOCK_LOST = 4
 
@@ -33,18 +35,10 @@ EXIT_LOCK_LOST = 4
     TRUST_FLAG, "trust_request_scope", is_flag=True,
     help='Use the scope a request names in its "$spool" field (set by a trusted spool writer).',
 )
-@scope_options
+@with_scope
 @click.pass_obj
 def spool(
-    session: Session,
-    mode: str | None,
-    interval: float,
-    trust_request_scope: bool,
-    actor: str | None,
-    conversation: str | None,
-    project_id: str | None,
-    thread: str | None,
-    is_global: bool,
+    session: Session, mode: str | None, interval: float, trust_request_scope: bool, scope: Scope | None
 ) -> None:
     """Answer requests written to .gm/exec-spool/in/<verb>/<N>.<ext> in out/<N>.json.
 
@@ -66,7 +60,7 @@ def spool(
     """
     if mode is None:
         raise click.UsageError("choose --once or --watch")
-    session.scope = trusted_scope(actor, conversation, project_id, thread, is_global)
+    session.scope = scope
     root = spool_root(session.project)
     if mode == "once" and not (root / "in").is_dir() and not (root / "work").is_dir():
         click.echo("answered 0 request(s)")  # no spool here: create nothing
