@@ -39,7 +39,7 @@ class Engine:
         self.embedder = embedder
         self.memory = MemoryVerbs(host, embedder)
         self.verbs: dict[str, Verb] = {
-            "version": Verb(lambda _: {"version": VERSION, "embedder": embedder.id}),
+            "version": Verb(self._version),
             **self.memory.table(),
             **StructuredVerbs(host, embedder).table(),
             **ArchiveVerbs(host).table(),
@@ -53,6 +53,10 @@ class Engine:
     def version(self) -> str:
         """The engine version."""
         return VERSION
+
+    def _version(self, _body: dict[str, Any]) -> dict[str, Any]:
+        """``version``: the engine, its embedder and every verb it serves (a host makes spool folders)."""
+        return {"version": VERSION, "embedder": self.embedder.id, "verbs": sorted(self.verbs)}
 
     # Typed entry points (the WIT exports `memorize` and `recall`).
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -206,6 +207,7 @@ class HostServices:
         self._in_call = False
         self._write_lock = False
         self._budget: LockBudget | None = None
+        self._last_db: Path | None = None  # the store of the latest operation (see _named)
         self.ledger: AnswerLedger | None = None  # the spool's replay ledger, if any
 
     # the Host protocol
@@ -437,7 +439,16 @@ class HostServices:
             self._pg = PgSession(url, project_id, self.busy_timeout_ms)
         return self._pg
 
+    def _named(self, error: Exception) -> Exception:
+        """A SQLite file that is not a usable database, said with where it is (else ``error``)."""
+        if not isinstance(error, sqlite3.DatabaseError) or isinstance(error, sqlite3.OperationalError):
+            return error  # locked, I/O, ...: said as they are
+        if self._last_db is None:
+            return error
+        return UnusableStore(self.project, self._last_db, error)
+
     def _store(self, db: Path) -> tuple[Store, Search]:
+        self._last_db = db  # for _named: the store the failing operation used
         entry = self.stores.get(db)
         if entry is None and self.store.is_postgresql:
             from host_harness.store.pg.kv import PgKV
@@ -485,6 +496,7 @@ class HostServices:
                 self.rollback()
             raise HostError(f"host failure in {where}: {error}") from error
         except Exception as error:
+            error = self._named(error)
             self.record_failure(where, error)
             if not self._in_call:
                 self.rollback()
@@ -499,5 +511,19 @@ def busy_message(timeout_ms: int, details: str) -> str:
             f"({timeout_ms} ms); nothing was changed: retry the call ({details})")
 
 
+class UnusableStore(Exception):
+    """A store file that SQLite cannot read as a database (``file is not a database``, ``malformed``)."""
+
+    def __init__(self, project: Project, db: Path, error: Exception) -> None:
+        name = project.store_name(db)
+        which = f"the store of discipline {name!r}" if name else "the project store"
+        try:
+            where: Path = db.relative_to(project.root)
+        except ValueError:
+            where = db
+        super().__init__(f"{which} ({where}) is not a usable SQLite database ({error}): move the file "
+                         "aside, or restore it from git")
+
+
 def _describe(error: BaseException) -> str:
-    return f"{type(error).__name__}: {error}"
+    return str(error) if isinstance(error, UnusableStore) else f"{type(error).__name__}: {error}"

@@ -226,6 +226,42 @@ def test_cli_names_the_bad_line_and_a_damaged_file_imports_nothing(host, project
     assert "expected a JSON object" in host(project, "import", "-", input="[1]\n").output
 
 
+def test_cli_names_every_bad_line_and_imports_nothing(host, project: Path, tmp_path: Path):
+    """Issue 25, item 12: deep nesting, a lone surrogate, a 10 MB line: each is FILE:LINE: reason."""
+    lines = [
+        '{"text": "fine"}',
+        '{"text": "deep", "context": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"text": "half a pair \\udc80 here"}',
+        '{"text": "' + "x" * 10_000_000 + '"}',
+        '{"text": "deep but parsable", "context": ' + "[" * 300 + "]" * 300 + "}",
+        "[1]",
+        '{"text": "also fine"}',
+    ]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = host(project, "import", str(bad))
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-6:] == [
+        f"Error: {bad}:2: nested too deeply (over a thousand levels); a line may nest at most 254 levels",
+        f"{bad}:3: not valid Unicode: a lone surrogate \\udc80 (a \\u escape that is half of a pair)",
+        f"{bad}:4: the line is 10,000,012 bytes; a line may hold at most 1,800,000",
+        f"{bad}:5: nested 301 levels deep; a line may nest at most 254 levels",
+        f'{bad}:6: expected a JSON object with a "text" string',
+        "5 bad lines: nothing was imported",
+    ]
+    assert nothing_written(project)
+    edge = tmp_path / "edge.jsonl"  # the deepest line the component reads, and no newline at the end
+    deepest = '{"text": "deep", "context": ' + "[" * 253 + "]" * 253 + "}"
+    edge.write_text('{"text": "x"}\n' + deepest, encoding="utf-8")
+    result = host(project, "import", str(edge))
+    assert result.exit_code == 1
+    assert f"{edge}:2: validation: field 'context' must be a string" in result.output
+    many = tmp_path / "many.jsonl"
+    many.write_text("[1]\n" * 25, encoding="utf-8")
+    tail = host(project, "import", str(many)).output.splitlines()[-2:]
+    assert tail == ["... and 5 more", "25 bad lines: nothing was imported"]
+
+
 def test_help_has_examples():
     for command in ("export", "import"):
         output = CliRunner().invoke(cli, [command, "--help"]).output

@@ -176,6 +176,22 @@ def test_structured_schemas_are_exactly_the_guest_field_lists(serve):
     assert takes and set(takes.group(1).split(", ")) == set(schemas["learn"]["properties"])
 
 
+def test_limit_zero_means_the_default_in_every_schema_and_every_verb(serve):
+    """Issue 25, item 19: the schemas said minimum 1 where the guest took 0 (recall) or refused it."""
+    served = serve()
+    for tool in ("recall", "recall_search", "query_records", "retrieve_memory"):
+        limit = served.server.schemas[tool]["properties"]["limit"]
+        assert limit["minimum"] == 0 and "0 or omitted: the" in limit["description"], tool
+    for n in range(12):
+        assert asyncio.run(served.worker.dispatch("create_todo", {"title": f"todo {n}"}))["ok"]
+    for verb, body in (("recall", {"query": "todo"}), ("recall_search", {"query": "todo"}),
+                       ("query_records", {}), ("retrieve_memory", {})):
+        zero = asyncio.run(served.worker.dispatch(verb, {**body, "limit": 0}))
+        omitted = asyncio.run(served.worker.dispatch(verb, body))
+        assert zero["ok"] is True and zero == omitted, (verb, zero)
+    assert len(asyncio.run(served.worker.dispatch("query_records", {"limit": 0}))["data"]["hits"]) == 10
+
+
 def test_checklist_items_unroll_to_the_configured_depth(project: Path, serve):
     write_config(project, maxChecklistDepth=2)
     items = serve().server.schemas["create_checklist"]["properties"]["items"]

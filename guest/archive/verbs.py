@@ -16,7 +16,17 @@ from __future__ import annotations
 from typing import Any
 
 from guest import requests
-from guest.archive.search import derived_label, entry_of, limit_of, query_terms, results_text, search
+from guest.archive.search import (
+    MAX_TERMS,
+    derived_label,
+    entry_of,
+    left_out_text,
+    limit_of,
+    query_keywords,
+    query_terms,
+    results_text,
+    search,
+)
 from guest.archive.store import Archive, Block, Entry, format_id, parse_id
 from guest.errors import InvalidRequest, NotFound
 from guest.host import Host
@@ -95,7 +105,7 @@ class ArchiveVerbs:
         if block is None:
             raise NotFound(
                 f"archived block {quote(raw)} not found: check the id, "
-                "or find the block by keywords with archive_search"
+                "or find the block by keywords with recall_search"
             )
         note = "".join(f"; another branch's {format_id(seq)} is now {b.id} ({b.label})" for b in moved)
         if block.seq != seq:
@@ -122,11 +132,15 @@ class ArchiveVerbs:
         query = _string(body, "query", MAX_QUERY_BYTES, "keywords to look for")
         namespace = requests.namespace(body) or requests.DEFAULT_NAMESPACE
         limit = limit_of(body.get("limit"))
-        terms = query_terms(query)
+        keywords = query_keywords(query)
+        terms = query_terms(query)  # at most MAX_TERMS of them: bounded work (guest/archive/search.py)
         archive = Archive(self.host, namespace)
         results = search(terms, archive.chunks(), limit, archive.has_term) if terms else []
+        text = results_text(results)
+        if len(keywords) > MAX_TERMS:
+            text += "\n" + left_out_text(keywords)
         return {
-            "text": results_text(results),
+            "text": text,
             "terms": terms,
             "namespace": namespace,
             "results": [r.as_dict() for r in results],

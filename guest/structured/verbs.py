@@ -121,11 +121,24 @@ class StructuredVerbs:
         return store.find(self.host, ctx, fields.record_id(body["id"], "id", ("cl", "td", "nt")))
 
     def query(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
-        """``query_records``: ``{hits: [{score, channels, record}], semantic}``."""
+        """``query_records``: ``{hits: [{score, channels, record}], semantic[, hiddenByScope]}``.
+
+        ``countHidden: true`` (an unscoped caller only: the CLI's person) adds how many records of other
+        scopes the filters would accept, so that ``records list`` can say they exist and how to see them.
+        """
+        body = dict(body)
+        count = fields.boolean(body.pop("countHidden", False), "countHidden")  # a host's option, not a filter
         fields.only(body, query.QUERY_FIELDS)
+        if count and not ctx.scope.unscoped:
+            raise InvalidRequest("field 'countHidden' is for an unscoped caller only: a scoped caller never "
+                                 "learns of other scopes' records")
         request = query.Query.parse(body, ctx.config.defaultLimit)
         hits = query.run(self.host, self.embedder, ctx, request)
-        return {"hits": [hit.as_json() for hit in hits], "semantic": ctx.config.enableSemanticNotes}
+        semantic = ctx.config.enableSemanticNotes
+        data: dict[str, Any] = {"hits": [hit.as_json() for hit in hits], "semantic": semantic}
+        if count:
+            data["hiddenByScope"] = query.hidden(self.host, ctx, request)
+        return data
 
     def retrieve(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
         """``retrieve_memory``: the ranked records rendered within the token budget."""

@@ -4,14 +4,16 @@ The guest owns the memory format: ``export`` pages through a store with the ``ex
 ``import`` sends batches to the ``import`` verb (one transaction each), so ids, deduplication,
 disciplines and the keyword index follow exactly the rules of ``memorize``.
 
-Import checks every line first (a JSON object with a ``text`` string; blank lines are skipped),
-so a damaged file imports nothing. A batch the engine refuses (say, a bad ``created`` date) stops
+Import checks every line first (a JSON object with a ``text`` string, valid Unicode, at most
+:data:`MAX_LINE_BYTES`; blank lines are skipped), so a damaged file imports nothing, and every bad
+line is named ``FILE:LINE: reason``. A batch the engine refuses (say, a bad ``created`` date) stops
 the import with the line named; the batches before it stay imported, and running the import again
 after fixing the line stores only what is missing (ids are content-addressed).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import sys
@@ -22,6 +24,7 @@ from typing import IO, Any
 
 import click
 
+from guest.requests import MAX_DEPTH
 from host_harness.cli.importing import import_existing
 from host_harness.guests.session import Session, echo_json
 from host_harness.integrations.importers import KINDS
@@ -29,6 +32,9 @@ from host_harness.integrations.importers import KINDS
 PAGE = 500
 BATCH = 500
 MAX_BATCH_BYTES = 1_800_000  # under the guest's 2 MiB body limit
+MAX_LINE_BYTES = MAX_BATCH_BYTES  # a line must fit in one batch
+MAX_REPORTED = 20  # bad lines named before "... and N more"
+MAX_LINE_DEPTH = MAX_DEPTH - 2  # the component reads bodies MAX_DEPTH deep; {"memories": [...]} takes 2
 ITEM_RE = re.compile(r"memories\[(\d+)\]")
 
 
@@ -127,22 +133,79 @@ def import_lines(session: Session, source: IO[bytes], namespace: str | None, bat
 
 
 def checked_lines(source: IO[bytes]) -> list[tuple[int, bytes]]:
-    """``(line number, raw line)`` of every non-blank line, each a JSON object with a ``text`` string."""
+    """``(line number, raw line)`` of every non-blank line, each a JSON object with a ``text`` string.
+
+    Every line is checked; when any is bad, nothing is returned: a ``ClickException`` names each bad
+    line as ``FILE:LINE: reason`` (the first :data:`MAX_REPORTED`, then how many more).
+    """
     name = getattr(source, "name", "-")
-    out = []
-    for number, raw in enumerate(source, start=1):
-        if not raw.strip():
-            continue
-        try:
-            value = json.loads(raw.decode("utf-8-sig" if number == 1 else "utf-8"))
-        except UnicodeDecodeError as error:
-            raise click.ClickException(f"{name}:{number}: not UTF-8: {error}") from None
-        except ValueError as error:
-            raise click.ClickException(f"{name}:{number}: not JSON: {error}") from None
-        if not isinstance(value, dict) or not isinstance(value.get("text"), str):
-            raise click.ClickException(f"{name}:{number}: expected a JSON object with a \"text\" string")
-        out.append((number, raw))
+    out: list[tuple[int, bytes]] = []
+    bad: list[str] = []
+    for number, raw, size in read_lines(source, MAX_LINE_BYTES):
+        problem = line_problem(number, raw, size)
+        if problem is not None:
+            bad.append(f"{name}:{number}: {problem}")
+        elif raw.strip():
+            out.append((number, raw))
+    if bad:
+        more = f"\n... and {len(bad) - MAX_REPORTED} more" if len(bad) > MAX_REPORTED else ""
+        count = f"{len(bad)} bad lines" if len(bad) > 1 else "1 bad line"
+        raise click.ClickException("\n".join(bad[:MAX_REPORTED]) + more + f"\n{count}: nothing was imported")
     return out
+
+
+def read_lines(source: IO[bytes], limit: int) -> Iterator[tuple[int, bytes, int]]:
+    """``(number, line, size)``; a line over ``limit`` bytes (newline aside) comes as ``b""``, never held."""
+    for number in itertools.count(1):
+        raw = source.readline(limit + 1)
+        if not raw:
+            return
+        size = len(raw) - raw.endswith(b"\n")
+        if size > limit:  # too long: skip the rest of the line, a piece at a time
+            for piece in iter(lambda: source.readline(1 << 20), b""):
+                size += len(piece) - piece.endswith(b"\n")
+                if piece.endswith(b"\n"):
+                    break
+            raw = b""
+        yield number, raw, size
+
+
+def line_problem(number: int, raw: bytes, size: int) -> str | None:
+    """Why one line cannot be imported (``None`` when it can, or when it is blank)."""
+    if size > MAX_LINE_BYTES:
+        return f"the line is {size:,} bytes; a line may hold at most {MAX_LINE_BYTES:,}"
+    if not raw.strip():
+        return None
+    try:
+        value = json.loads(raw.decode("utf-8-sig" if number == 1 else "utf-8"))
+    except UnicodeDecodeError as error:
+        return f"not UTF-8: {error}"
+    except RecursionError:
+        return f"nested too deeply (over a thousand levels); a line may nest at most {MAX_LINE_DEPTH} levels"
+    except ValueError as error:
+        return f"not JSON: {error}"
+    if not isinstance(value, dict) or not isinstance(value.get("text"), str):
+        return 'expected a JSON object with a "text" string'
+    levels = nesting(value)
+    if levels > MAX_LINE_DEPTH:
+        return f"nested {levels} levels deep; a line may nest at most {MAX_LINE_DEPTH} levels"
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as error:
+        lone = error.object[error.start : error.end].encode("unicode-escape").decode("ascii")
+        return f"not valid Unicode: a lone surrogate {lone} (a \\u escape that is half of a pair)"
+    return None
+
+
+def nesting(value: Any) -> int:
+    """How many arrays and objects deep ``value`` nests (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def batches(lines: list[tuple[int, bytes]], size: int) -> Iterator[tuple[int, list[tuple[int, bytes]]]]:

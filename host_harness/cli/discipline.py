@@ -54,7 +54,7 @@ def list_(session: Session, counts: bool, as_json: bool) -> None:
     enabled = EnabledList(project).names()
     stored = set(session.stored_disciplines())  # files, or a PostgreSQL store's rows
     rows: list[dict[str, Any]] = []
-    for name in sorted(set(project.known_disciplines()) | stored):
+    for name in sorted((set(project.known_disciplines()) | stored) - {"default"}):  # the project store
         rows.append({"name": name, "enabled": name in enabled, "store": name in stored, "memories": None})
     if counts:
         _count(session, rows)

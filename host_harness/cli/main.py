@@ -115,7 +115,8 @@ def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
     if not hits:
         click.echo("No memories found.")
     for number, hit in enumerate(hits, start=1):
-        where = "" if hit["namespace"] == "default" else f" [{hit['namespace']}]"
+        fanned_out = hit["text"].startswith(f"[discipline:{hit['namespace']}] ")  # it names its store already
+        where = "" if hit["namespace"] == "default" or fanned_out else f" [{hit['namespace']}]"
         held = " [quarantined]" if hit.get("quarantined") else ""
         click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}{held}  {hit['id']}")
 
@@ -160,7 +161,7 @@ def version(session: Session, as_json: bool) -> None:
         echo_json(data)
         return
     for key, value in data.items():
-        click.echo(f"{key}: {value}")
+        click.echo(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
 
 
 def main() -> None:

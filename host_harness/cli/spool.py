@@ -8,14 +8,18 @@ import sys
 import threading
 from collections.abc import Callable
 from types import FrameType
+from typing import Any
 
 import click
 
+from host_harness.cli.records import with_scope
 from host_harness.guests.session import Session
 from host_harness.spool.lock import LockHeld, SpoolLock
+from host_harness.spool.scope import TRUST_FLAG
 from host_harness.spool.watcher import ANSWERED, DEFERRED, POLL_INTERVAL_S, SPOOL, Spool, spool_root
 from host_harness.store import confine
 
+Scope = dict[str, Any]
 EXIT_LOCK_HELD = 3
 EXIT_LOCK_LOST = 4
 
@@ -27,9 +31,20 @@ EXIT_LOCK_LOST = 4
     "--interval", type=click.FloatRange(0.01, 60.0), default=POLL_INTERVAL_S, show_default=True,
     help="Seconds between polls of in/ (--watch).",
 )
+@click.option(
+    TRUST_FLAG, "trust_request_scope", is_flag=True,
+    help='Use the scope a request names in its "$spool" field (set by a trusted spool writer).',
+)
+@with_scope
 @click.pass_obj
-def spool(session: Session, mode: str | None, interval: float) -> None:
+def spool(
+    session: Session, mode: str | None, interval: float, trust_request_scope: bool, scope: Scope | None
+) -> None:
     """Answer requests written to .gm/exec-spool/in/<verb>/<N>.<ext> in out/<N>.json.
+
+    Structured records get the scope of the scope options (or RS_LEARN_SCOPE_*),
+    as with `records`; with --trust-request-scope a request may name its own in
+    a "$spool" field: {"$spool": {"scope": {"projectId": "app"}}, ...}.
 
     One watcher per project: the lock is .gm/exec-spool/.lock. If another live
     watcher holds it, this command exits with status 3 (a dead or stale holder is
@@ -40,10 +55,12 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
     Examples:
       rs-learn-host spool --once
       rs-learn-host -p ~/code/app spool --watch --interval 0.05
+      rs-learn-host spool --watch --project-id app
       echo '{"query": "build tool"}' > .gm/exec-spool/in/recall/1.json
     """
     if mode is None:
         raise click.UsageError("choose --once or --watch")
+    session.scope = scope
     root = spool_root(session.project)
     if mode == "once" and not (root / "in").is_dir() and not (root / "work").is_dir():
         click.echo("answered 0 request(s)")  # no spool here: create nothing
@@ -66,7 +83,7 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
     queue: Spool | None = None
     warm: WarmServer | None = None
     try:
-        queue = Spool(session.project, session.open())
+        queue = Spool(session.project, session.open(), trust_request_scope=trust_request_scope)
         lock.start_heartbeat(lambda: _set(lost, stop))
         if mode == "watch":  # hooks get a guest of their own, beside the spool's (hooks/reader.py)
             warm = start_warm_server(session.project, queue.guest.services.store, session.guest_beside)

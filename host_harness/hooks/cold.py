@@ -80,6 +80,7 @@ from host_harness.hooks.protocol import (
 from host_harness.project import find_project
 from host_harness.services import HostServices
 from host_harness.store.atomic import write_atomic
+from host_harness.store.config import read_memory_config
 from host_harness.store.vecindex import HOOK_SCAN_MAX, IndexDir, IndexPolicy
 
 __all__ = [  # the protocol's pieces live in hooks.protocol (the fast path needs them without this)
@@ -317,6 +318,8 @@ class Hook:
         cache = self.config.cache_dir if self.config.cache_dir is not None else default_cache_dir()
         policy = hook_index_policy(cache, self.config.scan_max)
         services = HostServices(project, busy_timeout_ms=int(self.remaining() * 1000), index_policy=policy)
+        for warning in read_memory_config(project)[1]:  # a bad RS_LEARN_MEMORY_* variable: said, not fatal
+            self.log(f"warning: {warning}")
         runtime: Runtime | None = None
         guest: BaseGuest
         try:

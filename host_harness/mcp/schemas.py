@@ -121,7 +121,8 @@ PROPERTIES: dict[str, Schema] = {
                     f"{query.MAX_QUERY_BYTES} bytes); omit it for the newest records."),
     "kinds": array("Only these kinds (default all).", enum("A record kind.", query.ALL_KINDS)),
     "includeArchived": boolean("Include archived records (default false)."),
-    "limit": integer("At most this many records (default: the configured defaultLimit).", 1, query.MAX_LIMIT),
+    "limit": integer("At most this many records (0 or omitted: the configured defaultLimit).", 0,
+                     query.MAX_LIMIT),
     "maxTokens": integer("Token budget of the text (default: the configured maxContextTokens).", 1,
                          retrieve.MAX_TOKENS),
 }
@@ -191,8 +192,8 @@ def memory_schemas() -> dict[str, Schema]:
                             "leading `@name` searches only that discipline."),
             "id": string("Instead of a query: an archived block's id, e.g. `r7`, to get the block back "
                          "verbatim."),
-            "limit": integer(f"At most this many memories (default {memory.DEFAULT_LIMIT}).", 1,
-                             memory.MAX_LIMIT),
+            "limit": integer(f"At most this many memories (0 or omitted: the default, "
+                             f"{memory.DEFAULT_LIMIT}).", 0, memory.MAX_LIMIT),
             "mode": enum("hybrid (default), vector (meaning only) or keyword (words only).",
                          memory_recall.MODES),
             "namespace": NAMESPACE,
@@ -215,8 +216,8 @@ def memory_schemas() -> dict[str, Schema]:
         "recall_search": obj({
             "query": string(f"Keywords (at most {archive.MAX_QUERY_BYTES} bytes); words of one letter are "
                             "ignored.", minLength=1),
-            "limit": integer(f"At most this many blocks (default {archive_search.DEFAULT_LIMIT}).", 1,
-                             archive_search.MAX_LIMIT),
+            "limit": integer(f"At most this many blocks (0 or omitted: the default, "
+                             f"{archive_search.DEFAULT_LIMIT}).", 0, archive_search.MAX_LIMIT),
             "namespace": NAMESPACE,
         }, ["query"]),
     }
