@@ -19,7 +19,7 @@ import pytest
 from mcp import Client
 from structured_helpers import db_digest, write_config
 
-from guest.structured import query, records, tree
+from guest.structured import shapes, tree
 from guest.structured.fields import SCOPE_KEYS
 from host_harness.guests.base import BaseGuest
 from host_harness.mcp.schemas import property_names
@@ -169,8 +169,8 @@ def test_structured_schemas_are_exactly_the_guest_field_lists(serve):
     probe = {"title": "t", "items": [{"title": "a", "zzProbe": 1}]}
     guest_items = allowed_by_guest(served, "create_checklist", probe)
     assert set(items["properties"]) == guest_items == {*tree.ITEM_FIELDS, "items"}
-    assert set(schemas["create_todo"]["properties"]) == set(records.FIELDS["todo"])
-    assert set(schemas["query_records"]["properties"]) == set(query.QUERY_FIELDS)
+    assert set(schemas["create_todo"]["properties"]) == set(shapes.FIELDS["todo"])
+    assert set(schemas["query_records"]["properties"]) == set(shapes.QUERY_FIELDS)
     envelope = asyncio.run(served.worker.dispatch("learn", {"memory": "m", "zzProbe": 1}))
     takes = re.search(r"learn takes (.*)\)", envelope["error"])
     assert takes and set(takes.group(1).split(", ")) == set(schemas["learn"]["properties"])

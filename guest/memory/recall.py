@@ -20,8 +20,6 @@ from guest.text import keywords, postings
 from guest.text.embed import StaticEmbedder, cosine, unpack
 from guest.text.postings import PostingsCache
 
-MODES = ("hybrid", "vector", "keyword")
-
 
 @dataclass(frozen=True)
 class Hit:

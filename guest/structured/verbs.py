@@ -19,7 +19,7 @@ from typing import Any
 
 from guest.errors import InvalidRequest
 from guest.host import Host, HostWrapper
-from guest.structured import fields, maintenance, query, retrieve, snapshot, store
+from guest.structured import fields, maintenance, query, retrieve, shapes, snapshot, store
 from guest.structured.context import Context, load_context
 from guest.structured.records import RecordWriter
 from guest.text.embed import StaticEmbedder
@@ -115,14 +115,14 @@ class StructuredVerbs:
 
     def query(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
         """``query_records``: ``{hits: [{score, channels, record}], semantic}``."""
-        fields.only(body, query.QUERY_FIELDS)
+        fields.only(body, shapes.QUERY_FIELDS)
         request = query.Query.parse(body, ctx.config.defaultLimit)
         hits = query.run(self.host, self.embedder, ctx, request)
         return {"hits": [hit.as_json() for hit in hits], "semantic": ctx.config.enableSemanticNotes}
 
     def retrieve(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
         """``retrieve_memory``: the ranked records rendered within the token budget."""
-        fields.only(body, (*query.QUERY_FIELDS, "maxTokens"))
+        fields.only(body, (*shapes.QUERY_FIELDS, "maxTokens"))
         return retrieve.retrieve(self.host, self.embedder, ctx, body)
 
     def delete(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
