@@ -127,3 +127,38 @@ def remember(project: Path, runtime: object, facts: list[str] = HOOK_FACTS) -> P
     guest.close()
     services.close()
     return project
+
+
+class HeldCompile:
+    """A compile of ``wasm`` into ``cache`` in progress, as another process would hold it.
+
+    Holds the artifact's compile lock (``host_harness/guests/runtime.py``): a process that needs the
+    component waits, deterministically, however fast the machine. :meth:`finish` writes what that
+    compile would have written -- this session's precompiled artifact, so nothing compiles again --
+    and releases the lock.
+    """
+
+    def __init__(self, cache: Path, wasm: Path = WASM) -> None:
+        import fcntl
+
+        from host_harness.guests.runtime import cache_file_name, default_cache_dir, lock_path
+
+        self.name = cache_file_name(wasm.read_bytes())
+        self.source = default_cache_dir()  # the session's artifact (the wasm_runtime fixture made it)
+        self.cache = cache
+        self.artifact = cache / self.name
+        cache.mkdir(parents=True, exist_ok=True)
+        self.fd = os.open(lock_path(self.artifact), os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def finish(self) -> None:
+        """Write the artifact and its digest, then release the lock."""
+        for suffix in ("", ".sha256"):
+            (self.cache / (self.name + suffix)).write_bytes((self.source / (self.name + suffix)).read_bytes())
+        self.release()
+
+    def release(self) -> None:
+        """Release the lock (idempotent)."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1

@@ -22,6 +22,8 @@ from structured_helpers import db_digest, write_config
 from guest.structured import shapes, tree
 from guest.structured.fields import SCOPE_KEYS
 from host_harness.guests.base import BaseGuest
+from host_harness.mcp import server as server_module
+from host_harness.mcp.outputs import OUTPUTS
 from host_harness.mcp.schemas import property_names
 from host_harness.mcp.server import RsLearnServer
 from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, ToolSpec, prepare
@@ -133,6 +135,32 @@ def test_tools_cover_the_seeds_with_valid_schemas_and_annotations(serve):
             jsonschema.validate(required_args(schema, name), schema)
 
     serve().run(scenario)
+
+
+def test_every_tool_declares_the_schema_of_its_structured_results(serve):
+    """The SDK client validates every successful result against it: every test here checks them."""
+
+    async def scenario(client: Client, served: Served) -> None:
+        assert "prompts" not in client.server_capabilities.model_dump(exclude_none=True)
+        for tool in (await client.list_tools()).tools:
+            schema = tool.output_schema
+            assert schema is not None and schema["type"] == "object", tool.name
+            jsonschema.Draft202012Validator.check_schema(schema)
+            assert not jsonschema.Draft202012Validator(schema).is_valid({}), f"{tool.name}: not vacuous"
+        stored = await client.call_tool("memorize", {"text": "Output schemas are checked."})
+        assert stored.is_error is False
+        broken = {**stored.structured_content, "deduped": "no"}
+        assert not jsonschema.Draft202012Validator(OUTPUTS["memorize"]).is_valid(broken)
+
+    serve().run(scenario)
+
+
+def test_tools_are_registered_through_the_sdks_public_api_only():
+    package = Path(server_module.__file__).parent
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in package.glob("*.py"))
+    for private in ("ArgModelBase", "FuncMetadata", "func_metadata", "_tool_manager", "_lowlevel_server",
+                    "mcpserver"):
+        assert private not in sources, private
 
 
 def test_every_advertised_argument_reaches_the_guest(serve):
