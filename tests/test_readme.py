@@ -73,6 +73,7 @@ CHECKS = {
     "records --project-id app show cl-1": ("Collect entries",),
     "retrieve": ("## Structured memory",),
     'recall "how do we deploy?"': ("ArgoCD",),
+    "warmup": ("compiled",),
 }
 
 

@@ -30,7 +30,6 @@ stores can share one engine (and one compiled component) safely.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import importlib.metadata
 import logging
@@ -43,7 +42,7 @@ from pathlib import Path
 from wasmtime import Config, Engine, WasmtimeError
 from wasmtime.component import Component
 
-from host_harness.cachedir import CACHE_ENV, default_cache_dir
+from host_harness.cachedir import CACHE_ENV, default_cache_dir, flock_within
 from host_harness.guests import accel
 
 ENGINE_FLAVOUR = "epoch"  # part of the cache key: artifacts depend on the engine configuration
@@ -182,18 +181,10 @@ def compile_lock(artifact: Path, wait_s: float = LOCK_WAIT_S) -> Iterator[bool]:
         yield False
         return
     try:
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    log.warning("another process has compiled %s for %.0f s: compiling too", artifact, wait_s)
-                    yield False
-                    return
-                time.sleep(0.1)
-        yield True
+        locked = flock_within(fd, wait_s, 0.1)
+        if not locked:
+            log.warning("another process has compiled %s for %.0f s: compiling too", artifact, wait_s)
+        yield locked
     finally:
         os.close(fd)  # releases the lock
 
