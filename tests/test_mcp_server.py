@@ -321,6 +321,24 @@ def test_a_first_start_answers_at_once_and_the_first_call_waits_for_the_compile(
     assert all(m and "compiling its component" in m and "rs-learn-host warmup" in m for _, _, m in progress)
 
 
+def test_a_component_that_cannot_load_is_an_error_result_not_a_dead_server(project: Path, tmp_path: Path):
+    broken = tmp_path / "broken.wasm"
+    broken.write_bytes(b"\x00asm\x0d\x00\x01\x00" + b"\xff" * 64)  # a component header, then garbage
+    env = host_env(project, RS_LEARN_WASM=str(broken), RS_LEARN_CACHE_DIR=str(tmp_path / "cache"))
+
+    async def scenario() -> None:
+        async with connect(project, env=env) as client:
+            assert len((await client.list_tools()).tools) > 10
+            for _ in range(2):  # every call says why, none kills the server
+                failed = await client.call_tool("memorize", {"text": "Not stored."})
+                assert failed.is_error is True
+                assert text(failed).startswith("internal: cannot load the component: "), text(failed)
+            assert (await client.list_resources()).resources == []
+
+    run(scenario())
+    assert not (project / ".gm" / "rs-learn.db").exists()
+
+
 def readme_mcp_section() -> str:
     return page("mcp.md")
 

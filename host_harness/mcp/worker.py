@@ -82,8 +82,8 @@ class GuestWorker:
         try:
             guest = self._open()
         except Exception as error:  # the component cannot be loaded: every call says why, none crashes
-            log.exception("cannot open the guest")
             message = f"internal: cannot load the component: {type(error).__name__}: {error}"
+            log.error("%s", message)
             return json.dumps({"ok": False, "verb": verb, "error": message})
         return answer(guest, verb, raw)
 
