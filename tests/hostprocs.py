@@ -134,27 +134,29 @@ class HeldCompile:
 
     Holds the artifact's compile lock (``host_harness/guests/runtime.py``): a process that needs the
     component waits, deterministically, however fast the machine. :meth:`finish` writes what that
-    compile would have written -- this session's precompiled artifact, so nothing compiles again --
-    and releases the lock.
+    compile would have written -- ``runtime``'s compiled component, serialised, so nothing compiles
+    again -- and releases the lock.
     """
 
-    def __init__(self, cache: Path, wasm: Path = WASM) -> None:
+    def __init__(self, cache: Path, runtime: object, wasm: Path = WASM) -> None:
         import fcntl
 
-        from host_harness.guests.runtime import cache_file_name, default_cache_dir, lock_path
+        from host_harness.guests.runtime import Runtime, cache_file_name, lock_path
 
-        self.name = cache_file_name(wasm.read_bytes())
-        self.source = default_cache_dir()  # the session's artifact (the wasm_runtime fixture made it)
+        assert isinstance(runtime, Runtime)
+        self.runtime = runtime
         self.cache = cache
-        self.artifact = cache / self.name
+        self.artifact = cache / cache_file_name(wasm.read_bytes())
         cache.mkdir(parents=True, exist_ok=True)
         self.fd = os.open(lock_path(self.artifact), os.O_RDWR | os.O_CREAT, 0o644)
         fcntl.flock(self.fd, fcntl.LOCK_EX)
 
     def finish(self) -> None:
         """Write the artifact and its digest, then release the lock."""
-        for suffix in ("", ".sha256"):
-            (self.cache / (self.name + suffix)).write_bytes((self.source / (self.name + suffix)).read_bytes())
+        body = bytes(self.runtime.component.serialize())
+        self.artifact.write_bytes(body)
+        self.artifact.with_name(self.artifact.name + ".sha256").write_text(
+            hashlib.sha256(body).hexdigest() + "\n", encoding="ascii")
         self.release()
 
     def release(self) -> None:

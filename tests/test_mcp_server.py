@@ -286,7 +286,7 @@ def test_a_first_start_answers_at_once_and_the_first_call_waits_for_the_compile(
     Another process holds the compile lock of the empty cache, so the server's load waits however fast
     the machine is; the first tool call reports progress meanwhile and completes once the compile is done.
     """
-    compile_ = HeldCompile(tmp_path / "cache")
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime)
     env = host_env(project, RS_LEARN_CACHE_DIR=str(compile_.cache))
     progress: list[tuple[float, float | None, str | None]] = []
 

@@ -36,7 +36,7 @@ EMPTY_COMPONENT = b"\x00asm\x0d\x00\x01\x00"  # valid, and compiled in no time
 
 def test_warmup_waits_for_a_compile_in_progress_then_is_instant(wasm_runtime, wasm_path: Path,
                                                                 tmp_path: Path):
-    compile_ = HeldCompile(tmp_path / "cache", wasm_path)
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)
     seen: list[tuple[float, float | None]] = []
     done: list[Warmed] = []
 
@@ -61,7 +61,7 @@ def test_warmup_waits_for_a_compile_in_progress_then_is_instant(wasm_runtime, wa
 
 
 def test_the_cli_draws_a_bar_on_a_terminal(wasm_runtime, wasm_path: Path, tmp_path: Path):
-    compile_ = HeldCompile(tmp_path / "cache", wasm_path)
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)
     (compile_.cache / COMPILE_SECONDS).write_text("40.0\n", encoding="ascii")  # the last compile took 40 s
     env = {**os.environ, "RS_LEARN_CACHE_DIR": str(compile_.cache), "RS_LEARN_WASM": str(wasm_path)}
     master, slave = pty.openpty()
@@ -84,7 +84,7 @@ def test_the_cli_draws_a_bar_on_a_terminal(wasm_runtime, wasm_path: Path, tmp_pa
 
 def test_the_cli_says_one_plain_line_off_a_terminal_and_nothing_when_compiled(wasm_runtime, wasm_path: Path,
                                                                              tmp_path: Path):
-    compile_ = HeldCompile(tmp_path / "cache", wasm_path)
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)
     env = {**os.environ, "RS_LEARN_CACHE_DIR": str(compile_.cache), "RS_LEARN_WASM": str(wasm_path)}
     errors = tmp_path / "stderr"
     with errors.open("wb") as sink:

@@ -9,11 +9,9 @@ then hooks take their own (cold) path.
 
 from __future__ import annotations
 
-import signal
 import threading
 from concurrent.futures import Future
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING
 
 import click
@@ -88,13 +86,9 @@ def mcp(
         warm.start()
     else:
         compiling.future.add_done_callback(hooks.loaded)
-    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        server.run_stdio()
-    except KeyboardInterrupt:  # SIGINT or SIGTERM: finish the call in progress, then close
-        pass
+        server.run_stdio()  # until stdin closes, SIGTERM or SIGINT: the call in progress finishes first
     finally:
-        signal.signal(signal.SIGTERM, previous)
         hooks.close()
         worker.close()
 
@@ -118,7 +112,3 @@ class HooksOnceLoaded:
         with self._lock:
             self._closed = True
             self.warm.close()
-
-
-def _interrupt(_signum: int, _frame: FrameType | None) -> None:
-    raise KeyboardInterrupt

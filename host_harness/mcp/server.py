@@ -26,6 +26,7 @@ when the client asked for them (a ``progressToken``).
 from __future__ import annotations
 
 import logging
+import signal
 import time
 from typing import Any
 
@@ -118,12 +119,20 @@ class RsLearnServer(Server[Any]):
         )
 
     def run_stdio(self) -> None:
-        """Serve one client over stdin and stdout until it closes them."""
+        """Serve one client over stdin and stdout until it closes stdin, or SIGTERM or SIGINT arrives.
+
+        A signal cancels the serving from inside the event loop (a ``KeyboardInterrupt`` raised by a
+        signal handler can land inside the loop's own bookkeeping); a tool call the guest is running
+        still finishes on the guest's thread before the stores close.
+        """
         anyio.run(self._serve_stdio)
 
     async def _serve_stdio(self) -> None:
-        async with stdio_server() as (read, write):
-            await self.run(read, write, self.create_initialization_options())
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(_cancel_on_signals, tasks.cancel_scope)
+            async with stdio_server() as (read, write):
+                await self.run(read, write, self.create_initialization_options())
+            tasks.cancel_scope.cancel()  # stdin closed: stop waiting for signals
 
     # tools
 
@@ -230,6 +239,14 @@ class RsLearnServer(Server[Any]):
         except (OSError, UnicodeDecodeError) as error:
             raise MCPError(code=INTERNAL_ERROR, message=f"internal: cannot read the managed skill {name!r}: "
                                                         f"{error}", data=uri) from error
+
+
+async def _cancel_on_signals(scope: anyio.CancelScope) -> None:
+    with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
+        async for signum in received:
+            log.info("%s: closing", signal.Signals(signum).name)
+            scope.cancel()
+            return
 
 
 def error_result(text: str) -> CallToolResult:
