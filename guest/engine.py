@@ -18,9 +18,10 @@ from guest.errors import EngineError, Internal, InvalidRequest
 from guest.git.verbs import GitVerbs
 from guest.host import ERROR, Host, HostError
 from guest.learn.verbs import LearnVerbs
+from guest.memory.limits import DEFAULT_LIMIT
 from guest.memory.memorize import Stored
 from guest.memory.recall import Hit
-from guest.memory.verbs import DEFAULT_LIMIT, MemoryVerbs
+from guest.memory.verbs import MemoryVerbs
 from guest.structured.verbs import StructuredVerbs
 from guest.text.embed import EMBEDDER, StaticEmbedder
 from guest.text.redact import scrub

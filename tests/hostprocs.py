@@ -151,3 +151,40 @@ def remember(project: Path, runtime: object, facts: list[str] = HOOK_FACTS) -> P
     guest.close()
     services.close()
     return project
+
+
+class HeldCompile:
+    """A compile of ``wasm`` into ``cache`` in progress, as another process would hold it.
+
+    Holds the artifact's compile lock (``host_harness/guests/runtime.py``): a process that needs the
+    component waits, deterministically, however fast the machine. :meth:`finish` writes what that
+    compile would have written -- ``runtime``'s compiled component, serialised, so nothing compiles
+    again -- and releases the lock.
+    """
+
+    def __init__(self, cache: Path, runtime: object, wasm: Path = WASM) -> None:
+        import fcntl
+
+        from host_harness.guests.runtime import Runtime, cache_file_name, lock_path
+
+        assert isinstance(runtime, Runtime)
+        self.runtime = runtime
+        self.cache = cache
+        self.artifact = cache / cache_file_name(wasm.read_bytes())
+        cache.mkdir(parents=True, exist_ok=True)
+        self.fd = os.open(lock_path(self.artifact), os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def finish(self) -> None:
+        """Write the artifact and its digest, then release the lock."""
+        body = bytes(self.runtime.component.serialize())
+        self.artifact.write_bytes(body)
+        self.artifact.with_name(self.artifact.name + ".sha256").write_text(
+            hashlib.sha256(body).hexdigest() + "\n", encoding="ascii")
+        self.release()
+
+    def release(self) -> None:
+        """Release the lock (idempotent)."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from host_harness.guests.runtime import cache_file_name, default_cache_dir
 
@@ -189,3 +192,35 @@ def test_the_conformance_runner_from_the_wheel(wheel_host: Installed, tmp_path: 
                           timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("\nok ") + done.stdout.startswith("ok ") == len(traces) > 0
+
+
+def test_the_installed_mcp_server_and_warmup_work_outside_the_checkout(installed: Path, tmp_path: Path):
+    """Issue 26: the wheel has no models/ folder, and ``mcp`` must not need it to start."""
+    assert not list(installed.glob("lib/python*/site-packages/models")), "no embedder files installed"
+    project = tmp_path / "project"
+    project.mkdir()
+    cache = tmp_path / "cache"
+    seed_cache(cache)
+    env = clean_env(RS_LEARN_CACHE_DIR=str(cache))
+    command = str(installed / "bin" / "rs-learn-host")
+    warmed = subprocess.run([command, "warmup"], capture_output=True, text=True, cwd=tmp_path, env=env,
+                            timeout=900)
+    assert warmed.returncode == 0, warmed.stderr
+    assert warmed.stdout.startswith(("already compiled: ", "compiled the component in ")), warmed.stdout
+    params = StdioServerParameters(command=command, args=["-p", str(project), "mcp"], env=env, cwd=tmp_path)
+    errlog = tmp_path / "mcp-stderr.log"
+
+    async def scenario() -> None:
+        with errlog.open("w", encoding="utf-8") as err:
+            transport = stdio_client(params, errlog=err)
+            async with Client(transport, mode="legacy", read_timeout_seconds=300) as client:
+                assert client.server_info is not None and client.server_info.name == "rs-learn"
+                tools = {tool.name for tool in (await client.list_tools()).tools}
+                assert {"recall", "memorize", "learn", "archive", "recall_search", "create_todo"} <= tools
+                stored = await client.call_tool("memorize", {"text": "The wheel's MCP server works."})
+                assert stored.is_error is False, stored.content
+                hits = await client.call_tool("recall", {"query": "wheel server"})
+                assert hits.structured_content["result"][0]["id"] == stored.structured_content["id"]
+
+    asyncio.run(scenario())
+    assert "Traceback" not in errlog.read_text(encoding="utf-8")

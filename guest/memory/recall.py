@@ -21,8 +21,6 @@ from guest.text.embed import StaticEmbedder, cosine, unpack
 from guest.text.postings import PostingsCache
 from guest.text.screen import quarantine_of
 
-MODES = ("hybrid", "vector", "keyword")
-
 
 @dataclass(frozen=True)
 class Hit:

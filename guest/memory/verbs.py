@@ -9,8 +9,9 @@ from typing import Any
 from guest import requests
 from guest.host import Host, ReadOnce, bucket
 from guest.memory import autorecall, bulk, disciplines
+from guest.memory.limits import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES, MAX_TEXT_BYTES, MODES
 from guest.memory.memorize import Stored, memorize
-from guest.memory.recall import MODES, Hit, RecallOptions, recall
+from guest.memory.recall import Hit, RecallOptions, recall
 from guest.memory.records import Stats
 from guest.memory.reindex import rebuild, reindex
 from guest.text import keywords
@@ -19,10 +20,6 @@ from guest.text.postings import PostingsCache
 from guest.text.screen import Screen, quarantine
 from guest.verbs import Rendered, Verb
 
-MAX_TEXT_BYTES = 64 * 1024
-MAX_QUERY_BYTES = 8 * 1024
-DEFAULT_LIMIT = 8
-MAX_LIMIT = 100
 MAX_PROMPT_BYTES = 1024 * 1024
 DEFAULT_BUDGET_TOKENS = 1500
 DEFAULT_HIT_TOKENS = 200

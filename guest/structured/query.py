@@ -31,7 +31,8 @@ from guest.errors import InvalidRequest
 from guest.host import Host
 from guest.structured import fields, index, store
 from guest.structured.context import Context, record_scope
-from guest.structured.store import ARCHIVED, DELETED, KINDS
+from guest.structured.shapes import ALL_KINDS, ALL_STATUSES, MAX_LIMIT, MAX_QUERY_BYTES
+from guest.structured.store import ARCHIVED, DELETED
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder
 
@@ -39,11 +40,6 @@ RRF_K = 60
 KEYWORD_WEIGHT = 1.0
 SEMANTIC_WEIGHT = 0.5
 MIN_COSINE = 0.55
-MAX_QUERY_BYTES = 4 * 1024
-MAX_LIMIT = 100
-QUERY_FIELDS = ("query", "kinds", "status", "tags", "includeArchived", "limit")
-ALL_KINDS = tuple(KINDS.values())
-ALL_STATUSES = tuple(sorted({s for kind in ALL_KINDS for s in store.STATUSES[kind]}))
 
 
 @dataclass(frozen=True)

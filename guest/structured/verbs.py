@@ -19,7 +19,7 @@ from typing import Any
 
 from guest.errors import InvalidRequest
 from guest.host import Host, HostWrapper
-from guest.structured import fields, maintenance, query, retrieve, snapshot, store
+from guest.structured import fields, maintenance, query, retrieve, shapes, snapshot, store
 from guest.structured.context import Context, load_context
 from guest.structured.records import RecordWriter
 from guest.text.embed import StaticEmbedder
@@ -128,7 +128,7 @@ class StructuredVerbs:
         """
         body = dict(body)
         count = fields.boolean(body.pop("countHidden", False), "countHidden")  # a host's option, not a filter
-        fields.only(body, query.QUERY_FIELDS)
+        fields.only(body, shapes.QUERY_FIELDS)
         if count and not ctx.scope.unscoped:
             raise InvalidRequest("field 'countHidden' is for an unscoped caller only: a scoped caller never "
                                  "learns of other scopes' records")
@@ -142,7 +142,7 @@ class StructuredVerbs:
 
     def retrieve(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
         """``retrieve_memory``: the ranked records rendered within the token budget."""
-        fields.only(body, (*query.QUERY_FIELDS, "maxTokens"))
+        fields.only(body, (*shapes.QUERY_FIELDS, "maxTokens"))
         return retrieve.retrieve(self.host, self.embedder, ctx, body)
 
     def delete(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from host_harness.cli.records import records
 from host_harness.cli.setup import setup
 from host_harness.cli.spool import spool
 from host_harness.cli.trust import approve, notes, quarantined
+from host_harness.cli.warmup import warmup
 from host_harness.guests.runtime import WASMTIME_VERSION
 from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
 from host_harness.project import FROM_ENV, GIVEN, chosen
@@ -174,6 +175,8 @@ def main() -> None:
 # Command groups of other capabilities register here, one line each.
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp, git]
 COMMAND_GROUPS += [export, import_, approve, quarantined, setup]
+COMMAND_GROUPS += [export, import_]
+COMMAND_GROUPS += [warmup]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)
 cli.add_command(search, "recall-search")  # the seed's tool name for `archive search`

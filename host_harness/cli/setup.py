@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 import click
@@ -92,18 +91,19 @@ def installed_host() -> Path:
 
 
 def warm_up(wasm: Path) -> None:
-    """Compile the component into the cache now, so an agent's first start finds it ready."""
-    from host_harness.guests.runtime import Runtime, artifact_is_intact, cache_file_name, default_cache_dir
+    """Compile the component into the cache now (as ``warmup``), so an agent's first start finds it ready."""
+    from host_harness.cli.warmup import progress_for
+    from host_harness.warmup import warmup
 
     if not wasm.is_file():
         raise click.ClickException(f"component not found: {wasm} (run `make wasm`, or pass --wasm)")
-    if artifact_is_intact(default_cache_dir() / cache_file_name(wasm.read_bytes())):
-        click.echo("component already compiled")
-        return
-    click.echo("compiling the component (once per installation; later starts load it from the cache)...")
-    started = time.perf_counter()
-    Runtime.load(wasm).close()
-    click.echo(f"component compiled in {time.perf_counter() - started:.1f} s")
+    show = progress_for(sys.stderr)
+    try:
+        done = warmup(wasm, progress=show)
+    finally:
+        show.clear()
+    click.echo("component already compiled" if done.was_cached
+               else f"component compiled in {done.seconds:.1f} s")
 
 
 def _shown(path: Path, project: Path) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ class Session:
         self.guest: BaseGuest | None = None
         self.scope: dict[str, Any] | None = None  # trusted scope, set by a command group before open()
         self.timeout_s: float | None = None  # the component's per-call deadline (default: the guest's)
+        self.load_runtime: Callable[[Path], Runtime] = Runtime.load  # the MCP server: in the background
 
     def open(self) -> BaseGuest:
         """Return the guest (native or wasm) over the project's services."""
@@ -65,16 +67,21 @@ class Session:
             from host_harness.guests.native import NativeGuest
 
             return NativeGuest(services)
+        self.require_wasm()
+        from host_harness.guests.component import WasmGuest
+
+        runtime = self.load_runtime(self.wasm)
+        if self.timeout_s is None:
+            return WasmGuest(runtime, services)
+        return WasmGuest(runtime, services, timeout_s=self.timeout_s)
+
+    def require_wasm(self) -> Path:
+        """The component's path; a ``ClickException`` when there is no file there."""
         if not self.wasm.is_file():
             raise click.ClickException(
                 f"component not found: {self.wasm} (run `make wasm`, or pass --wasm / set RS_LEARN_WASM)"
             )
-        from host_harness.guests.component import WasmGuest
-
-        runtime = Runtime.load(self.wasm)
-        if self.timeout_s is None:
-            return WasmGuest(runtime, services)
-        return WasmGuest(runtime, services, timeout_s=self.timeout_s)
+        return self.wasm
 
     def guest_beside(self, services: HostServices) -> BaseGuest:
         """Another guest of this target over ``services``, sharing the component already loaded."""

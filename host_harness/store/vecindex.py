@@ -34,14 +34,12 @@ exact cosines, only the candidate set is approximate (recall@10 against exact is
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import hashlib
 import json
 import logging
 import os
 import shutil
-import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from host_harness.cachedir import flock_within
 from host_harness.store.atomic import write_atomic
 from host_harness.store.config import ConfigError
 from host_harness.store.digest import Digest
@@ -297,17 +296,7 @@ class IndexDir:
             yield False
             return
         try:
-            deadline = time.monotonic() + (LOCK_WAIT_S if wait else 0.0)
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        yield False
-                        return
-                    time.sleep(0.01)
-            yield True
+            yield flock_within(fd, LOCK_WAIT_S if wait else 0.0, 0.01)
         finally:
             os.close(fd)
 

@@ -7,6 +7,12 @@ import { dirname, join } from 'node:path';
 import { StoreError, checkName } from './kv.mjs';
 
 export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const RESERVED_DISCIPLINES = new Set(['host']); // a discipline named like the host namespace
+
+/** Whether `name` may name a discipline: a safe name that is not reserved (`host`). */
+export function validDiscipline(name) {
+  return NAME_RE.test(name) && !RESERVED_DISCIPLINES.has(name);
+}
 export const DB_NAME = 'rs-learn.db';
 const HOST_KEYS = [
   'authored-skills', 'disciplines', 'enabled-disciplines', 'managed-skills', 'memory-config', 'redact', 'scope',
@@ -28,16 +34,16 @@ export class Project {
   }
 
   disciplineDb(name) {
-    if (!NAME_RE.test(name)) {
+    if (!validDiscipline(name)) {
       throw new StoreError(
         `discipline name ${JSON.stringify(name)} is not valid: use letters, digits, '_' and '-', ` +
-          "starting with a letter or digit, at most 64 characters (no '/', '..', NUL)",
+          "starting with a letter or digit, at most 64 characters (no '/', '..', NUL), not 'host'",
       );
     }
     return join(this.gm, 'disciplines', name, DB_NAME);
   }
 
-  /** `.gm/disciplines/enabled.txt`: trimmed names, blank and `#` lines skipped, de-duplicated, valid only. */
+  /** `.gm/disciplines/enabled.txt`: trimmed names, blank and `#` lines skipped, de-duplicated, valid and not `host`. */
   enabledDisciplines() {
     let text;
     try {
@@ -48,12 +54,12 @@ export class Project {
     const names = [];
     for (const line of text.split(/\r\n|\r|\n/)) {
       const name = line.trim();
-      if (name && !name.startsWith('#') && !names.includes(name) && NAME_RE.test(name)) names.push(name);
+      if (name && !name.startsWith('#') && !names.includes(name) && validDiscipline(name)) names.push(name);
     }
     return names;
   }
 
-  /** The discipline folders under `.gm/disciplines/` (valid names, never `default`), sorted. */
+  /** The discipline folders under `.gm/disciplines/` (valid names, never `default` or `host`), sorted. */
   disciplineDirs() {
     const base = join(this.gm, 'disciplines');
     let names;
@@ -62,7 +68,7 @@ export class Project {
     } catch {
       return [];
     }
-    return names.filter((name) => NAME_RE.test(name) && name !== 'default').sort();
+    return names.filter((name) => validDiscipline(name) && name !== 'default').sort();
   }
 
   /** The disciplines a leading `@name` selects: every folder and every enabled name, sorted. */
