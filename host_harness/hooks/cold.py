@@ -27,7 +27,7 @@ or fail its event:
   ``os._exit(0)`` after printing, so interpreter teardown is not paid either, and
   :data:`EXIT_MARGIN_S` of the budget is kept for printing and exiting;
 * the component is loaded only from the precompiled cache (milliseconds). On a
-  cache miss (first prompt after an upgrade) a detached ``rs-learn-host version``
+  cache miss (first prompt after an upgrade) a detached ``rs-learn-host warmup``
   compiles it in the background and this event gets nothing.
 
 The project is the nearest directory holding ``.gm/``, starting from the hook
@@ -160,9 +160,9 @@ def verified_artifact(wasm: Path, cache: Path) -> Path | None:
 
 
 def warm_cache(wasm: Path, cache: Path, name: str) -> bool:
-    """Start a detached ``rs-learn-host version`` that compiles the component into ``cache`` (once)."""
+    """Start a detached ``rs-learn-host warmup`` that compiles the component into ``cache`` (once)."""
     cache.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "host_harness", "-p", str(cache), "--wasm", str(wasm), "version"]
+    command = [sys.executable, "-m", "host_harness", "-p", str(cache), "--wasm", str(wasm), "warmup"]
     return start_once(cache / f".warming-{name}", command, cache)
 
 
