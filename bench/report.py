@@ -72,7 +72,24 @@ def locomo(summaries: dict[str, dict[str, Any]]) -> str:
             rows.append([name, label, str(r["n"]), f3(r["ndcg"]), f3(r["recall"]), f3(r["hit"])])
     recall = table(["variant", "category", "questions", "nDCG@10", "R@10", "hit@10"], rows)
     return ("LoCoMo-dev recall (limit 10, binary gains)\n\n" + recall
-            + "\n\nLoCoMo-dev hook (auto_recall, budget 1500 tokens)\n\n" + hook(summaries))
+            + "\n\nLoCoMo-dev hook (auto_recall, budget 1500 tokens)\n\n" + hook(summaries)
+            + "\n\n" + session(summaries))
+
+
+def session(summaries: dict[str, dict[str, Any]]) -> str:
+    """The replayed sessions: tokens injected with each prompt alone and in one session (nothing twice)."""
+    rows = []
+    for name, s in summaries.items():
+        r = s["session"]
+        if not r["prompts"]:
+            continue
+        rows.append([name, str(r["sessions"]), str(r["prompts"]), f"{r['tokens_alone']:.0f}",
+                     f"{r['tokens']:.0f}", f"{r['saved']:.1%}", f3(r["gold_alone"] / r["prompts"]),
+                     f3(r["gold"] / r["prompts"])])
+    header = ["variant", "sessions", "prompts", "tokens alone", "tokens in session", "saved",
+              "gold in context alone", "in session"]
+    return ("Replayed sessions (each project's first 50 own prompts in turn as one session: a memory is "
+            "injected once)\n\n" + table(header, rows))
 
 
 def hook(summaries: dict[str, dict[str, Any]]) -> str:
@@ -92,7 +109,8 @@ def devset(summaries: dict[str, dict[str, Any]], meta: dict[str, Any]) -> str:
             f"{meta['memories']} memories of {meta['modules']} modules, {meta['own']} own prompts, "
             f"{meta['foreign']} foreign prompts from {meta['foreign_modules']} other modules)\n\n")
     recall = table(["variant", "nDCG@10", "R@10", "hit@10", "CPU ms p50"], rows)
-    return head + recall + "\n\nDev set hook (auto_recall, budget 1500 tokens)\n\n" + hook(summaries)
+    return (head + recall + "\n\nDev set hook (auto_recall, budget 1500 tokens)\n\n" + hook(summaries)
+            + "\n\n" + session(summaries))
 
 
 def everything(results: dict[str, Any], variants: list[str]) -> str:

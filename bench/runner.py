@@ -9,7 +9,9 @@ memory's time; the prompts are then asked at the project's ``asked_ms``:
   with the same text share an id);
 * ``auto_recall {"prompt", "budget_tokens": 1500}`` -- the hook's body -- for each own prompt
   (did it inject anything, is a relevant memory among the injected hits, tokens = characters / 4)
-  and for each foreign prompt (any injection is a false alarm).
+  and for each foreign prompt (any injection is a false alarm);
+* a replayed session (:func:`replay`): the first :data:`SESSION_PROMPTS` own prompts asked in turn
+  as one session, whose hook injects a memory at most once (``exclude``), against each prompt alone.
 
 Stores live in ``/dev/shm`` when it is there: a commit's fsync on disk costs more than the engine's
 work, and quality does not depend on where the store is.
@@ -38,6 +40,7 @@ from host_harness.store.vecindex import IndexPolicy
 K = 10
 SHM = Path("/dev/shm")
 CHARS_PER_TOKEN = 4
+SESSION_PROMPTS = 50
 
 Outcome = dict[str, Any]
 
@@ -173,26 +176,55 @@ def injected(store: Store, prompt: Prompt, variant: Variant) -> Outcome:
             "tokens": len(data["context"]) / CHARS_PER_TOKEN, **cost._asdict()}
 
 
+def replay(store: Store, project: Project, variant: Variant) -> Outcome:
+    """The project's first :data:`SESSION_PROMPTS` own prompts asked in turn as one session.
+
+    The hook sends ``auto_recall`` the ids it injected earlier in the session as ``exclude``
+    (``host_harness/hooks/record.py``). Each prompt is asked alone (as before) and with the session's
+    ``exclude``: the tokens injected both ways, and how often a relevant memory is in the agent's
+    context -- injected for this prompt, or (in the session) earlier, where it still is.
+    """
+    session: list[str] = []
+    out: Outcome = {"project": project.name, "prompts": 0, "tokens_alone": 0.0, "tokens": 0.0,
+                    "gold_alone": 0, "gold": 0}
+    for prompt in project.own[:SESSION_PROMPTS]:
+        body = hook_body(prompt, variant)
+        alone, _ = store.ask("auto_recall", body)
+        deduped, _ = store.ask("auto_recall", {**body, "exclude": list(session)})
+        shown = [hit["id"] for hit in deduped["hits"]]
+        if set(shown) & set(session):
+            raise SystemExit(f"{project.name}: a memory was injected twice in one session")
+        session += shown
+        relevant = store.gold(prompt)
+        out["prompts"] += 1
+        out["tokens_alone"] += len(alone["context"]) / CHARS_PER_TOKEN
+        out["tokens"] += len(deduped["context"]) / CHARS_PER_TOKEN
+        out["gold_alone"] += any(hit["id"] in relevant for hit in alone["hits"])
+        out["gold"] += any(memory in relevant for memory in session)
+    return out
+
+
 def ask(store: Store, project: Project, variant: Variant) -> dict[str, list[Outcome]]:
-    """Every prompt of ``project`` asked of its store under ``variant``."""
+    """Every prompt of ``project`` asked of its store under ``variant``, and a replayed session."""
     with applied(variant):
         out = {
             "recall": [recalled(store, p, variant) for p in project.own],
             "own": [injected(store, p, variant) for p in project.own],
             "foreign": [injected(store, p, variant) for p in project.foreign],
         }
+        session = [replay(store, project, variant)]
     for kind, rows in out.items():
         for row, prompt in zip(rows, project.foreign if kind == "foreign" else project.own, strict=True):
             row["project"], row["prompt"] = project.name, prompt.text
-    return out
+    return {**out, "session": session}
 
 
 def evaluate(
     projects: list[Project], targets: Targets, target: str, variants: list[Variant]
 ) -> dict[str, dict[str, list[Outcome]]]:
-    """``{variant: {"recall" | "own" | "foreign": outcomes}}`` over every project."""
-    out: dict[str, dict[str, list[Outcome]]] = {v.name: {"recall": [], "own": [], "foreign": []}
-                                               for v in variants}
+    """``{variant: {"recall" | "own" | "foreign" | "session": outcomes}}`` over every project."""
+    kinds = ("recall", "own", "foreign", "session")
+    out: dict[str, dict[str, list[Outcome]]] = {v.name: {kind: [] for kind in kinds} for v in variants}
     for project in projects:
         shared = [v for v in variants if not v.index]
         groups = [(DEFAULT, shared)] if shared else []
@@ -226,7 +258,17 @@ def summary(outcomes: dict[str, list[Outcome]]) -> dict[str, Any]:
         },
         "ms": {f"{verb}_{kind}_p50": p50([r[f"{kind}_ms"] for r in rows])
                for verb, rows in (("recall", recall), ("hook", own + foreign)) for kind in ("cpu", "wall")},
+        "session": sessions(outcomes.get("session", [])),
     }
+
+
+def sessions(rows: list[Outcome]) -> dict[str, Any]:
+    """The replayed sessions' totals: prompts, tokens alone and in the session (summed), gold counts."""
+    keys = ("prompts", "tokens_alone", "tokens", "gold_alone", "gold")
+    total: dict[str, Any] = {key: sum(row[key] for row in rows) for key in keys}
+    total["sessions"] = len(rows)
+    total["saved"] = 1 - total["tokens"] / total["tokens_alone"] if total["tokens_alone"] else 0.0
+    return total
 
 
 def _mean(rows: list[Outcome], key: str) -> float:

@@ -85,7 +85,7 @@ def test_memorize_in_node_recall_in_python(node_host, project):
 
 def test_memorize_in_python_recall_in_node(node_host, project):
     ids = [python(project, "memorize", fact, "-n", ns).strip() for fact, ns in MEMORIES]
-    for query in ("which package manager?", "@frontend build tool", "how do we deploy"):
+    for query in ("which package manager?", "@frontend how is the app built", "how do we deploy"):
         from_node = json.loads(node(node_host, project, "recall", query, "--json", "--limit", "3").stdout)
         from_python = json.loads(python(project, "recall", query, "--json", "--limit", "3"))
         assert from_node and same_hits(from_node, from_python), query
@@ -151,6 +151,6 @@ def test_the_readme_example_of_two_hosts_on_one_project(node_host, project):
                               env=host_env(project))
         assert done.returncode == 0, (command, done.stderr)
         outputs.append(done.stdout)
-    assert "Use pnpm, not npm, in this repo" in outputs[1]
-    assert json.loads(outputs[2])[0]["text"] == "Use pnpm, not npm, in this repo"
+    assert "Use pnpm, not npm, to install packages in this repo" in outputs[1]
+    assert json.loads(outputs[2])[0]["text"] == "Use pnpm, not npm, to install packages in this repo"
     assert json.loads(outputs[3])["data"]["memories"] == 1

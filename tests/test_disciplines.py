@@ -163,7 +163,7 @@ def test_sigil_read_is_restricted(guest, project):
 
 def test_fan_out_over_enabled_disciplines_with_prefix(guest, project):
     ok(guest, "memorize", {"text": "The app is built with vite.", "namespace": "frontend"})
-    ok(guest, "memorize", {"text": "Deploys run through the build pipeline.", "namespace": "ops"})
+    ok(guest, "memorize", {"text": "Deploys are built with the release pipeline.", "namespace": "ops"})
     ok(guest, "memorize", "The backend is built with cargo.")
     before = ok(guest, "recall", "built with")
     assert [h["namespace"] for h in before] == ["default"], "disabled disciplines are not read"

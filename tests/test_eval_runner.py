@@ -213,3 +213,21 @@ def test_subset_spreads_evenly():
     assert [m.key for m in small.memories] == ["D1:1", "D1:3"]
     assert small.own == project.own[:1] and small.foreign == project.foreign
     assert json.dumps(small.asked_ms) == "10000"
+
+
+# ---------------------------------------------------------------- a replayed session
+
+
+def test_a_replayed_session_injects_each_memory_once(tmp_path):
+    project = tiny()
+    project = Project("twice", project.memories, project.own * 2, project.foreign, project.asked_ms)
+    with runner.opened(project, runner.Targets(tmp_path / "no.wasm"), "native") as store:
+        row = runner.replay(store, project, DEFAULT)
+        first, _ = store.ask("auto_recall", runner.hook_body(project.own[0], DEFAULT))
+    assert row["prompts"] == 4 and row["gold_alone"] == 4 and row["gold"] == 4
+    assert row["tokens_alone"] >= 2 * len(first["context"]) / 4 > 0
+    assert 0 < row["tokens"] <= row["tokens_alone"] / 2  # the second round injects nothing new
+    total = runner.sessions([row, row])
+    assert total["sessions"] == 2 and total["prompts"] == 8
+    assert total["saved"] == pytest.approx(1 - row["tokens"] / row["tokens_alone"])
+    assert runner.sessions([])["saved"] == 0.0

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from guest.host import bucket
+from guest.memory.channels import evident
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key, minmax
 from guest.memory.recall import RecallOptions, collapse, f32, keyword_channel, vector_channel
 from guest.memory.records import Memory, Stats
@@ -164,7 +165,10 @@ def eager_recall(services: HostServices, embedder: StaticEmbedder, query: str, l
     found = keyword_channel(services, terms, "default", stats, pool, None, stats_raw) if terms else []
     words = [(("default", d), s) for d, s in found]
     fusion = Fusion(services, vectors, words, WEIGHTS, eager=True)
-    hits = collapse(services, embedder, fusion, fusion.ranked(pool), limit, options)
+    cosines = dict(vectors)
+    evidenced = [(key, score) for key, score in fusion.ranked(pool)  # no shared term, a low cosine: out
+                 if evident(key in fusion.docs, cosines.get(key, 0.0))]
+    hits = collapse(services, embedder, fusion, evidenced, limit, options)
     return [(m.id, score) for m, score in hits]
 
 

@@ -46,11 +46,16 @@ def test_memorize_recall_stats_version(run, project: Path):
     assert again.output.strip() == f"{mem_id} (already stored)"
     assert run("memorize", "The staging server runs on port 8080.").exit_code == 0
 
-    hits = run("recall", "which package manager do we use?", "--limit", "2")
+    hits = run("recall", "which package manager do we use on the server?", "--limit", "2")
     assert hits.exit_code == 0, hits.output
     lines = hits.output.splitlines()
     assert lines[0].startswith("1. (") and "pnpm" in lines[0] and lines[0].endswith(mem_id)
-    assert len(lines) == 2 and lines[1].startswith("2. (")
+    assert len(lines) == 2 and lines[1].startswith("2. (") and "8080" in lines[1]
+    explained = run("recall", "which package manager do we use on the server?", "--limit", "2", "--explain")
+    assert explained.output.splitlines()[::2] == lines  # each hit, then its channel scores
+    scores = explained.output.splitlines()[1::2]
+    assert all(line.startswith("   cosine ") and "; fused " in line for line in scores)
+    assert run("recall", "how do I bake a chocolate cake").output == "No memories found.\n"
 
     as_json = json.loads(run("recall", "package manager", "--json").output)
     assert as_json[0]["id"] == mem_id and set(as_json[0]) == {"id", "text", "score", "namespace"}

@@ -61,6 +61,9 @@ def text(result: Any) -> str:
     return str(result.content[0].text)
 
 
+PNPM = "Use pnpm, not npm, to install packages in this repository."  # "packages": evidence for the query
+
+
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 def test_tools_and_memorize_then_recall(wasm_path: Path, project: Path, mode: str):
     async def scenario() -> None:
@@ -71,12 +74,12 @@ def test_tools_and_memorize_then_recall(wasm_path: Path, project: Path, mode: st
             schema = tools["memorize"].input_schema
             assert schema["required"] == ["text"] and set(schema["properties"]) == {"text", "namespace"}
             assert tools["recall"].annotations.read_only_hint is True
-            stored = await client.call_tool("memorize", {"text": "Use pnpm, not npm, in this repository."})
+            stored = await client.call_tool("memorize", {"text": PNPM})
             assert stored.is_error is False and stored.structured_content["deduped"] is False
-            again = await client.call_tool("memorize", {"text": "Use pnpm, not npm, in this repository."})
+            again = await client.call_tool("memorize", {"text": PNPM})
             assert again.structured_content == {**stored.structured_content, "deduped": True}
             hits = await client.call_tool("recall", {"query": "which package manager?", "limit": 3})
-            assert hits.structured_content["result"][0]["text"] == "Use pnpm, not npm, in this repository."
+            assert hits.structured_content["result"][0]["text"] == PNPM
             assert "pnpm" in text(hits)
 
     run(scenario())

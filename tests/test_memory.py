@@ -9,6 +9,7 @@ from envelopes import call, ok
 from stores import store_digest as db_digest
 from stores import store_exists
 
+from guest.memory.channels import MIN_COSINE
 from guest.memory.records import fnv1a64, memory_id
 
 pytestmark = pytest.mark.both_stores
@@ -61,12 +62,16 @@ def test_body_forms_are_equivalent(guest):
 def test_recall_finds_the_right_fact_first(guest):
     for fact in FACTS:
         ok(guest, "memorize", fact)
-    hits = ok(guest, "recall", {"query": "which package manager should I use", "limit": 3})
-    assert hits[0]["text"] == FACTS[1]
-    assert len(hits) == 3
-    assert [set(h) for h in hits] == [{"id", "text", "score", "namespace"}] * 3
+    query = "which package manager should I use to run the pipeline"
+    hits = ok(guest, "recall", {"query": query, "limit": 3})
+    assert hits[0]["text"] == FACTS[1] and FACTS[2] in [h["text"] for h in hits]
+    assert all(set(h) == {"id", "text", "score", "namespace"} for h in hits)
     scores = [h["score"] for h in hits]
     assert scores == sorted(scores, reverse=True)
+    body = {"query": "which package manager should I use", "limit": 5, "explain": True}
+    explained = ok(guest, "recall", body)
+    assert len(explained) < len(FACTS)  # not every memory: only those with some evidence
+    assert all(h["explain"]["bm25"] > 0 or h["explain"]["cosine"] >= MIN_COSINE for h in explained)
     hits = ok(guest, "recall", {"query": "terrain palette switching", "limit": 1})
     assert [h["text"] for h in hits] == [FACTS[0]]
 

@@ -43,12 +43,13 @@ def test_the_cli(node_host: Path, project: Path):
         return subprocess.run([str(node_host), "-p", str(project), *args], capture_output=True, text=True,
                               timeout=120)
 
-    first = cli("memorize", "Use pnpm, not npm, in this repo.")
+    fact = "Use pnpm, not npm, to install packages in this repo."  # "packages": evidence for the query
+    first = cli("memorize", fact)
     assert first.returncode == 0 and first.stdout.startswith("mem-")
-    assert cli("memorize", "Use pnpm, not npm, in this repo.").stdout.strip().endswith("(already stored)")
+    assert cli("memorize", fact).stdout.strip().endswith("(already stored)")
     recalled = cli("recall", "which package manager?")
     assert recalled.returncode == 0
-    assert recalled.stdout == f"1. (0.250) Use pnpm, not npm, in this repo.  {first.stdout.strip()}\n"
+    assert recalled.stdout == f"1. (1.000) {fact}  {first.stdout.strip()}\n"
     assert json.loads(cli("recall", "pnpm", "--json").stdout)[0]["id"] == first.stdout.strip()
     envelope = json.loads(cli("dispatch", "stats", "{}").stdout)
     assert envelope["ok"] and envelope["data"]["memories"] == 1

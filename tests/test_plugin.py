@@ -19,6 +19,9 @@ import pytest
 from agentclis import agent_clis, agent_env, claude_session, hook_context, run
 from conftest import ROOT
 
+from host_harness.hooks import ledger
+from host_harness.hooks.switches import OFF_TEXT
+
 PLUGIN = ROOT / "integrations" / "claude-code"
 SCRIPT = PLUGIN / "scripts" / "rs-learn"
 EVENT = json.dumps({"cwd": "/nowhere", "prompt": "how do we deploy?", "hook_event_name": "UserPromptSubmit"})
@@ -148,13 +151,33 @@ def test_the_installed_plugin_serves_mcp(clis, installed: Path, tmp_path: Path, 
     assert "scripts/rs-learn mcp" in line and "✔ Connected" in line, listed.stdout + listed.stderr
 
 
-def test_the_installed_plugin_recalls_in_a_real_session(clis, installed: Path, tmp_path: Path,
-                                                         wasm_runtime):
+def deploy_project(installed: Path, tmp_path: Path) -> Path:
+    """A git project whose store holds one memory about deploys, stored by the installed host."""
     project = tmp_path / "project"
     project.mkdir()
     subprocess.run(["git", "init", "-q"], cwd=project, check=True)
     fact = "Deploys go through ArgoCD; never kubectl apply."
     stored = run(["rs-learn-host", "-p", project, "memorize", fact], cwd=project, env=agent_env(installed))
     assert stored.returncode == 0, stored.stderr
+    return project
+
+
+def test_the_installed_plugin_recalls_in_a_real_session(clis, installed: Path, tmp_path: Path,
+                                                         wasm_runtime):
+    project = deploy_project(installed, tmp_path)
     added = hook_context(claude_session(clis["claude"], project, installed, "how do we deploy?"))
     assert any("## Recall for this prompt" in text and "ArgoCD" in text for text in added["UserPromptSubmit"])
+
+
+def test_the_plugin_command_turns_auto_recall_off_for_the_session(clis, installed: Path, tmp_path: Path,
+                                                                   wasm_runtime):
+    project = deploy_project(installed, tmp_path)
+    off = hook_context(claude_session(clis["claude"], project, installed, "/rs-learn:recall-off"))
+    assert off["UserPromptSubmit"] == [OFF_TEXT], off
+    (entry,) = ledger.read(project)
+    assert entry["outcome"] == "off" and entry["session"], entry
+    asked = "how do we deploy?"
+    later = claude_session(clis["claude"], project, installed, asked, "--resume", entry["session"])
+    assert "## Recall for this prompt" not in "".join(hook_context(later).get("UserPromptSubmit", []))
+    assert [e["outcome"] for e in ledger.read(project)] == ["off", "off"]
+    assert ledger.read(project)[-1]["session"] == entry["session"]

@@ -65,6 +65,8 @@ CHECKS = {
     'memorize "Use pnpm': ("mem-",),
     'recall "which package manager?"': ("pnpm",),
     'recall "package manager" --json': ('"namespace": "default"',),
+    'recall "package manager" --explain': ("pnpm", "cosine", "-> keyword", "fused"),
+    "rs-learn-host why   ": ("session demo (cold", "tokens:", "pnpm"),
     'memorize "@frontend': ("mem-",),
     'recall "@frontend build tool"': ("vite", "[frontend]"),
     "discipline list --json": ('"name": "frontend"',),

@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from typing import TypeVar
 
 from guest.host import Host, bucket
+from guest.memory.channels import Channels
 from guest.memory.records import Memory
 
 Key = tuple[str, str]  # (namespace, memory id)
@@ -70,8 +71,10 @@ class Fusion:
     ) -> None:
         """``weights``: (vector, keyword); ``eager``: look every document up first, trust no record."""
         self.host, self.eager = host, eager
-        self.vpart = {key: weights[0] * s for key, s in minmax(vectors)}
-        self.kpart = {doc: weights[1] * s for doc, s in minmax(words)}
+        self.cosines, self.bm25 = dict(vectors), dict(words)  # the raw scores, for explain
+        self.vnorm, self.knorm = dict(minmax(vectors)), dict(minmax(words))
+        self.vpart = {key: weights[0] * s for key, s in self.vnorm.items()}
+        self.kpart = {doc: weights[1] * s for doc, s in self.knorm.items()}
         self.ids: dict[DocKey, Key | None] = {}  # documents looked up
         self.docs: dict[Key, DocKey] = {}  # ... and the memories they name
         self.records: dict[Key, Memory | None] = {}
@@ -121,6 +124,28 @@ class Fusion:
                 self._look_up(doc)
             else:
                 self._read(vector)
+
+    def channels(self, key: Key, recency: float = 1.0) -> Channels:
+        """The channel scores of candidate ``key`` (its fused score as :meth:`ranked` has it)."""
+        doc = self.docs.get(key)
+        vector = self.vpart.get(key)
+        keyword = self.kpart[doc] if doc is not None else None
+        if vector is not None and keyword is not None:
+            fused = vector + keyword
+        else:
+            fused = 0.0 + (vector if vector is not None else keyword if keyword is not None else 0.0)
+        return Channels(
+            self.cosines.get(key, 0.0),
+            self.bm25[doc] if doc is not None else 0.0,
+            self.vnorm.get(key, 0.0),
+            self.knorm[doc] if doc is not None else 0.0,
+            fused,
+            recency,
+        )
+
+    def matches(self, key: Key) -> bool:
+        """Whether candidate ``key``, once given out, is a keyword candidate (a query term matched it)."""
+        return key in self.docs
 
     def memory(self, key: Key) -> Memory | None:
         """The record of ``key`` (read once); checks it against the document that named it."""

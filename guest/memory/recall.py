@@ -5,15 +5,21 @@ candidate pool (0.25 vector, 0.75 keyword): measured better than reciprocal-rank
 fusion on Cranfield and CISI (see ``docs/quality.md``); :mod:`guest.memory.fusion` ranks
 the candidates without looking up every keyword candidate's memory id.
 Ties are broken by memory id, so native and wasm runs rank identically.
+
+A candidate with no evidence at all -- no query term, a cosine below the vector floor
+(:mod:`guest.memory.channels`) -- is left out, and its slot goes to the next one. So is, from the
+``limit``, a memory the caller excludes (the hook's "already injected this session"): it comes back
+marked ``seen``, so that the caller can say why it left it out.
 """
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from guest.host import WARN, Host, bucket
+from guest.memory.channels import MIN_COSINE as VECTOR_FLOOR
+from guest.memory.channels import NONE, Channels, evident, f32
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
 from guest.memory.records import Memory, Stats
 from guest.text import keywords, postings
@@ -33,6 +39,8 @@ class Hit:
     cosine: float = 0.0  # raw cosine to the query (0 when not a vector candidate)
     matched: bool = False  # at least one query term matched (keyword channel)
     quarantined: str | None = None  # why the memory is quarantined: never injected by auto_recall
+    channels: Channels = field(default=NONE, compare=False)  # where the score comes from (explain)
+    seen: bool = False  # excluded by the caller: not counted in the limit
 
 
 @dataclass(frozen=True)
@@ -47,11 +55,7 @@ class RecallOptions:
     duplicate_jaccard: float = 0.8
     recency_weight: float = 0.0
     recency_half_life_days: float = 30.0
-
-
-def f32(value: float) -> float:
-    """Round to float32, the precision of the WIT ``recall-hit.score``."""
-    return float(struct.unpack("<f", struct.pack("<f", value))[0])
+    min_cosine: float = VECTOR_FLOOR  # a candidate no query term matched needs this cosine at least
 
 
 def recall(
@@ -62,12 +66,14 @@ def recall(
     namespaces: list[str],
     options: RecallOptions,
     cache: PostingsCache | None = None,
+    exclude: frozenset[str] = frozenset(),
 ) -> list[Hit]:
     """The best ``limit`` memories for ``query`` over the stores of ``namespaces``, merge-ranked.
 
     Each channel's candidates from every store are pooled and min-max normalised
     together, so scores from different stores are comparable. ``cache`` keeps postings chunks
-    between calls (a long-lived instance passes its own).
+    between calls (a long-lived instance passes its own). Memories whose id is in ``exclude`` do
+    not count in the ``limit``; those met on the way come back too, in rank order, marked ``seen``.
     """
     pool = max(options.candidates, limit * 4)
     vectors: list[tuple[Key, float]] = []
@@ -89,49 +95,68 @@ def recall(
     weights = (options.vector_weight, options.keyword_weight)
     try:
         fusion = Fusion(host, vectors, words, weights)
-        hits = _best(host, embedder, fusion, pool, limit, options)
+        groups, boosts = _best(host, embedder, fusion, pool, limit, options, exclude)
     except Disagreement as disagreement:
         host.log(WARN, f"store {disagreement.namespace!r}: its docs map and records disagree; "
                  "run reindex with rebuild")
         fusion = Fusion(host, vectors, words, weights, eager=True)
-        hits = _best(host, embedder, fusion, pool, limit, options)
-    cosines = dict(vectors)
+        groups, boosts = _best(host, embedder, fusion, pool, limit, options, exclude)
     matched = fusion.matched
-    return [
-        Hit(
+    hits, counted = [], 0
+    for group in groups:
+        m, key = group.kept, (group.kept.namespace, group.kept.id)
+        counted += m.id not in exclude
+        if counted > limit:  # a near-duplicate that joined an excluded group took its place
+            break
+        hits.append(Hit(
             m.id,
             m.text,
-            f32(score),
+            f32(group.score),
             m.namespace,
-            cosines.get((m.namespace, m.id), 0.0),
-            (m.namespace, m.id) in matched,
+            fusion.cosines.get(key, 0.0),
+            key in matched,
             quarantine_of(m.extra) if m.extra else None,
-        )
-        for m, score in hits
-    ]
+            fusion.channels(group.key, boosts.get(group.key, 1.0)),
+            m.id in exclude,
+        ))
+    return hits
 
 
 def _best(
-    host: Host, embedder: StaticEmbedder, fusion: Fusion, pool: int, limit: int, options: RecallOptions
-) -> list[tuple[Memory, float]]:
-    """The ``limit`` best groups of the ``pool`` best fused candidates (boosted by recency if asked)."""
+    host: Host,
+    embedder: StaticEmbedder,
+    fusion: Fusion,
+    pool: int,
+    limit: int,
+    options: RecallOptions,
+    exclude: frozenset[str] = frozenset(),
+) -> tuple[list[_Group], dict[Key, float]]:
+    """The ``limit`` best groups of the ``pool`` best fused candidates with evidence; recency factors.
+
+    The scores are boosted by recency if asked; the groups of excluded memories met on the way come too.
+    """
     ranked: Iterable[tuple[Key, float]] = fusion.ranked(pool)
+    boosts: dict[Key, float] = {}
     if options.recency_weight:
-        ranked = _recency(host, fusion, list(ranked), options)
-    return collapse(host, embedder, fusion, ranked, limit, options)
+        ranked = _recency(host, fusion, list(ranked), options, boosts)
+    floor = options.min_cosine
+    evidenced = ((key, score) for key, score in ranked
+                 if evident(fusion.matches(key), fusion.cosines.get(key, 0.0), floor))
+    return _groups(host, embedder, fusion, evidenced, limit, options, exclude), boosts
 
 
 def _recency(
-    host: Host, fusion: Fusion, ranked: list[tuple[Key, float]], options: RecallOptions
+    host: Host, fusion: Fusion, ranked: list[tuple[Key, float]], options: RecallOptions,
+    boosts: dict[Key, float],
 ) -> list[tuple[Key, float]]:
-    """Boost recent memories: ``score * (1 + w * 0.5 ** (age / half_life))``."""
+    """Boost recent memories: ``score * (1 + w * 0.5 ** (age / half_life))``; the factors go in ``boosts``."""
     now = host.now_ms()
     half_life = options.recency_half_life_days * 86_400_000
     out = []
     for key, score in ranked:
         memory = fusion.memory(key)
         if memory is not None:
-            boost = 1.0 + options.recency_weight * 0.5 ** (max(now - memory.ts, 0) / half_life)
+            boosts[key] = boost = 1.0 + options.recency_weight * 0.5 ** (max(now - memory.ts, 0) / half_life)
             out.append((key, score * boost))
     return sorted(out, key=lambda kv: (-kv[1], kv[0][1], kv[0][0]))
 
@@ -170,6 +195,19 @@ def collapse(
     limit: int,
     options: RecallOptions,
 ) -> list[tuple[Memory, float]]:
+    """:func:`_groups` as ``(memory kept, score)``, best first."""
+    return [(group.kept, group.score) for group in _groups(host, embedder, fusion, ranked, limit, options)]
+
+
+def _groups(
+    host: Host,
+    embedder: StaticEmbedder,
+    fusion: Fusion,
+    ranked: Iterable[tuple[Key, float]],
+    limit: int,
+    options: RecallOptions,
+    exclude: frozenset[str] = frozenset(),
+) -> list[_Group]:
     """Group near-duplicates; the newest memory of a group takes the group's best rank.
 
     Two memories are near-duplicates when their embeddings are close (cosine >=
@@ -180,6 +218,9 @@ def collapse(
     Candidates are loaded lazily, best first, and the walk stops once ``limit``
     groups are formed. The term overlap is tested first: it needs only the text, and it fails
     for almost every pair, so a vector is fetched only for the rare pair that passes it.
+
+    A group whose kept memory is in ``exclude`` does not count in the ``limit`` (it is still a
+    group: a near-duplicate of an excluded memory joins it instead of taking its place).
     """
     groups: list[_Group] = []
     for key, score in ranked:
@@ -200,10 +241,15 @@ def collapse(
                     group.kept = memory
                 break
         else:
-            if len(groups) == limit:
+            if _counted(groups, exclude) == limit:
                 break
             groups.append(_Group(key, words, memory, score))
-    return [(group.kept, group.score) for group in groups]
+    return groups
+
+
+def _counted(groups: list[_Group], exclude: frozenset[str]) -> int:
+    """How many of ``groups`` count in the limit (those whose kept memory is not excluded)."""
+    return len(groups) if not exclude else sum(group.kept.id not in exclude for group in groups)
 
 
 class _Group:

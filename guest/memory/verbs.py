@@ -8,7 +8,7 @@ from typing import Any
 
 from guest import requests
 from guest.host import Host, ReadOnce, bucket
-from guest.memory import autorecall, bulk, disciplines
+from guest.memory import autorecall, bulk, decisions, disciplines
 from guest.memory.limits import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES, MAX_TEXT_BYTES, MODES
 from guest.memory.memorize import Stored, memorize
 from guest.memory.recall import Hit, RecallOptions, recall
@@ -17,6 +17,7 @@ from guest.memory.reindex import rebuild, reindex
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, to_json
 from guest.text.postings import PostingsCache
+from guest.text.redact import redact
 from guest.text.screen import Screen, quarantine
 from guest.verbs import Rendered, Verb
 
@@ -90,17 +91,26 @@ class MemoryVerbs:
         return screen.report(answer)
 
     def recall(self, body: dict[str, Any]) -> list[dict[str, Any]]:
-        """``recall``: the hits as objects."""
-        return [_hit(h) for h in self.hits(body)]
+        """``recall``: the hits as objects; with ``explain: true`` each carries its channel scores."""
+        explain = requests.boolean(body, "explain", False)
+        return [_hit(h, explain) for h in self.hits(body)]
 
     def auto_recall(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``auto_recall``: the context the prompt-submit hook injects (``""`` when nothing is relevant)."""
+        """``auto_recall``: the context the prompt-submit hook injects (``""`` when nothing is relevant).
+
+        Besides the context: the hits shown, every candidate with its channel scores and decision
+        (:mod:`guest.memory.decisions`), the tokens injected, what was recalled with; the prompt
+        with its secrets redacted when ``log_prompt`` asks for it (the hook's ledger). The ids of
+        ``exclude`` (already injected in this session) are not injected again.
+        """
         prompt = requests.text(body, "prompt", MAX_PROMPT_BYTES)
         budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 50, 100_000)
         limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
         per_hit = requests.integer(body, "max_hit_tokens", DEFAULT_HIT_TOKENS, 10, 10_000)
         strategy = requests.choice(body, "strategy", "auto", STRATEGIES)
         gate = requests.boolean(body, "gate", True)
+        exclude = decisions.excluded(body)
+        log_prompt = requests.boolean(body, "log_prompt", False)
         cleaned = autorecall.clean(prompt)  # markup an agent injected cannot choose a discipline
         host = ReadOnce(self.host)  # ranking words and recalling read the same stats, list and heads
         target = disciplines.for_read(host, cleaned, disciplines.requested(body))
@@ -121,19 +131,23 @@ class MemoryVerbs:
         short = autorecall.is_short(derived.cleaned)
         use_full = strategy == "full" or (strategy in ("auto", "both") and short)
         use_derived = strategy == "derived" or strategy == "both" or (strategy == "auto" and not short)
-        lists = []
+        lists, used = [], []
         if use_derived and derived.query:
             lists.append(recall(host, self.embedder, derived.query, limit, target.namespaces, options,
-                                self.postings))
+                                self.postings, exclude))
+            used.append("query")
         if use_full and derived.cleaned:
             lists.append(recall(host, self.embedder, derived.cleaned, limit, target.namespaces, options,
-                                self.postings))
-        hits = [h for h in autorecall.merge(*lists) if not h.quarantined][:limit]  # never injected
-        if gate:
-            hits = [h for h in hits if autorecall.relevant(h)]
-        hits = [replace(h, text=disciplines.label(h.text, h.namespace, not target.explicit)) for h in hits]
-        context, shown = autorecall.render(hits, budget, per_hit)
-        return {"context": context, "query": derived.query, "hits": [_hit(h) for h in shown]}
+                                self.postings, exclude))
+            used.append("prompt")
+        merged = autorecall.merge(*lists)
+        verdict = decisions.decide(merged, limit, gate, budget, per_hit, not target.explicit)
+        out = {"context": verdict.context, "query": derived.query, "hits": [_hit(h) for h in verdict.shown],
+               "candidates": [decisions.candidate(h, d) for h, d in verdict.candidates],
+               "tokens": verdict.tokens, "recalled_with": used}
+        if log_prompt:
+            out["prompt"] = redact(prompt)[0]  # whatever .gm/config.json says: a log never holds a secret
+        return out
 
     def reindex(self, body: dict[str, Any]) -> dict[str, Any]:
         """``reindex {namespace?, rebuild?}``: re-embed a store written by another embedder.
@@ -164,6 +178,10 @@ class MemoryVerbs:
         }
 
 
-def _hit(hit: Hit) -> dict[str, Any]:
-    out = {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}
-    return {**out, "quarantined": hit.quarantined} if hit.quarantined else out
+def _hit(hit: Hit, explain: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}
+    if hit.quarantined:
+        out["quarantined"] = hit.quarantined
+    if explain:
+        out["explain"] = hit.channels.as_json()
+    return out

@@ -20,6 +20,7 @@ import click
 
 from host_harness.cachedir import default_cache_dir
 from host_harness.guests.session import Session
+from host_harness.hooks import record
 from host_harness.hooks.cold import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_TIMEOUT_S,
@@ -41,6 +42,7 @@ from host_harness.hooks.protocol import (
     arm,
     leave,
 )
+from host_harness.hooks.record import LOG_PROMPTS_ENV
 from host_harness.project import find_project
 from host_harness.store.kv import SqliteKV
 from host_harness.store.vecindex import IndexDir, IndexPolicy
@@ -81,19 +83,26 @@ def budget(envvar: str, what: str) -> Callable[[FC], FC]:
 @hook.command("prompt-submit")
 @budget(BUDGET_ENV["prompt-submit"], "recalled context")
 @TIMEOUT
+@click.option("--log-prompts", is_flag=True,
+              help=f"Keep each prompt's text (secrets redacted) in the ledger (also ${LOG_PROMPTS_ENV}=1).")
 @click.pass_obj
-def prompt_submit(session: Session, budget: int, timeout: float) -> None:
+def prompt_submit(session: Session, budget: int, timeout: float, log_prompts: bool) -> None:
     """Read a UserPromptSubmit event on stdin; print the memories relevant to its prompt.
 
     Prints {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
     "additionalContext": "## Recall for this prompt ..."}} or nothing. Always
     exits 0; reasons for injecting nothing go to <project>/.gm/logs/hook.log.
+    Every run appends a line to <project>/.gm/logs/ledger.jsonl (see `rs-learn-host
+    why`): the prompt's digest, the query, every candidate with its scores and
+    what was decided. A memory is injected at most once per session; `#rs-learn
+    off` in a prompt turns auto-recall off for the session ($RS_LEARN_AUTO_RECALL=0
+    or {"auto_recall": false} in .gm/config.json: for everything).
 
     \b
     Example:
       echo '{"cwd": ".", "prompt": "how do we deploy?"}' | rs-learn-host hook prompt-submit
     """
-    _run(PromptSubmitHook, session, budget, timeout)
+    _run(PromptSubmitHook, session, budget, timeout, record.log_prompts(log_prompts))
 
 
 @hook.command("session-start")
@@ -116,11 +125,12 @@ def session_start(session: Session, budget: int, timeout: float) -> None:
     _run(SessionStartHook, session, budget, timeout)
 
 
-def _run(kind: type[Hook], session: Session, budget: int, timeout: float) -> None:
+def _run(kind: type[Hook], session: Session, budget: int, timeout: float, log_prompts: bool = False) -> None:
     """Run one hook on stdin and print what it has to add."""
     arm(timeout)  # (the entry point armed it already with the same budget, unless run otherwise)
     config = HookConfig(wasm=session.wasm, fallback_project=session.project, native=session.native,
-                        budget_tokens=budget, timeout_s=timeout, started=process_started())
+                        budget_tokens=budget, timeout_s=timeout, started=process_started(),
+                        log_prompts=log_prompts)
     runner = kind(config)
     leave(runner.run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)))
 

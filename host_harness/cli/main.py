@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -26,6 +27,7 @@ from host_harness.cli.setup import setup
 from host_harness.cli.spool import spool
 from host_harness.cli.trust import approve, notes, quarantined
 from host_harness.cli.warmup import warmup
+from host_harness.cli.why import why
 from host_harness.guests.runtime import WASMTIME_VERSION
 from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
 from host_harness.project import FROM_ENV, GIVEN, chosen
@@ -99,17 +101,25 @@ def memorize(session: Session, text: str, namespace: str, as_json: bool) -> None
 @cli.command()
 @click.argument("query")
 @click.option("-l", "--limit", type=click.IntRange(1, 100), default=8, show_default=True, help="Hits.")
+@click.option("--explain", is_flag=True, help="Show where each score comes from (each channel's part).")
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @click.pass_obj
-def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
+def recall(session: Session, query: str, limit: int, explain: bool, as_json: bool) -> None:
     """Print the memories that best match QUERY, best first.
+
+    A score is 0.25 x the memory's cosine to QUERY plus 0.75 x its BM25 keyword
+    score, each scaled to 0..1 over the candidates of this query: it orders one
+    answer, it does not compare across queries. Memories with no evidence at all
+    (no shared word, a cosine below the vector floor) are left out.
 
     \b
     Examples:
       rs-learn-host recall "staging server port"
       rs-learn-host recall "@frontend build tool" --limit 3 --json
+      rs-learn-host recall "staging server port" --explain
     """
-    hits = session.dispatch("recall", {"query": query, "limit": limit})
+    body: dict[str, Any] = {"query": query, "limit": limit, **({"explain": True} if explain else {})}
+    hits = session.dispatch("recall", body)
     if as_json:
         echo_json(hits)
         return
@@ -120,6 +130,15 @@ def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
         where = "" if hit["namespace"] == "default" or fanned_out else f" [{hit['namespace']}]"
         held = " [quarantined]" if hit.get("quarantined") else ""
         click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}{held}  {hit['id']}")
+        if explain:
+            click.echo("   " + channels_line(hit["explain"]))
+
+
+def channels_line(parts: dict[str, float]) -> str:
+    """A hit's channel scores on one line (``recall --explain``)."""
+    line = (f"cosine {parts['cosine']:.3f} -> vector {parts['vector']:.3f}; bm25 {parts['bm25']:.3f} -> "
+            f"keyword {parts['keyword']:.3f}; fused {parts['fused']:.3f}")
+    return line + (f"; recency x{parts['recency']:.3f}" if parts["recency"] != 1 else "")
 
 
 @cli.command()
@@ -176,7 +195,7 @@ def main() -> None:
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp, git]
 COMMAND_GROUPS += [export, import_, approve, quarantined, setup]
 COMMAND_GROUPS += [export, import_]
-COMMAND_GROUPS += [warmup]
+COMMAND_GROUPS += [warmup, why]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)
 cli.add_command(search, "recall-search")  # the seed's tool name for `archive search`

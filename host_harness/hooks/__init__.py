@@ -6,7 +6,11 @@
 * :mod:`host_harness.hooks.warm` -- the warm socket's client (the protocol, hard deadlines);
 * :mod:`host_harness.hooks.server` -- the warm socket's server in a long-lived process (spool, MCP);
 * :mod:`host_harness.hooks.reader` -- the hooks' own guest there, on its own thread;
-* :mod:`host_harness.hooks.cold` -- a hook answered by loading the component in its own process.
+* :mod:`host_harness.hooks.cold` -- a hook answered by loading the component in its own process;
+* :mod:`host_harness.hooks.background` -- what a hook leaves to detached processes (compiles, indexes);
+* :mod:`host_harness.hooks.record` -- a prompt's host side on both paths: the off switches
+  (:mod:`~host_harness.hooks.switches`), the session's state (:mod:`~host_harness.hooks.sessions`),
+  the ledger (:mod:`~host_harness.hooks.ledger`).
 
 This package imports nothing itself, so that the fast path stays light.
 """

@@ -38,25 +38,17 @@ from ``-p``/``$RS_LEARN_PROJECT``/the process's working directory.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from host_harness.errors import GuestError
 from host_harness.guests.base import BaseGuest
-from host_harness.guests.runtime import (
-    Runtime,
-    artifact_is_intact,
-    cache_file_name,
-    default_cache_dir,
-    make_engine,
-)
+from host_harness.guests.runtime import Runtime, default_cache_dir
+from host_harness.hooks.background import cached_runtime, hook_index_policy, warm_vector_indexes
 from host_harness.hooks.protocol import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_TIMEOUT_S,
@@ -75,13 +67,14 @@ from host_harness.hooks.protocol import (
     note_project,
     parse_event,
     parse_input,
+    parse_prompt_event,
     process_started,
 )
+from host_harness.hooks.record import PromptRun, reset_session
 from host_harness.project import find_project
 from host_harness.services import HostServices
-from host_harness.store.atomic import write_atomic
 from host_harness.store.config import read_memory_config
-from host_harness.store.vecindex import HOOK_SCAN_MAX, IndexDir, IndexPolicy
+from host_harness.store.vecindex import HOOK_SCAN_MAX
 
 __all__ = [  # the protocol's pieces live in hooks.protocol (the fast path needs them without this)
     "DEFAULT_BUDGET_TOKENS", "DEFAULT_TIMEOUT_S", "EXIT_MARGIN_S", "HOOK_EVENT", "LOG_NAME",
@@ -90,9 +83,6 @@ __all__ = [  # the protocol's pieces live in hooks.protocol (the fast path needs
     "clip", "find_project", "has_memory", "has_skills", "hook_output", "log_reason", "parse_event",
     "parse_input", "process_started",
 ]
-
-STAMP_NAME = ".hook-verified.json"
-WARMING_S = 300.0  # a background compile younger than this is not started again
 
 
 @dataclass(frozen=True)
@@ -107,116 +97,7 @@ class HookConfig:
     cache_dir: Path | None = None
     started: float | None = None  # monotonic time the budget counts from (default: the process start)
     scan_max: int | None = HOOK_SCAN_MAX  # a stale vector index bigger than this: keywords alone
-
-
-def cached_runtime(wasm: Path, cache_dir: Path | None) -> Runtime:
-    """The component from the precompiled cache; on a miss start a background compile and :class:`Skip`."""
-    from wasmtime import WasmtimeError
-    from wasmtime.component import Component
-
-    cache = cache_dir if cache_dir is not None else default_cache_dir()
-    artifact = verified_artifact(wasm, cache)
-    if artifact is not None:
-        engine = make_engine()
-        try:
-            return Runtime(engine, Component.deserialize_file(engine, str(artifact)))
-        except WasmtimeError as error:
-            raise Skip(f"cannot load the precompiled component {artifact}: {error}") from None
-    started = warm_cache(wasm, cache, cache_file_name(wasm.read_bytes()))
-    raise Skip("the component is not precompiled yet; "
-               + ("compiling it in the background" if started else "a background compile is running"))
-
-
-def verified_artifact(wasm: Path, cache: Path) -> Path | None:
-    """The intact precompiled artifact of ``wasm`` in ``cache``, or ``None``.
-
-    Hashing the 35 MB component and the 50 MB artifact costs ~80 ms, a third of the
-    hook's budget, so the hook remembers a verification in ``.hook-verified.json``,
-    keyed by the component's (path, device, inode, size, mtime) and the artifact's
-    (device, inode, size): artifacts are only ever replaced by a rename (new inode).
-    The CLI and the spool still verify the full digests on every load.
-    """
-    try:
-        st = wasm.stat()
-        key = [str(wasm.resolve()), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns]
-        stamp = json.loads((cache / STAMP_NAME).read_text(encoding="utf-8"))
-        artifact = cache / str(stamp["name"])
-        at = artifact.stat()
-        if stamp["wasm"] == key and stamp["artifact"] == [at.st_dev, at.st_ino, at.st_size]:
-            return artifact
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    artifact = cache / cache_file_name(wasm.read_bytes())
-    if not artifact_is_intact(artifact):
-        return None
-    try:
-        st, at = wasm.stat(), artifact.stat()
-        key = [str(wasm.resolve()), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns]
-        stamp = {"name": artifact.name, "wasm": key, "artifact": [at.st_dev, at.st_ino, at.st_size]}
-        write_atomic(cache / STAMP_NAME, json.dumps(stamp).encode("utf-8"))
-    except OSError:
-        pass  # a read-only cache: verify every time
-    return artifact
-
-
-def warm_cache(wasm: Path, cache: Path, name: str) -> bool:
-    """Start a detached ``rs-learn-host warmup`` that compiles the component into ``cache`` (once)."""
-    cache.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "host_harness", "-p", str(cache), "--wasm", str(wasm), "warmup"]
-    return start_once(cache / f".warming-{name}", command, cache)
-
-
-def hook_index_policy(cache_dir: Path, scan_max: int | None = HOOK_SCAN_MAX) -> IndexPolicy:
-    """The hooks' vector indexes: never built inside a hook, and a big stale one not scanned either.
-
-    On a miss the hook scans SQLite when the namespace holds at most ``scan_max`` vectors (~0.2 s
-    at the default); above, it answers from the keyword channel alone and says so in the hook log
-    (``host_harness/store/vectors.py``). Either way :func:`warm_vector_indexes` rebuilds the index.
-    """
-    return replace(IndexPolicy.from_env(cache_dir), build_on_miss=False, scan_max=scan_max)
-
-
-def warm_vector_indexes(services: HostServices, cache: Path) -> int:
-    """Build in the background the vector indexes this call scanned instead (a build can outlast the budget).
-
-    At 100k memories a build reads every vector and writes ~150 MB (1-2 s); the hook answers by
-    scanning, as before the index existed, and the next prompt opens the index. Returns how many
-    builds were started.
-    """
-    started = 0
-    for db, ns, dim in services.index_misses():
-        marker = IndexDir(services.index_policy, db, ns, dim).path.with_suffix(".building")
-        command = [sys.executable, "-m", "host_harness", "-p", str(services.project.root), "hook",
-                   "build-index", str(db), ns, str(dim)]
-        try:
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            started += start_once(marker, command, services.project.root, cache)
-        except OSError as error:  # an unwritable cache: the hook keeps scanning
-            log_reason(services.project.root, f"cannot start building the index of {db}: {error}", cache)
-    return started
-
-
-def start_once(marker: Path, command: list[str], cwd: Path, cache: Path | None = None) -> bool:
-    """Start ``command`` detached unless ``marker`` says one started less than :data:`WARMING_S` ago."""
-    try:
-        if time.time() - marker.stat().st_mtime < WARMING_S:
-            return False
-        marker.unlink(missing_ok=True)
-    except FileNotFoundError:
-        pass
-    try:
-        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    except FileExistsError:
-        return False  # another hook won the race
-    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(cache or marker.parent)}
-    try:
-        quiet = subprocess.DEVNULL
-        child = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True,
-                                 stdin=quiet, stdout=quiet, stderr=quiet)
-        os.write(fd, f"{child.pid}\n".encode("ascii"))
-    finally:
-        os.close(fd)
-    return True
+    log_prompts: bool = False  # the ledger keeps the prompt's text (its secrets redacted by the guest)
 
 
 class Hook:
@@ -231,10 +112,11 @@ class Hook:
 
     def __init__(self, config: HookConfig) -> None:
         self.config = config
-        started = config.started if config.started is not None else process_started()
+        self.started = started = config.started if config.started is not None else process_started()
         self.deadline = started + config.timeout_s - EXIT_MARGIN_S
         self.project: Path | None = None
         self.timed_out = False
+        self.incoming: dict[str, Any] = {}  # the event, once read
 
     def request(self, raw: bytes) -> tuple[dict[str, Any], str | None]:
         """The verb's body and the event's ``cwd``; :class:`Skip` on a malformed input."""
@@ -243,6 +125,21 @@ class Hook:
     def worth_asking(self, project: Path) -> bool:
         """Whether the project has anything for this event (else nothing is loaded)."""
         raise NotImplementedError
+
+    def arrived(self, project: Path) -> None:
+        """The project is known (before :meth:`worth_asking`): what the event does whatever it holds."""
+
+    def before(self, project: Path, body: dict[str, Any]) -> str | None:
+        """Before the guest is asked: a context to answer at once instead (``""``: nothing), else ``None``."""
+        return None
+
+    def after(self, data: dict[str, Any], context: str) -> str:
+        """The context to inject for the guest's answer ``data``."""
+        return context
+
+    def failed(self, reason: str) -> None:
+        """Nothing is injected, because of ``reason``: logged."""
+        self.log(reason)
 
     def remaining(self) -> float:
         """Seconds left in the budget (at least a millisecond, so that timeouts stay positive)."""
@@ -263,7 +160,7 @@ class Hook:
         worker.join(self.remaining())
         if worker.is_alive():
             self.timed_out = True
-            self.log(f"gave up after the {self.config.timeout_s:g} s time budget; nothing injected")
+            self.failed(f"gave up after the {self.config.timeout_s:g} s time budget; nothing injected")
             return ""
         return result[0] if result else ""
 
@@ -272,9 +169,9 @@ class Hook:
         try:
             return self.work(read_input)
         except Skip as skip:
-            self.log(str(skip))
+            self.failed(str(skip))
         except Exception as error:  # the event must go through whatever happened here
-            self.log(f"unexpected {type(error).__name__}: {error}")
+            self.failed(f"unexpected {type(error).__name__}: {error}")
         return ""
 
     def locate(self, read_input: Callable[[], bytes]) -> Path | None:
@@ -301,12 +198,17 @@ class Hook:
             raise Skip(f"project directory {str(start)!r} does not exist")
         self.project = find_project(start)
         note_project(self.project)
+        self.arrived(self.project)
         if not self.worth_asking(self.project):
             return ""  # nothing here: not an error
+        early = self.before(self.project, body)
+        if early is not None:
+            return hook_output(clip(early), self.event) if early.strip() else ""
         data = self.ask(self.project, body)
         context = data.get("context") if isinstance(data, dict) else None
         if not isinstance(context, str):
             raise Skip(f"{self.verb} returned no 'context' string: {str(data)[:200]}")
+        context = self.after(data, context)
         return hook_output(clip(context), self.event) if context.strip() else ""
 
     def ask(self, project: Path, body: dict[str, Any]) -> Any:
@@ -355,16 +257,38 @@ class Hook:
 
 
 class PromptSubmitHook(Hook):
-    """``UserPromptSubmit``: the memories relevant to the prompt (``auto_recall``)."""
+    """``UserPromptSubmit``: the memories relevant to the prompt (``auto_recall``), recorded in the ledger."""
+
+    def __init__(self, config: HookConfig) -> None:
+        super().__init__(config)
+        self.prompt = ""
+        self.recording: PromptRun | None = None
 
     def request(self, raw: bytes) -> tuple[dict[str, Any], str | None]:
         """``{prompt, budget_tokens}``."""
-        prompt, cwd = parse_input(raw)
-        return {"prompt": prompt, "budget_tokens": self.config.budget_tokens}, cwd
+        self.incoming, self.prompt, cwd = parse_prompt_event(raw)
+        return {"prompt": self.prompt, "budget_tokens": self.config.budget_tokens}, cwd
 
     def worth_asking(self, project: Path) -> bool:
         """A project without a memory store has nothing to recall."""
         return has_memory(project)
+
+    def before(self, project: Path, body: dict[str, Any]) -> str | None:
+        """The off switches and the session's injected ids (:mod:`host_harness.hooks.record`)."""
+        self.recording = PromptRun(project, self.incoming, self.prompt, path="cold", started=self.started,
+                                   log_prompts=self.config.log_prompts, cache_dir=self.config.cache_dir)
+        return self.recording.begin(body)
+
+    def after(self, data: dict[str, Any], context: str) -> str:
+        """The session's state and the ledger's line; the context."""
+        assert self.recording is not None
+        return self.recording.finish(data)
+
+    def failed(self, reason: str) -> None:
+        """Logged, and recorded in the ledger when the run had begun."""
+        super().failed(reason)
+        if self.recording is not None:
+            self.recording.fail(reason)
 
 
 class SessionStartHook(Hook):
@@ -375,8 +299,12 @@ class SessionStartHook(Hook):
 
     def request(self, raw: bytes) -> tuple[dict[str, Any], str | None]:
         """``{budget_tokens}``; every ``source`` (startup, resume, clear, compact) is answered."""
-        _, cwd = parse_event(raw, SESSION_EVENT)
+        self.incoming, cwd = parse_event(raw, SESSION_EVENT)
         return {"budget_tokens": self.config.budget_tokens}, cwd
+
+    def arrived(self, project: Path) -> None:
+        """After ``/clear`` or a compaction the session's injected memories are forgotten."""
+        reset_session(project, self.incoming, self.config.cache_dir)
 
     def worth_asking(self, project: Path) -> bool:
         """A project without a skill folder has nothing to tell."""

@@ -18,15 +18,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from host_harness.hooks import protocol
+from host_harness.hooks import protocol, record
 from host_harness.project import find_project
 
 HOOKS = {"prompt-submit": "auto_recall", "session-start": "session_start"}  # command -> verb
 GLOBAL_FLAGS = ("-v", "--verbose")
+LOG_PROMPTS = "--log-prompts"
 
 
-def hook_options(args: list[str]) -> tuple[str, Path | None, int, float] | None:
-    """``(command, -p, budget, timeout)`` of a plain hook command line; ``None`` for anything else."""
+def hook_options(args: list[str]) -> tuple[str, Path | None, int, float, bool] | None:
+    """``(command, -p, budget, timeout, --log-prompts)`` of a plain hook command line; ``None`` otherwise."""
     project: str | None = None
     i = 0
     while i < len(args) and args[i] != "hook":
@@ -44,7 +45,11 @@ def hook_options(args: list[str]) -> tuple[str, Path | None, int, float] | None:
     command, rest = args[i + 1], args[i + 2 :]
     values = {"--budget": os.environ.get(protocol.BUDGET_ENV[command]),
               "--timeout": os.environ.get(protocol.TIMEOUT_ENV)}
+    log_prompts = False
     while rest:
+        if rest[0] == LOG_PROMPTS and command == "prompt-submit":
+            log_prompts, rest = True, rest[1:]
+            continue
         name, _, value = rest[0].partition("=")
         if name not in values:
             return None
@@ -64,7 +69,7 @@ def hook_options(args: list[str]) -> tuple[str, Path | None, int, float] | None:
     root = project or os.environ.get("RS_LEARN_PROJECT")
     if root is not None and not Path(root).is_dir():
         return None
-    return command, Path(root) if root else None, budget, timeout
+    return command, Path(root) if root else None, budget, timeout, log_prompts
 
 
 def hook_timeout(args: list[str]) -> float | None:
@@ -109,7 +114,8 @@ def project_start(args: list[str]) -> Path | None:
     return start if start.is_dir() else None
 
 
-def warm_hook(command: str, project_option: Path | None, budget: int, timeout: float) -> None:
+def warm_hook(command: str, project_option: Path | None, budget: int, timeout: float,
+              log_prompts: bool = False) -> None:
     """Serve the hook through the project's warm server and leave; return (stdin kept) to go cold."""
     verb = HOOKS[command]
     event = protocol.EVENTS[command]
@@ -117,13 +123,14 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
     fallback = project_option or Path.cwd()
     raw = sys.stdin.buffer.read(protocol.MAX_INPUT_BYTES + 1)
     sys.stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")  # the cold path reads it again
+    prompt = ""
     try:
         if command == "prompt-submit":
-            prompt, cwd = protocol.parse_input(raw)
+            incoming, prompt, cwd = protocol.parse_prompt_event(raw)
             body: dict[str, Any] = {"prompt": prompt, "budget_tokens": budget}
             worth: Callable[[Path], bool] = protocol.has_memory
         else:
-            cwd = protocol.parse_event(raw, event)[1]
+            incoming, cwd = protocol.parse_event(raw, event)
             body, worth = {"budget_tokens": budget}, protocol.has_skills
     except protocol.Skip:
         return  # the cold path logs why
@@ -132,8 +139,22 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
         return
     project = find_project(start)
     protocol.note_project(project)
+    if command == "session-start":
+        record.reset_session(project, incoming)
     if not worth(project):
         protocol.leave("")  # nothing here: not an error (as the cold path)
+    run = None
+    if command == "prompt-submit":
+        run = record.PromptRun(project, incoming, prompt, path="warm", started=protocol.process_started(),
+                               log_prompts=record.log_prompts(log_prompts))
+        try:
+            early = run.begin(body)
+        except protocol.Skip as skip:
+            protocol.log_reason(project, str(skip))
+            run.fail(str(skip))
+            protocol.leave("")
+        if early is not None:
+            protocol.leave(protocol.hook_output(protocol.clip(early), event) if early.strip() else "")
     if not os.path.lexists(project / ".gm" / protocol.WARM_SOCKET):
         return  # no server: go cold without loading the client (warm.ask checks what is there)
     from host_harness.hooks import warm
@@ -146,12 +167,12 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
     except warm.NoServer:
         return
     except OSError as error:  # it started the request and did not answer in time
-        protocol.log_reason(project, f"the warm server did not answer: {error}; nothing injected")
+        _failed(project, run, f"the warm server did not answer: {error}; nothing injected")
         protocol.leave("")
-    protocol.leave(_output(project, verb, event, envelope))
+    protocol.leave(_output(project, verb, event, envelope, run))
 
 
-def _output(project: Path, verb: str, event: str, envelope: str) -> str:
+def _output(project: Path, verb: str, event: str, envelope: str, run: record.PromptRun | None = None) -> str:
     """What to print for the server's envelope (``""`` for nothing), logging why not, as the cold path."""
     try:
         value = json.loads(envelope)
@@ -159,14 +180,23 @@ def _output(project: Path, verb: str, event: str, envelope: str) -> str:
         value = None
     if not isinstance(value, dict) or value.get("ok") is not True:
         reason = value.get("error") if isinstance(value, dict) else envelope[:200]
-        protocol.log_reason(project, f"{verb} failed: {reason}")
+        _failed(project, run, f"{verb} failed: {reason}")
         return ""
     for warning in value.get("warnings") or []:
         protocol.log_reason(project, f"warning: {warning}")
     data = value.get("data")
     context = data.get("context") if isinstance(data, dict) else None
-    if not isinstance(context, str):
-        protocol.log_reason(project, f"{verb} returned no 'context' string: {str(data)[:200]}")
+    if not isinstance(data, dict) or not isinstance(context, str):
+        _failed(project, run, f"{verb} returned no 'context' string: {str(data)[:200]}")
         return ""
+    if run is not None:
+        context = run.finish(data)
     return protocol.hook_output(protocol.clip(context), event) if context.strip() else ""
+
+
+def _failed(project: Path, run: record.PromptRun | None, reason: str) -> None:
+    """Nothing injected because of ``reason``: logged, and recorded in the ledger for a prompt."""
+    protocol.log_reason(project, reason)
+    if run is not None:
+        run.fail(reason)
 

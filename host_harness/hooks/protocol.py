@@ -86,13 +86,19 @@ def parse_event(raw: bytes, event_name: str) -> tuple[dict[str, Any], str | None
 
 def parse_input(raw: bytes) -> tuple[str, str | None]:
     """Return ``(prompt, cwd)`` from a ``UserPromptSubmit`` event; :class:`Skip` on anything malformed."""
+    _, prompt, cwd = parse_prompt_event(raw)
+    return prompt, cwd
+
+
+def parse_prompt_event(raw: bytes) -> tuple[dict[str, Any], str, str | None]:
+    """``(event, prompt, cwd)`` of a ``UserPromptSubmit`` event; :class:`Skip` on anything malformed."""
     value, cwd = parse_event(raw, HOOK_EVENT)
     prompt = value.get("prompt")
     if not isinstance(prompt, str):
         raise Skip("hook input has no 'prompt' string")
     if not prompt.strip():
         raise Skip("empty prompt: nothing to recall")
-    return prompt, cwd
+    return value, prompt, cwd
 
 
 def has_memory(project: Path) -> bool:

@@ -24,7 +24,7 @@ from queue import SimpleQueue
 from host_harness.cachedir import default_cache_dir
 from host_harness.errors import StoreError
 from host_harness.guests.base import BaseGuest, answer
-from host_harness.hooks.cold import hook_index_policy, warm_vector_indexes
+from host_harness.hooks.background import hook_index_policy, warm_vector_indexes
 from host_harness.hooks.server import GRACE_S, Request, WarmServer
 from host_harness.services import HostServices
 from host_harness.store.selection import StoreChoice

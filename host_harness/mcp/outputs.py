@@ -38,8 +38,10 @@ def array(items: Schema) -> Schema:
     return {"type": "array", "items": items}
 
 
-HIT = shape({"id": STRING, "text": STRING, "score": NUMBER, "namespace": STRING},
-            ("id", "text", "score", "namespace"))
+CHANNELS = shape({name: NUMBER for name in ("cosine", "bm25", "vector", "keyword", "fused", "recency")},
+                 ("cosine", "bm25", "vector", "keyword", "fused", "recency"))
+HIT = shape({"id": STRING, "text": STRING, "score": NUMBER, "namespace": STRING, "quarantined": STRING,
+             "explain": CHANNELS}, ("id", "text", "score", "namespace"))
 BLOCK = {"id": STRING, "label": STRING, "namespace": STRING, "ts": INTEGER, "content": STRING, "text": STRING}
 SCOPE = shape({"actorId": TEXT_OR_NULL, "conversationId": TEXT_OR_NULL, "projectId": TEXT_OR_NULL,
                "threadId": TEXT_OR_NULL, "global": BOOLEAN})

@@ -195,6 +195,9 @@ def memory_schemas() -> dict[str, Schema]:
                              f"{memory.DEFAULT_LIMIT}).", 0, memory.MAX_LIMIT),
             "mode": enum("hybrid (default), vector (meaning only) or keyword (words only).",
                          memory.MODES),
+            "explain": boolean("true: each hit also carries `explain`, where its score comes from "
+                               "(cosine and BM25, raw and scaled to 0-1 over this query's candidates, "
+                               "fused)."),
             "namespace": NAMESPACE,
         }),
         "memorize": obj({

@@ -52,7 +52,10 @@ MEMORY_TOOLS = (
              "Search this project's long-term memory before answering a question about the project, its "
              "conventions or earlier decisions, or before redoing work that may have been done. Give `query` "
              "in plain words; returns the best-matching memories (id, text, score, namespace), best first, "
-             "or an empty list. Give `id` (e.g. `r7`) instead to bring back an archived block verbatim.",
+             "or an empty list: memories with no evidence for the query are left out. A score orders one "
+             "answer (0.25 x meaning + 0.75 x shared words, each scaled over this query's candidates); it "
+             "does not compare across queries. Give `id` (e.g. `r7`) instead to bring back an archived "
+             "block verbatim.",
              read_only=True),
     ToolSpec("memorize", "memorize", "Memorize a fact",
              "Store one durable, self-contained fact about this project (a convention, a decision, a "

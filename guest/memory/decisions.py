@@ -1,0 +1,107 @@
+"""auto_recall's verdict on every candidate: injected, or why not -- what the hook's ledger records.
+
+The candidates are the hits the recalls returned (merged, best first). Each gets one decision, taken
+in this order:
+
+* ``seen``: already injected in this session (the body's ``exclude``, which the hook keeps per
+  session); it did not count in the limit, so its slot went to the next hit;
+* ``quarantined``: it reads as an instruction aimed at the agent (``docs/secrets.md``): never injected;
+* ``limit``: beyond the body's ``limit`` (only when the ``both`` strategy merged two lists);
+* ``gate``: no evidence for this prompt -- no query term shared, cosine below
+  :data:`guest.memory.autorecall.MIN_COSINE`;
+* ``budget``: it did not fit in the token budget (nor did any hit after it);
+* ``injected``: in the context.
+
+Each candidate comes with its channel scores (:mod:`guest.memory.channels`) and a short excerpt of
+its text (none for a quarantined one: a person reading the ledger through the agent would hand its
+instruction to the agent after all).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from guest.errors import InvalidRequest
+from guest.memory import autorecall, disciplines
+from guest.memory.recall import Hit
+from guest.requests import kind_of
+
+MAX_EXCLUDE = 5000
+MAX_ID_CHARS = 200
+EXCERPT_CHARS = 80
+DECISIONS = ("injected", "budget", "gate", "limit", "quarantined", "seen")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What auto_recall injects: the context, the hits shown, every candidate with its decision."""
+
+    context: str
+    shown: list[Hit]
+    candidates: list[tuple[Hit, str]]
+
+    @property
+    def tokens(self) -> int:
+        """The context's token estimate (characters / 4, rounded up; 0 for no context)."""
+        size = len(self.context)
+        return (size + autorecall.CHARS_PER_TOKEN - 1) // autorecall.CHARS_PER_TOKEN
+
+
+def excluded(body: dict[str, Any]) -> frozenset[str]:
+    """The body's ``exclude``: ids of memories not to inject again (absent or null: none)."""
+    value = body.get("exclude")
+    if value is None:
+        return frozenset()
+    if not isinstance(value, list):
+        raise InvalidRequest(f"field 'exclude' must be a list of memory ids, not {kind_of(value)}")
+    if len(value) > MAX_EXCLUDE:
+        raise InvalidRequest(f"field 'exclude' holds {len(value)} ids; the limit is {MAX_EXCLUDE}")
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not 0 < len(item) <= MAX_ID_CHARS:
+            got = repr(item[:40]) if isinstance(item, str) else kind_of(item)
+            raise InvalidRequest(f"field 'exclude[{i}]' must be a memory id (a string of 1-{MAX_ID_CHARS} "
+                                 f"characters), got {got}")
+    return frozenset(value)
+
+
+def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, label: bool) -> Verdict:
+    """Every candidate's decision and the context of those injected.
+
+    ``label``: prefix a fanned-out discipline's hits with ``[discipline:<name>] `` (as injected).
+    """
+    decided: list[tuple[Hit, str]] = []
+    eligible: list[Hit] = []
+    live = 0
+    for hit in hits:
+        hit = replace(hit, text=disciplines.label(hit.text, hit.namespace, label))
+        if hit.seen:
+            decided.append((hit, "seen"))
+        elif hit.quarantined:
+            decided.append((hit, "quarantined"))
+        elif live >= limit:
+            decided.append((hit, "limit"))
+        else:
+            live += 1
+            if gate and not autorecall.relevant(hit):
+                decided.append((hit, "gate"))
+            else:
+                eligible.append(hit)
+                decided.append((hit, ""))
+    context, shown = autorecall.render(eligible, budget, per_hit)
+    injected = {(h.namespace, h.id) for h in shown}
+    candidates = [(h, d or ("injected" if (h.namespace, h.id) in injected else "budget")) for h, d in decided]
+    return Verdict(context, shown, candidates)
+
+
+def candidate(hit: Hit, decision: str) -> dict[str, Any]:
+    """One candidate as the answer (and the ledger) carries it."""
+    out: dict[str, Any] = {"id": hit.id, "namespace": hit.namespace, "decision": decision, "score": hit.score,
+                           **hit.channels.as_json()}
+    if hit.quarantined:
+        out["quarantined"] = hit.quarantined
+    else:
+        text = " ".join(hit.text.split())
+        out["excerpt"] = text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1].rstrip() + "…"
+    return out
+
