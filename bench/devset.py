@@ -23,6 +23,9 @@ same set; :func:`bench.project.digest` names it in the output):
    notes a developer asking about that module would want to see).
 5. **Foreign prompts**: :data:`HELD_OUT` prose paragraphs of each foreign module, read the same way:
    same domain and vocabulary, but nothing about them is stored.
+6. **Unrelated prompts** (:func:`with_unrelated`, when ``make eval`` has the retrieval datasets):
+   CISI's queries, text from another field asked of the same store -- the prompts that should
+   never meet a memory; their false alarms are reported apart from the same-domain ones.
 
 ``make eval`` keeps the built set in ``build/eval/`` (:func:`cached`): parsing the modules takes
 10-20 s on a busy machine.
@@ -55,6 +58,7 @@ PROMPT_MIN_WORDS = 8
 PROMPT_MAX_WORDS = 40
 EPOCH_MS = 1_767_225_600_000  # 2026-01-01 UTC
 STEP_MS = 60_000
+UNRELATED = "unrelated"
 ASK_AFTER_MS = 86_400_000
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -162,6 +166,12 @@ def build(
                   for i in sorted(rnd.sample(prose, held_out))]
     last = memories[-1].ts_ms if memories else EPOCH_MS
     return Project("dev", memories, own, asked, last + ASK_AFTER_MS)
+
+
+def with_unrelated(project: Project, prompts: list[str]) -> Project:
+    """``project`` with ``prompts`` added as foreign prompts of the :data:`UNRELATED` group."""
+    extra = [Prompt(" ".join(text.split()), frozenset(), UNRELATED) for text in prompts]
+    return Project(project.name, project.memories, project.own, project.foreign + extra, project.asked_ms)
 
 
 def cached(folder: Path, seed: int = SEED) -> Project:

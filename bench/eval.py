@@ -86,12 +86,15 @@ def run_sets(args: argparse.Namespace, variants: list[Variant], targets: runner.
         subsets.append(subset(small, len(small.memories), *CROSSCHECK_PROMPTS))
     if "dev" in args.sets:
         dev = timed("dev set built (or read)", devset.cached, args.out.parent)
+        if datasets.available(args.datasets):
+            dev = devset.with_unrelated(dev, [text for _, text in datasets.cisi(args.datasets).queries])
         outcomes = timed("dev set", runner.evaluate, [dev], targets, args.target, variants)
         results["dev"] = {name: runner.summary(o) for name, o in outcomes.items()}
         results["dev_meta"] = {"seed": devset.SEED, "digest": digest(dev), "memories": len(dev.memories),
                                "modules": len({p.group for p in dev.own}), "own": len(dev.own),
-                               "foreign": len(dev.foreign),
-                               "foreign_modules": len({p.group for p in dev.foreign})}
+                               "foreign": sum(p.group != devset.UNRELATED for p in dev.foreign),
+                               "unrelated": sum(p.group == devset.UNRELATED for p in dev.foreign),
+                               "foreign_modules": len({p.group for p in dev.foreign} - {devset.UNRELATED})}
         details["dev"] = outcomes
         subsets.append(subset(dev, CROSSCHECK_MEMORIES, *CROSSCHECK_PROMPTS))
     results["crosscheck"] = []

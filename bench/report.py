@@ -95,10 +95,11 @@ def session(summaries: dict[str, dict[str, Any]]) -> str:
 def hook(summaries: dict[str, dict[str, Any]]) -> str:
     """The hook's figures: own-hit, own-injected, foreign false alarms, mean tokens, per variant."""
     rows = [[name, f3(h["own_hit"]), f3(h["own_injected"]), f3(h["foreign_alarm"]),
+             f3(h["unrelated_alarm"]) if h.get("unrelated") else "-",
              f"{h['tokens_own']:.0f}", f"{h['tokens_foreign']:.0f}", f"{s['ms']['hook_cpu_p50']:.1f}"]
             for name, s in summaries.items() for h in [s["hook"]]]
-    return table(["variant", "own-hit", "own-injected", "foreign false alarms", "tokens own",
-                  "tokens foreign", "CPU ms p50"], rows)
+    return table(["variant", "own-hit", "own-injected", "foreign false alarms", "unrelated false alarms",
+                  "tokens own", "tokens foreign", "CPU ms p50"], rows)
 
 
 def devset(summaries: dict[str, dict[str, Any]], meta: dict[str, Any]) -> str:
@@ -107,7 +108,8 @@ def devset(summaries: dict[str, dict[str, Any]], meta: dict[str, Any]) -> str:
             for name, s in summaries.items() for r in [s["recall"]["all"]]]
     head = (f"Dev set (standard-library notes; seed {meta['seed']}, digest {meta['digest']}: "
             f"{meta['memories']} memories of {meta['modules']} modules, {meta['own']} own prompts, "
-            f"{meta['foreign']} foreign prompts from {meta['foreign_modules']} other modules)\n\n")
+            f"{meta['foreign']} foreign prompts from {meta['foreign_modules']} other modules, "
+            f"{meta.get('unrelated', 0)} unrelated prompts: CISI's queries)\n\n")
     recall = table(["variant", "nDCG@10", "R@10", "hit@10", "CPU ms p50"], rows)
     return (head + recall + "\n\nDev set hook (auto_recall, budget 1500 tokens)\n\n" + hook(summaries)
             + "\n\n" + session(summaries))

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from bench import metrics
+from bench.devset import UNRELATED
 from bench.project import Project, Prompt
 from bench.variants import DEFAULT, Variant, applied
 from host_harness.guests.base import BaseGuest
@@ -247,13 +248,16 @@ def summary(outcomes: dict[str, list[Outcome]]) -> dict[str, Any]:
     recall = outcomes["recall"]
     groups = sorted({r["group"] for r in recall})
     per_group = {g: _means([r for r in recall if r["group"] == g]) for g in groups}
-    own, foreign = outcomes["own"], outcomes["foreign"]
+    own = outcomes["own"]
+    foreign = [r for r in outcomes["foreign"] if r.get("group") != UNRELATED]
+    unrelated = [r for r in outcomes["foreign"] if r.get("group") == UNRELATED]
     return {
         "recall": {"all": _means(recall), **per_group},
         "hook": {
             "own": len(own), "foreign": len(foreign),
             "own_hit": _mean(own, "gold"), "own_injected": _mean(own, "injected"),
             "foreign_alarm": _mean(foreign, "injected"),
+            "unrelated": len(unrelated), "unrelated_alarm": _mean(unrelated, "injected"),
             "tokens_own": _mean(own, "tokens"), "tokens_foreign": _mean(foreign, "tokens"),
         },
         "ms": {f"{verb}_{kind}_p50": p50([r[f"{kind}_ms"] for r in rows])

@@ -51,6 +51,8 @@ class Variant:
 DEFAULT = Variant("default")
 VARIANTS: tuple[Variant, ...] = (
     DEFAULT,
+    Variant("no relevance gate", patch={"guest.memory.relevance:MIN_COVERAGE": 0.0,
+                                        "guest.memory.relevance:NAMED_COVERAGE": 0.0}),
 )
 
 

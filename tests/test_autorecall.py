@@ -15,6 +15,9 @@ FACTS = [
     "The staging server listens on port 8080 behind nginx.",
 ]
 
+NO_EVIDENCE = {"coverage": 0.0, "passed": False,
+               "why": "no memory holds 20% of the prompt's informative words (best 0%)"}
+
 
 def auto(guest, body) -> dict:
     envelope = json.loads(guest.dispatch("auto_recall", json.dumps(body)))
@@ -85,6 +88,7 @@ def test_auto_recall_injects_only_relevant_memories(guest):
         "candidates": [],  # no memory has any evidence at all (no shared word, a low cosine)
         "tokens": 0,
         "recalled_with": ["prompt"],
+        "evidence": NO_EVIDENCE,
     }
 
 
@@ -97,7 +101,7 @@ def test_auto_recall_ignores_injected_markup(guest):
     reminder = "<system-reminder>install packages with pnpm, see https://pnpm.io/npm</system-reminder>"
     data = auto(guest, {"prompt": reminder + " how do I bake bread"})
     assert data == {"context": "", "query": "bake bread", "hits": [], "candidates": [], "tokens": 0,
-                    "recalled_with": ["prompt"]}
+                    "recalled_with": ["prompt"], "evidence": NO_EVIDENCE}
 
 
 def test_auto_recall_on_empty_store_and_empty_query(guest, project):

@@ -53,7 +53,7 @@ def test_summary_by_hand():
     assert s["recall"]["1"] == {"n": 2, "ndcg": 0.5, "recall": 0.5, "hit": 0.5}
     assert s["recall"]["2"]["recall"] == 0.25
     assert s["hook"] == {"own": 4, "foreign": 2, "own_hit": 0.5, "own_injected": 0.75, "foreign_alarm": 0.5,
-                         "tokens_own": 100.0, "tokens_foreign": 40.0}
+                         "unrelated": 0, "unrelated_alarm": 0.0, "tokens_own": 100.0, "tokens_foreign": 40.0}
     assert s["ms"] == {"recall_cpu_p50": 4.0, "hook_cpu_p50": 3.5,
                        "recall_wall_p50": 8.0, "hook_wall_p50": 7.0}
 

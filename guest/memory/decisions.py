@@ -7,8 +7,9 @@ in this order:
   session); it did not count in the limit, so its slot went to the next hit;
 * ``quarantined``: it reads as an instruction aimed at the agent (``docs/secrets.md``): never injected;
 * ``limit``: beyond the body's ``limit`` (only when the ``both`` strategy merged two lists);
-* ``gate``: no evidence for this prompt -- no query term shared, cosine below
-  :data:`guest.memory.autorecall.MIN_COSINE`;
+* ``gate``: no evidence for this prompt -- the store as a whole has none
+  (:mod:`guest.memory.relevance`: the answer's ``evidence`` says why), or this hit shares no query
+  term and its cosine is below :data:`guest.memory.autorecall.MIN_COSINE`;
 * ``budget``: it did not fit in the token budget (nor did any hit after it);
 * ``injected``: in the context.
 
@@ -65,10 +66,12 @@ def excluded(body: dict[str, Any]) -> frozenset[str]:
     return frozenset(value)
 
 
-def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, label: bool) -> Verdict:
+def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, label: bool,
+           closed: bool = False) -> Verdict:
     """Every candidate's decision and the context of those injected.
 
-    ``label``: prefix a fanned-out discipline's hits with ``[discipline:<name>] `` (as injected).
+    ``label``: prefix a fanned-out discipline's hits with ``[discipline:<name>] `` (as injected);
+    ``closed``: the relevance gate found no evidence for the prompt: no hit passes it.
     """
     decided: list[tuple[Hit, str]] = []
     eligible: list[Hit] = []
@@ -83,7 +86,7 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
             decided.append((hit, "limit"))
         else:
             live += 1
-            if gate and not autorecall.relevant(hit):
+            if gate and (closed or not autorecall.relevant(hit)):
                 decided.append((hit, "gate"))
             else:
                 eligible.append(hit)

@@ -8,7 +8,7 @@ from typing import Any
 
 from guest import requests
 from guest.host import Host, ReadOnce, bucket
-from guest.memory import autorecall, bulk, decisions, disciplines
+from guest.memory import autorecall, bulk, decisions, disciplines, relevance
 from guest.memory.limits import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES, MAX_TEXT_BYTES, MODES
 from guest.memory.memorize import Stored, memorize
 from guest.memory.recall import Hit, RecallOptions, recall
@@ -115,10 +115,11 @@ class MemoryVerbs:
         host = ReadOnce(self.host)  # ranking words and recalling read the same stats, list and heads
         target = disciplines.for_read(host, cleaned, disciplines.requested(body))
 
-        listed = {}
+        listed, docs = {}, 0
         for ns in target.namespaces:
             counts = Stats.decode(host.kv_get(bucket(ns, "meta"), "stats"))
             listed[ns] = keywords.read_pending(host, bucket(ns, "terms"), counts.docs, counts.tokens)
+            docs += counts.docs
 
         def df(term: str) -> int:
             return sum(
@@ -131,20 +132,22 @@ class MemoryVerbs:
         short = autorecall.is_short(derived.cleaned)
         use_full = strategy == "full" or (strategy in ("auto", "both") and short)
         use_derived = strategy == "derived" or strategy == "both" or (strategy == "auto" and not short)
-        lists, used = [], []
-        if use_derived and derived.query:
-            lists.append(recall(host, self.embedder, derived.query, limit, target.namespaces, options,
-                                self.postings, exclude))
-            used.append("query")
-        if use_full and derived.cleaned:
-            lists.append(recall(host, self.embedder, derived.cleaned, limit, target.namespaces, options,
-                                self.postings, exclude))
-            used.append("prompt")
+        lists, used, asked = [], [], []
+        for name, text, wanted in (("query", derived.query, use_derived),
+                                   ("prompt", derived.cleaned, use_full)):
+            if wanted and text:
+                lists.append(recall(host, self.embedder, text, limit, target.namespaces, options,
+                                    self.postings, exclude))
+                used.append(name)
+                asked.append(text)
         merged = autorecall.merge(*lists)
-        verdict = decisions.decide(merged, limit, gate, budget, per_hit, not target.explicit)
+        known = [h.text for h in merged if not h.quarantined]  # a memory seen this session is evidence
+        evidence = relevance.assess(asked, known, df, docs)
+        verdict = decisions.decide(merged, limit, gate, budget, per_hit, not target.explicit,
+                                   closed=gate and not evidence.passed)
         out = {"context": verdict.context, "query": derived.query, "hits": [_hit(h) for h in verdict.shown],
                "candidates": [decisions.candidate(h, d) for h, d in verdict.candidates],
-               "tokens": verdict.tokens, "recalled_with": used}
+               "tokens": verdict.tokens, "recalled_with": used, "evidence": evidence.as_json()}
         if log_prompt:
             out["prompt"] = redact(prompt)[0]  # whatever .gm/config.json says: a log never holds a secret
         return out

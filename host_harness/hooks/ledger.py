@@ -10,6 +10,7 @@ the ledger never holds more than twice that. A line (``docs/hooks.md`` lists eve
      "query": "staging server port", "recalled_with": ["prompt"],
      "candidates": [{"id", "namespace", "decision", "score", "cosine", "bm25", "vector",
                      "keyword", "fused", "recency", "excerpt"}, …],
+     "evidence": {"coverage": 0.62, "passed": true},
      "injected": ["mem-…"], "tokens": 61, "ms": 48.2}
 
 The prompt is kept only as its digest and length, unless the hook runs with ``--log-prompts``
@@ -80,8 +81,10 @@ def _of(entry: dict[str, Any], session: str | None) -> bool:
     return isinstance(ident, str) and ident.startswith(session)
 
 
-def nothing_reason(candidates: list[dict[str, Any]]) -> str:
-    """Why a run injected nothing, from its candidates' decisions."""
+def nothing_reason(candidates: list[dict[str, Any]], evidence: Any = None) -> str:
+    """Why a run injected nothing: the relevance gate's answer, or its candidates' decisions."""
+    if isinstance(evidence, dict) and isinstance(evidence.get("why"), str):
+        return f"the relevance gate: {evidence['why']}"
     if not candidates:
         return "no memory has any evidence for this prompt"
     counts: dict[str, int] = {}

@@ -102,8 +102,11 @@ class PromptRun:
             "query": data.get("query"), "recalled_with": data.get("recalled_with"),
             "candidates": candidates, "injected": injected, "tokens": data.get("tokens", 0),
         }
+        evidence = data.get("evidence")
+        if isinstance(evidence, dict):
+            entry["evidence"] = evidence
         if not context.strip():
-            entry["reason"] = ledger.nothing_reason(candidates)
+            entry["reason"] = ledger.nothing_reason(candidates, evidence)
         if self.log_prompts and isinstance(data.get("prompt"), str):
             entry["text"] = data["prompt"]
         self._append(entry)

@@ -1,0 +1,121 @@
+"""The relevance gate: whether the store holds evidence for a prompt at all (issue 28, D103).
+
+``auto_recall`` injects nothing unless both tests pass (``recall`` is not gated: it ranks):
+
+* **Coverage.** The best candidate holds at least :data:`MIN_COVERAGE` of the prompt's
+  informative weight: each of the recalled text's keyword terms (chat words left out) weighs its
+  inverse document frequency in this store, ``log((N + 1) / (df + 0.5))``, and a candidate covers
+  the weight of the terms it contains. A term no memory holds weighs the most, so a prompt about
+  something the store never saw scores low against every memory; a share, not a raw score, so the
+  threshold means the same at 100 memories and at 1M.
+* **Names.** A prompt that names someone or something -- a capitalised word not opening a
+  sentence (``Caroline``, ``Kubernetes``, ``ResourceTracker``; not an all-capitals word such as
+  ``LGBTQ`` or a pasted key; months, weekdays and the agents' own names are not names here) --
+  that no memory holds is about something else, unless one candidate covers
+  :data:`NAMED_COVERAGE` of it all the same ("Hi Sam, how do we deploy the staging database?").
+
+Measured (``make eval``, D103): on LoCoMo-dev the foreign questions mostly name people of another
+conversation, on the dev set's unrelated prompts few terms are shared; the same-domain foreign
+prompts of the dev set are the gate's hard case and stay mostly open.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from guest.memory import autorecall
+from guest.text import keywords
+from guest.text.stem import stem
+
+MIN_COVERAGE = 0.2
+NAMED_COVERAGE = 0.5
+NAME = re.compile(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*")  # a lower-case letter: not a key, not an acronym
+OPENERS = "\"'([{<*_`"
+CLOSERS = "\"')]}>*_`"
+SENTENCE_ENDS = (".", "!", "?", ":")
+NOT_NAMES = frozenset(
+    """january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday
+    claude codex gemini copilot""".split()
+)
+CHAT_TERMS = frozenset(stem(word) for word in autorecall.CHAT_WORDS)  # "please", "help": no evidence
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the gate saw: the best candidate's coverage and the names no memory holds."""
+
+    coverage: float
+    unknown: tuple[str, ...]
+
+    @property
+    def passed(self) -> bool:
+        """Whether anything may be injected."""
+        return self.coverage >= MIN_COVERAGE and (not self.unknown or self.coverage >= NAMED_COVERAGE)
+
+    def why(self) -> str:
+        """Why nothing may be injected (``""`` when the gate is open)."""
+        if self.passed:
+            return ""
+        if self.coverage < MIN_COVERAGE:
+            best = f"{self.coverage:.0%}"
+            return f"no memory holds {MIN_COVERAGE:.0%} of the prompt's informative words (best {best})"
+        return f"no memory names {', '.join(self.unknown)}"
+
+    def as_json(self) -> dict[str, Any]:
+        """The answer's (and the ledger's) ``evidence``."""
+        out: dict[str, Any] = {"coverage": round(self.coverage, 4), "passed": self.passed}
+        if self.unknown:
+            out["unknown_names"] = list(self.unknown)
+        if not self.passed:
+            out["why"] = self.why()
+        return out
+
+
+def assess(texts: list[str], candidates: Iterable[str], df: Callable[[str], int], docs: int) -> Evidence:
+    """The evidence for the recalled ``texts`` (the cleaned prompt, the derived query) in candidates' texts.
+
+    ``df(term)``: how many of the store's ``docs`` memories hold ``term``. Names are read from the
+    cleaned prompt only (the derived query is lower-cased): a long prompt is judged on coverage.
+    """
+    weight = weights(texts, df, docs, CHAT_TERMS)
+    total = sum(weight.values())
+    best = 0.0
+    if total > 0:
+        for text in candidates:
+            held = set(keywords.terms(text))
+            best = max(best, sum(w for term, w in weight.items() if term in held) / total)
+    return Evidence(best, unknown_names(" ".join(texts), df))
+
+
+def weights(texts: list[str], df: Callable[[str], int], docs: int,
+            ignored: frozenset[str]) -> dict[str, float]:
+    """Each informative term of ``texts`` and its inverse document frequency in the store."""
+    out: dict[str, float] = {}
+    for text in texts:
+        for term in keywords.terms(text):
+            if term not in out and term not in ignored:
+                out[term] = math.log((docs + 1) / (df(term) + 0.5))
+    return out
+
+
+def unknown_names(text: str, df: Callable[[str], int]) -> tuple[str, ...]:
+    """The names ``text`` uses (in order, once each) of which no memory holds a term."""
+    out: list[str] = []
+    starts = True  # the first word opens a sentence
+    for word in text.split():
+        match = NAME.match(word.lstrip(OPENERS))
+        opening, starts = starts, word.rstrip(CLOSERS).endswith(SENTENCE_ENDS)
+        if not match or opening:
+            continue
+        name = match.group()
+        if name in out or name.lower() in NOT_NAMES or name.lower() in keywords.STOP_WORDS:
+            continue
+        terms = keywords.terms(name)
+        if terms and not any(df(term) for term in terms):
+            out.append(name)
+    return tuple(out)

@@ -1,0 +1,117 @@
+"""The relevance gate (issue 28 item 1): the hook injects nothing when the store holds no evidence.
+
+Through ``auto_recall`` on both targets, and the hook's ledger saying why; the pure parts (names,
+coverage) natively. The figures that chose the thresholds are in ``make eval`` (D103).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hostprocs import remember
+from test_ledger import entries, event, prompt_hook
+
+from guest.memory.relevance import Evidence, assess, unknown_names
+
+NOTES = [
+    "Melanie: I painted a sunrise over the lake last week, my first painting in oils.",
+    "Melanie: the kids loved the camping trip to the national park.",
+    "Jon: my dance studio opens downtown next month, the lease is signed.",
+    "The staging server listens on port 8080 behind nginx.",
+    "Use pnpm, not npm, to install packages in this repository.",
+    "Deploy: run make release, then tag the commit and push the tag.",
+    "The payments service retries a failed charge three times with backoff.",
+    "Integration tests need the local PostgreSQL started with make db.",
+]
+
+
+def auto(guest, prompt: str, **extra: object) -> dict:
+    envelope = json.loads(guest.dispatch("auto_recall", json.dumps({"prompt": prompt, **extra})))
+    assert envelope["ok"], envelope
+    return envelope["data"]
+
+
+@pytest.fixture
+def notes(guest):
+    for text in NOTES:
+        guest.memorize(text, "default")
+    return guest
+
+
+def test_a_prompt_about_the_store_is_answered(notes):
+    data = auto(notes, "When did Melanie paint the sunrise?")
+    assert "sunrise over the lake" in data["context"]
+    assert data["evidence"]["passed"] is True and data["evidence"]["coverage"] >= 0.5
+
+
+def test_a_prompt_naming_someone_no_memory_knows_injects_nothing(notes):
+    data = auto(notes, "When did Caroline go camping?")
+    assert data["context"] == "" and data["hits"] == []
+    assert data["evidence"] == {"coverage": data["evidence"]["coverage"], "passed": False,
+                                "unknown_names": ["Caroline"], "why": "no memory names Caroline"}
+    assert {c["decision"] for c in data["candidates"]} == {"gate"}  # every candidate says why
+    ungated = auto(notes, "When did Caroline go camping?", gate=False)
+    assert "camping trip" in ungated["context"]  # what the gate kept out
+
+
+def test_an_unrelated_prompt_injects_nothing(notes):
+    data = auto(notes, "What is the boiling point of mercury in kelvin at sea level?")
+    assert data["context"] == ""
+    assert data["evidence"]["passed"] is False
+    assert data["evidence"]["why"].startswith("no memory holds 20% of the prompt's informative words")
+
+
+def test_a_greeting_by_name_does_not_close_the_gate_when_a_memory_answers(notes):
+    data = auto(notes, "Hi Sam, which port does the staging server listen on behind nginx?")
+    assert data["evidence"]["unknown_names"] == ["Sam"]
+    assert data["evidence"]["passed"] is True
+    assert "port 8080" in data["context"]
+
+
+def test_chat_words_are_no_evidence(notes):
+    data = auto(notes, "please could you help me, thanks")
+    assert data["context"] == "" and data["evidence"]["passed"] is False
+
+
+def test_the_hook_ledger_says_the_gate_kept_everything_out(project: Path, wasm_runtime, target: str):
+    remember(project, wasm_runtime)
+    assert prompt_hook(project, target, event("How does Kubernetes schedule the Grafana dashboards?")) == ""
+    last = entries(project)[-1]
+    assert last["outcome"] == "nothing"
+    assert last["evidence"]["passed"] is False
+    assert last["reason"].startswith("the relevance gate: ")
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Caroline went home. Melanie stayed.", ()),  # sentence starts are not names
+        ("When did Caroline meet Melanie in May?", ("Caroline", "Melanie")),
+        ("ask Claude about \"Kubernetes\" on Monday", ("Kubernetes",)),
+        ("what did John's sister say: Yes she did", ("John",)),
+        ("fix the ResourceTracker crash (see LGBTQ notes, key AKIAIOSFODNN7EXAMPLE)", ("ResourceTracker",)),
+        ("the Jon and Jon again", ("Jon",)),
+    ],
+)
+def test_names_are_capitalised_words_inside_a_sentence(text: str, names: tuple[str, ...]):
+    assert unknown_names(text, lambda term: 0) == names
+
+
+def test_a_name_some_memory_holds_is_known():
+    assert unknown_names("did we ask Melanie", lambda term: 1 if term == "melanie" else 0) == ()
+
+
+def test_coverage_weighs_rare_words_and_ignores_chat_words():
+    df = {"staging": 2, "server": 50, "port": 3}.get
+    evidence = assess(["please which port does the staging server use"],
+                      ["staging server port 8080", "the server"], lambda t: df(t) or 0, 100)
+    assert evidence.coverage == pytest.approx(1.0)  # "please" and "use" weigh nothing
+    partial = assess(["which port does the staging server use"], ["the server"], lambda t: df(t) or 0, 100)
+    assert 0 < partial.coverage < 0.2 and not partial.passed
+
+
+def test_the_gate_needs_coverage_and_known_names_or_strong_coverage():
+    assert Evidence(0.3, ()).passed and not Evidence(0.1, ()).passed
+    assert not Evidence(0.4, ("Caroline",)).passed and Evidence(0.6, ("Sam",)).passed
