@@ -165,7 +165,7 @@ def eager_recall(services: HostServices, embedder: StaticEmbedder, query: str, l
     words = [(("default", d), s) for d, s in found]
     fusion = Fusion(services, vectors, words, WEIGHTS, eager=True)
     hits = collapse(services, embedder, fusion, fusion.ranked(pool), limit, options)
-    return [(m.id, score) for m, score in hits]
+    return [(m.id, score) for m, score, _ in hits]
 
 
 def test_recall_answers_what_eager_fusion_answers(guest, services):

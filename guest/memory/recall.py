@@ -5,15 +5,22 @@ candidate pool (0.25 vector, 0.75 keyword): measured better than reciprocal-rank
 fusion on Cranfield and CISI (see ``docs/quality.md``); :mod:`guest.memory.fusion` ranks
 the candidates without looking up every keyword candidate's memory id.
 Ties are broken by memory id, so native and wasm runs rank identically.
+
+Curation (``docs/correcting.md``): a superseded candidate stands for the newest memory of its chain
+(:func:`guest.memory.lookup.head`), as a group of near-duplicates stands for its newest member;
+forgotten memories are not in the indexes at all. A hit whose cited files changed since it was
+stored is marked ``stale`` and its score multiplied by
+:data:`guest.memory.freshness.STALE_FACTOR` before the final order.
 """
 
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
 from guest.host import WARN, Host, bucket
+from guest.memory import freshness, lookup
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
 from guest.memory.records import Memory, Stats
 from guest.text import keywords, postings
@@ -33,6 +40,7 @@ class Hit:
     namespace: str
     cosine: float = 0.0  # raw cosine to the query (0 when not a vector candidate)
     matched: bool = False  # at least one query term matched (keyword channel)
+    stale: tuple[str, ...] = ()  # cited project files that changed or vanished since it was stored
 
 
 @dataclass(frozen=True)
@@ -97,22 +105,26 @@ def recall(
         hits = _best(host, embedder, fusion, pool, limit, options)
     cosines = dict(vectors)
     matched = fusion.matched
-    return [
-        Hit(
+    out = []
+    for m, score, via in hits:
+        keys = [(m.namespace, m.id)] if via is None else [(m.namespace, m.id), via]
+        stale = tuple(freshness.changed(host, m.files)) if m.files else ()
+        out.append(Hit(
             m.id,
             m.text,
-            f32(score),
+            score * freshness.STALE_FACTOR if stale else score,
             m.namespace,
-            cosines.get((m.namespace, m.id), 0.0),
-            (m.namespace, m.id) in matched,
-        )
-        for m, score in hits
-    ]
+            max(cosines.get(key, 0.0) for key in keys),
+            any(key in matched for key in keys),
+            stale,
+        ))
+    out.sort(key=lambda h: -h.score)  # stable: only a stale hit moves (below equal fresh ones)
+    return [replace(hit, score=f32(hit.score)) for hit in out]
 
 
 def _best(
     host: Host, embedder: StaticEmbedder, fusion: Fusion, pool: int, limit: int, options: RecallOptions
-) -> list[tuple[Memory, float]]:
+) -> list[tuple[Memory, float, Key | None]]:
     """The ``limit`` best groups of the ``pool`` best fused candidates (boosted by recency if asked)."""
     ranked: Iterable[tuple[Key, float]] = fusion.ranked(pool)
     if options.recency_weight:
@@ -168,7 +180,7 @@ def collapse(
     ranked: Iterable[tuple[Key, float]],
     limit: int,
     options: RecallOptions,
-) -> list[tuple[Memory, float]]:
+) -> list[tuple[Memory, float, Key | None]]:
     """Group near-duplicates; the newest memory of a group takes the group's best rank.
 
     Two memories are near-duplicates when their embeddings are close (cosine >=
@@ -179,12 +191,26 @@ def collapse(
     Candidates are loaded lazily, best first, and the walk stops once ``limit``
     groups are formed. The term overlap is tested first: it needs only the text, and it fails
     for almost every pair, so a vector is fetched only for the rare pair that passes it.
+
+    A superseded candidate is replaced by the head of its chain (dropped when the chain ends in a
+    forgotten memory), which then takes that rank; the candidate's key comes back as the third
+    element, the evidence that the head is about the query.
     """
     groups: list[_Group] = []
+    seen: set[Key] = set()
     for key, score in ranked:
         memory = fusion.memory(key)
         if memory is None:
             continue
+        via = None
+        if memory.superseded_by is not None:
+            memory = lookup.head(memory, _loader(fusion, key[0]))
+            if memory is None:
+                continue
+            key, via = (key[0], memory.id), key
+        if key in seen:
+            continue
+        seen.add(key)
         words = set(keywords.terms(memory.text))
         vector: list[float] | None = None
         for group in groups:
@@ -201,17 +227,22 @@ def collapse(
         else:
             if len(groups) == limit:
                 break
-            groups.append(_Group(key, words, memory, score))
-    return [(group.kept, group.score) for group in groups]
+            groups.append(_Group(key, words, memory, score, via))
+    return [(group.kept, group.score, group.via) for group in groups]
+
+
+def _loader(fusion: Fusion, namespace: str) -> Callable[[str], Memory | None]:
+    """Read records of ``namespace``'s store through ``fusion`` (once each)."""
+    return lambda memory_id: fusion.memory((namespace, memory_id))
 
 
 class _Group:
     """A group of near-duplicates: its first member's key, terms and (once needed) vector."""
 
-    __slots__ = ("kept", "key", "score", "vector", "words")
+    __slots__ = ("kept", "key", "score", "vector", "via", "words")
 
-    def __init__(self, key: Key, words: set[str], kept: Memory, score: float) -> None:
-        self.key, self.words, self.kept, self.score = key, words, kept, score
+    def __init__(self, key: Key, words: set[str], kept: Memory, score: float, via: Key | None) -> None:
+        self.key, self.words, self.kept, self.score, self.via = key, words, kept, score, via
         self.vector: list[float] | None = None
 
 

@@ -1,4 +1,4 @@
-"""The memory verbs: memorize, recall, stats, embed, auto_recall, reindex, export and import."""
+"""The memory verbs: memorize, recall, stats, embed, auto_recall, reindex, export, import, list, forget."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from typing import Any
 
 from guest import requests
 from guest.host import Host, ReadOnce, bucket
-from guest.memory import autorecall, bulk, disciplines
+from guest.memory import autorecall, bulk, correct, disciplines, listing, lookup, tombstones
 from guest.memory.memorize import Stored, memorize
 from guest.memory.recall import MODES, Hit, RecallOptions, recall
-from guest.memory.records import Stats
+from guest.memory.records import Stats, memory_id
 from guest.memory.reindex import rebuild, reindex
+from guest.memory.similar import similar
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, to_json
 from guest.text.postings import PostingsCache
@@ -47,14 +48,21 @@ class MemoryVerbs:
             "reindex": Verb(self.reindex, "namespace"),
             "export": Verb(lambda body: bulk.export_page(self.host, body), "namespace"),
             "import": Verb(lambda body: bulk.import_batch(self.host, self.embedder, body), "memories"),
+            "list_memories": Verb(lambda body: listing.list_memories(self.host, body), "query"),
+            "get_memory": Verb(lambda body: listing.get_memory(self.host, body), "id"),
+            "forget": Verb(self.forget, "ids"),
         }
+
+    def target(self, body: dict[str, Any]) -> tuple[str, str]:
+        """Validate ``{text, namespace?}`` (``@name`` sigil allowed): the text to store and its store."""
+        text = requests.text(body, "text", MAX_TEXT_BYTES)
+        target = disciplines.for_write(self.host, text, disciplines.requested(body))
+        return requests.text({"text": target.text}, "text", MAX_TEXT_BYTES), target.namespaces[0]
 
     def store(self, body: dict[str, Any], source: str = "memorize", **extra: Any) -> Stored:
         """Validate ``{text, namespace?}`` (``@name`` sigil allowed) and memorize it."""
-        text = requests.text(body, "text", MAX_TEXT_BYTES)
-        target = disciplines.for_write(self.host, text, disciplines.requested(body))
-        text = requests.text({"text": target.text}, "text", MAX_TEXT_BYTES)
-        return memorize(self.host, self.embedder, text, target.namespaces[0], source, **extra)
+        text, namespace = self.target(body)
+        return memorize(self.host, self.embedder, text, namespace, source, **extra)
 
     def hits(self, body: dict[str, Any]) -> list[Hit]:
         """Validate ``{query, limit?, namespace?, mode?, recency_weight?, ...}`` and recall."""
@@ -73,9 +81,32 @@ class MemoryVerbs:
         return [replace(h, text=disciplines.label(h.text, h.namespace, True)) for h in hits]
 
     def memorize(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``memorize``: ``{id, namespace, deduped}``."""
-        stored = self.store(body)
-        return {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
+        """``memorize``: ``{id, namespace, deduped}``, plus ``supersedes`` and ``similar`` when they apply.
+
+        Every id of ``supersedes`` is checked before anything is stored (:mod:`guest.memory.correct`).
+        """
+        text, namespace = self.target(body)
+        replaced = lookup.ids(body, "supersedes", required=False)
+        old = correct.superseded(self.host, namespace, replaced, memory_id(namespace, text))
+        stored = memorize(self.host, self.embedder, text, namespace)
+        if old:
+            correct.link(self.host, namespace, stored.id, old)
+        out: dict[str, Any] = {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
+        if replaced:
+            out["supersedes"] = replaced
+        if stored.vector is not None:
+            close = similar(self.host, self.embedder, namespace, text, stored.vector, {stored.id, *replaced})
+            if close:
+                out["similar"] = close
+        return out
+
+    def forget(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``forget {ids, reason?, namespace?}``: ``{forgotten, missing}`` (:mod:`guest.memory.correct`)."""
+        memory_ids = lookup.ids(body, "ids")
+        reason = None
+        if body.get("reason") is not None:
+            reason = requests.text(body, "reason", tombstones.MAX_REASON_BYTES)
+        return correct.forget(self.host, memory_ids, reason, lookup.stores(self.host, body))
 
     def recall(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """``recall``: the hits as objects."""
@@ -153,4 +184,7 @@ class MemoryVerbs:
 
 
 def _hit(hit: Hit) -> dict[str, Any]:
-    return {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}
+    out = {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}
+    if hit.stale:
+        out["stale"] = {"files": list(hit.stale)}
+    return out
