@@ -15,6 +15,7 @@ pytestmark = pytest.mark.both_stores
 
 NPM = "Use npm to install packages."
 PNPM = "Use pnpm, not npm, to install packages."
+SOME_ID = "mem-0123456789abcdef-3"
 
 
 def memorize(guest, clock, *texts: str) -> list[str]:
@@ -62,7 +63,8 @@ def test_list_pages_newest_first_and_a_cursor_survives_new_memories(guest, clock
 def test_list_filters_by_substring_not_by_meaning(guest, clock):
     memorize(guest, clock, "Deploys go through ArgoCD.", "The staging SERVER listens on 8080.",
              "Lunch is at noon.", "The server room is cold.")
-    assert listed(guest, query="server") == ["The server room is cold.", "The staging SERVER listens on 8080."]
+    assert listed(guest, query="server") == ["The server room is cold.",
+                                             "The staging SERVER listens on 8080."]
     assert listed(guest, query="deployment") == []  # a substring filter, not a recall
     assert ok(guest, "list_memories", "argocd")["memories"][0]["text"] == "Deploys go through ArgoCD."
 
@@ -77,7 +79,8 @@ def test_list_on_an_empty_store_writes_nothing(guest, project):
     [
         ({"limit": 0}, "validation: field 'limit' must be between 1 and 200, got 0"),
         ({"cursor": "42"}, "validation: field 'cursor' is not a 'next' of list_memories: '42'"),
-        ({"include": ["secret"]}, "validation: field 'include[0]' must be one of forgotten, superseded, got 'secret'"),
+        ({"include": ["secret"]},
+         "validation: field 'include[0]' must be one of forgotten, superseded, got 'secret'"),
         ({"include": 3}, "validation: field 'include' must be an array, not a number"),
         ({"stale": "yes"}, "validation: field 'stale' must be true or false, not a string"),
         ({"namespace": "../x"}, "validation: namespace '../x' is not a valid name"),
@@ -94,12 +97,15 @@ def test_list_bad_input(guest, project, body, message):
 def test_get_memory_shows_one_memory(guest, clock):
     [fact] = memorize(guest, clock, "The release checklist lives in the wiki.")
     assert ok(guest, "get_memory", {"id": fact}) == {
-        "id": fact, "text": "The release checklist lives in the wiki.", "namespace": "default", "ts": clock.now_ms,
+        "id": fact, "text": "The release checklist lives in the wiki.", "namespace": "default",
+        "ts": clock.now_ms,
     }
     assert ok(guest, "get_memory", fact)["id"] == fact  # raw body: the id
     missing = memory_id("default", "never stored")
-    assert call(guest, "get_memory", {"id": missing})["error"] == f"not_found: no memory {missing!r} in this project's stores"
-    assert call(guest, "get_memory", {"id": "r7"})["error"].startswith("validation: field 'id' is not a memory id")
+    error = call(guest, "get_memory", {"id": missing})["error"]
+    assert error == f"not_found: no memory {missing!r} in this project's stores"
+    error = call(guest, "get_memory", {"id": "r7"})["error"]
+    assert error.startswith("validation: field 'id' is not a memory id")
     assert call(guest, "get_memory", {})["error"] == "validation: missing field 'id'"
 
 
@@ -128,15 +134,17 @@ def test_a_store_written_before_the_timeline_lists_in_doc_order_and_keeps_it(gue
 def test_forget_hides_a_memory_everywhere_and_leaves_a_tombstone(guest, clock, project):
     keep, gone = memorize(guest, clock, "Deploys go through ArgoCD.", "Deploys go through Jenkins.")
     clock.advance(5000)
-    data = ok(guest, "forget", {"ids": [gone, memory_id("default", "never stored")], "reason": "Jenkins is retired"})
-    assert data == {"forgotten": [gone], "missing": [memory_id("default", "never stored")]}
+    never = memory_id("default", "never stored")
+    data = ok(guest, "forget", {"ids": [gone, never], "reason": "Jenkins is retired"})
+    assert data == {"forgotten": [gone], "missing": [never]}
     assert recalled(guest, "Jenkins deploys") == ["Deploys go through ArgoCD."]
     assert recalled(guest, "Jenkins", mode="keyword") == []
     auto = ok(guest, "auto_recall", {"prompt": "how do deploys go through Jenkins?"})
     assert gone not in [h["id"] for h in auto["hits"]]
     assert ok(guest, "stats", {})["memories"] == 1
     assert listed(guest) == ["Deploys go through ArgoCD."]
-    assert ok(guest, "get_memory", {"id": gone})["forgotten"] == {"ts": clock.now_ms, "reason": "Jenkins is retired"}
+    forgotten = ok(guest, "get_memory", {"id": gone})["forgotten"]
+    assert forgotten == {"ts": clock.now_ms, "reason": "Jenkins is retired"}
     shown = ok(guest, "list_memories", {"include": ["forgotten"]})["memories"]
     assert [m["id"] for m in shown] == [gone, keep]  # forgotten most recently: first
     before = store_digest(project)
@@ -164,7 +172,8 @@ def test_forget_finds_a_memory_in_a_discipline(guest, clock, project):
     assert ok(guest, "get_memory", {"id": fact})["namespace"] == "ops"
     assert ok(guest, "forget", {"ids": [fact]}) == {"forgotten": [fact], "missing": []}
     assert ok(guest, "recall", {"query": "@ops pager rotation"}) == []
-    assert ok(guest, "forget", {"ids": [fact], "namespace": "default"}) == {"forgotten": [], "missing": [fact]}
+    data = ok(guest, "forget", {"ids": [fact], "namespace": "default"})
+    assert data == {"forgotten": [], "missing": [fact]}
     assert ok(guest, "get_memory", {"id": fact, "namespace": "ops"})["forgotten"]["ts"] == clock.now_ms
 
 
@@ -176,9 +185,9 @@ def test_forget_finds_a_memory_in_a_discipline(guest, clock, project):
         ({"ids": [7]}, "validation: field 'ids[0]' must be a memory id string, not a number"),
         ({"ids": ["mem-x"]}, "validation: field 'ids[0]' is not a memory id"),
         ({"ids": {"a": 1}}, "validation: field 'ids' must be an array of memory ids, not an object"),
-        ({"ids": ["mem-0123456789abcdef-3"], "reason": ""}, "validation: field 'reason' is empty"),
-        ({"ids": ["mem-0123456789abcdef-3"], "reason": "x" * 1025}, "validation: field 'reason' is 1025 bytes"),
-        ({"ids": ["mem-0123456789abcdef-3"] * 101}, "validation: field 'ids' holds 101 ids; the limit is 100"),
+        ({"ids": [SOME_ID], "reason": ""}, "validation: field 'reason' is empty"),
+        ({"ids": [SOME_ID], "reason": "x" * 1025}, "validation: field 'reason' is 1025 bytes"),
+        ({"ids": [SOME_ID] * 101}, "validation: field 'ids' holds 101 ids; the limit is 100"),
     ],
 )
 def test_forget_bad_input_forgets_nothing(guest, clock, project, body, message):
@@ -215,7 +224,8 @@ def test_supersede_shows_only_the_newest_of_a_chain(guest, clock):
     [old] = memorize(guest, clock, NPM)
     clock.advance(1000)
     new = ok(guest, "memorize", {"text": PNPM, "supersedes": [old]})
-    assert new == {"id": memory_id("default", PNPM), "namespace": "default", "deduped": False, "supersedes": [old]}
+    assert new == {"id": memory_id("default", PNPM), "namespace": "default", "deduped": False,
+                   "supersedes": [old]}
     assert recalled(guest, "package manager") == [PNPM]
     assert recalled(guest, "npm install packages", limit=3) == [PNPM]
     auto = ok(guest, "auto_recall", {"prompt": "which package manager installs packages?"})
@@ -257,7 +267,7 @@ def test_superseding_back_flips_the_chain(guest, clock):
 @pytest.mark.parametrize(
     ("which", "message"),
     [
-        ("unknown", "not_found: supersedes[0]: memory 'mem-0123456789abcdef-3' does not exist in store 'default'"),
+        ("unknown", f"not_found: supersedes[0]: memory {SOME_ID!r} does not exist in store 'default'"),
         ("bad", "validation: field 'supersedes[0]' is not a memory id"),
         ("self", "validation: supersedes[0]: a memory cannot supersede itself"),
         ("forgotten", "not_found: supersedes[0]: memory '{forgotten}' was forgotten in store 'default'"),
@@ -266,7 +276,7 @@ def test_superseding_back_flips_the_chain(guest, clock):
 def test_a_bad_supersede_stores_nothing(guest, clock, project, which, message):
     [gone] = memorize(guest, clock, "A memory that was forgotten.")
     ok(guest, "forget", {"ids": [gone]})
-    ids = {"unknown": "mem-0123456789abcdef-3", "bad": "nope", "self": memory_id("default", PNPM),
+    ids = {"unknown": SOME_ID, "bad": "nope", "self": memory_id("default", PNPM),
            "forgotten": gone}
     before = store_digest(project)
     envelope = call(guest, "memorize", {"text": PNPM, "supersedes": [ids[which]]})
@@ -288,5 +298,5 @@ def test_memorize_says_which_memories_a_new_fact_may_contradict(guest, clock):
     unrelated = ok(guest, "memorize", {"text": "Lunch is served at noon on Fridays."})
     assert "similar" not in unrelated
     replaced = ok(guest, "memorize", {"text": "Use pnpm to install packages.", "supersedes": [npm]})
-    assert [s["id"] for s in replaced.get("similar", [])] == [memory_id("default", PNPM)]  # not npm: superseded
+    assert [s["id"] for s in replaced.get("similar", [])] == [memory_id("default", PNPM)]  # not NPM
     assert set(recalled(guest, "npm", mode="keyword", limit=5)) == {PNPM, "Use pnpm to install packages."}

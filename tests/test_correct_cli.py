@@ -38,7 +38,8 @@ def test_memorize_supersedes_and_list_shows_the_chain(run):
     hits = json.loads(run("recall", "package manager", "--json").stdout)
     assert [h["text"] for h in hits] == [PNPM]
     listing = run("list").stdout.splitlines()
-    assert len(listing) == 1 and listing[0].startswith(new.stdout.strip()) and f"supersedes {old}" in listing[0]
+    assert len(listing) == 1 and listing[0].startswith(new.stdout.strip())
+    assert f"supersedes {old}" in listing[0]
     chain = run("list", "--include", "superseded").stdout
     assert f"superseded by {new.stdout.strip()}" in chain
     bad = run("memorize", "Use bun.", "--supersedes", "mem-0123456789abcdef-3")
@@ -61,7 +62,8 @@ def test_list_pages_and_goes_on_from_a_cursor(run):
     assert first[2].startswith("… more: rs-learn-host list --cursor m")
     cursor = first[2].split("--cursor ")[1]
     rest = json.loads(run("list", "--cursor", cursor, "--all", "--json").stdout)
-    assert [m["text"] for m in rest["memories"]] == [f"fact number {i} about the build cache" for i in (2, 1, 0)]
+    texts = [m["text"] for m in rest["memories"]]
+    assert texts == [f"fact number {i} about the build cache" for i in (2, 1, 0)]
     assert rest["next"] is None
     assert len(json.loads(run("list", "--all", "--json").stdout)["memories"]) == 5
     assert run("list", "--query", "NUMBER 3").stdout.count("\n") == 1
