@@ -33,6 +33,7 @@ from host_harness.store.selection import SQLITE
 
 FLOAT_TOLERANCE = 1e-6  # relative (absolute below 1): host cosine scores may differ in the last f32 bits
 FORMAT = 1
+ACTION: Any = object()  # what a step that observes nothing (clock, fault, files) returns
 
 GuestFactory = Callable[[HostServices], BaseGuest]
 
@@ -130,7 +131,7 @@ def run_trace(trace: dict[str, Any], make_guest: GuestFactory, workdir: Path,
     try:
         for number, step in enumerate(trace["steps"], start=1):
             actual = run_step(step, guest, services, clock, root)
-            if actual is None:
+            if actual is ACTION:
                 continue
             if "expect" not in step:
                 if record:
@@ -149,7 +150,10 @@ def run_trace(trace: dict[str, Any], make_guest: GuestFactory, workdir: Path,
 
 def run_step(step: dict[str, Any], guest: BaseGuest, services: TraceServices, clock: ManualClock,
              root: Path) -> Any:
-    """Perform one step; return what it observed (``None`` for a pure host action)."""
+    """Perform one step; return what it observed (:data:`ACTION` for a pure host action).
+
+    ``None`` is an observation (a value or file that is absent) and is checked like any other.
+    """
     if "call" in step:
         result = call_step(guest, step)
         services.fail_put_after = None
@@ -176,7 +180,7 @@ def run_step(step: dict[str, Any], guest: BaseGuest, services: TraceServices, cl
         return path.read_text(encoding="utf-8") if path.is_file() else None
     else:
         raise ValueError(f"unknown step {step}")
-    return None
+    return ACTION
 
 
 def describe(step: dict[str, Any]) -> str:

@@ -5,6 +5,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { StoreError, checkName } from './kv.mjs';
+import { FILE_PREFIX, FileDigests } from './files.mjs';
 
 export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const DB_NAME = 'rs-learn.db';
@@ -23,6 +24,7 @@ export class Project {
     this.scope = scope;
     this.memoryConfig = memoryConfig;
     this.routes = new Map();
+    this.files = new FileDigests(root); // `file/<path>` digests (not listed by hostEntries)
   }
 
   disciplineDb(name) {
@@ -132,7 +134,10 @@ export class Project {
     else if (key === 'managed-skills') value = this.managedSkills();
     else if (key === 'scope' && this.scope !== null) value = this.scope;
     else if (key === 'memory-config') value = this.memoryConfig;
-    else return null;
+    else if (key.startsWith(FILE_PREFIX)) {
+      value = this.files.answer(key.slice(FILE_PREFIX.length));
+      if (value === null) return null;
+    } else return null;
     return new TextEncoder().encode(canonicalJson(value));
   }
 
