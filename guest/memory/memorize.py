@@ -10,7 +10,7 @@ each keyword head and of each store's stats per batch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from guest.host import Host, bucket
 from guest.memory import freshness, timeline, tombstones
@@ -27,7 +27,6 @@ class Stored:
     id: str
     namespace: str
     deduped: bool
-    vector: list[float] | None = field(default=None, compare=False)  # when it was embedded
 
 
 def memorize(
@@ -38,12 +37,17 @@ def memorize(
     source: str = "memorize",
     importance: float | None = None,
     context: str | None = None,
+    vector: list[float] | None = None,
 ) -> Stored:
-    """Store ``text`` in ``namespace`` (already validated) unless it is already there."""
+    """Store ``text`` in ``namespace`` (already validated) unless it is already there.
+
+    ``vector``: the text's embedding when the caller computed it already.
+    """
     key = memory_id(namespace, text)
     if host.kv_get(bucket(namespace, "memories"), key) is not None:
         return Stored(key, namespace, True)
-    vector = embedder.embed(text)  # embed first: no text is ever stored without its vector
+    if vector is None:
+        vector = embedder.embed(text)  # embed first: no text is ever stored without its vector
     record = Memory(key, text, namespace, host.now_ms(), embedder.id, source, 0, importance, context,
                     files=freshness.digests(host, text) or None)
     forgotten = tombstones.get(host, namespace, key)
@@ -51,7 +55,7 @@ def memorize(
         tombstones.delete(host, namespace, key)
         timeline.drop(host, namespace, forgotten.memory.seq)
     write(host, [(record, pack(vector))])
-    return Stored(key, namespace, False, vector)
+    return Stored(key, namespace, False)
 
 
 def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None) -> None:

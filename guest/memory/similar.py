@@ -14,8 +14,10 @@ corpus paragraphs memorized into a store of 10,000 others), a candidate must pas
   object is a frame object." / "... defined in the given module.");
 * not a near-duplicate (cosine >= 0.97 and Jaccard >= 0.8: recall's collapse treats those as one).
 
-The candidates are the :data:`CANDIDATES` nearest stored vectors of the new memory's store; the
-new memory itself, superseded memories and the ones it supersedes are left out. ``score`` is the
+The candidates are the :data:`CANDIDATES` nearest stored vectors of the new memory's store, searched
+before the new memory is written (a vector search after a vector write in the same call makes the
+host bring its persisted index up to date first: measured, that was most of a memorize at 10k);
+superseded memories and the ones the new memory supersedes are left out. ``score`` is the
 cosine (float32, as recall's scores); best first, ties by id.
 """
 

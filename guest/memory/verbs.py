@@ -87,17 +87,22 @@ class MemoryVerbs:
         """
         text, namespace = self.target(body)
         replaced = lookup.ids(body, "supersedes", required=False)
-        old = correct.superseded(self.host, namespace, replaced, memory_id(namespace, text))
-        stored = memorize(self.host, self.embedder, text, namespace)
+        key = memory_id(namespace, text)
+        old = correct.superseded(self.host, namespace, replaced, key)
+        vector, close = None, []
+        if lookup.record(self.host, namespace, key) is None:
+            # Before anything is written: a vector search after a vector write in the same call makes
+            # the host bring its persisted index up to date first (measured: most of the memorize).
+            vector = self.embedder.embed(text)
+            close = similar(self.host, self.embedder, namespace, text, vector, set(replaced))
+        stored = memorize(self.host, self.embedder, text, namespace, vector=vector)
         if old:
             correct.link(self.host, namespace, stored.id, old)
         out: dict[str, Any] = {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
         if replaced:
             out["supersedes"] = replaced
-        if stored.vector is not None:
-            close = similar(self.host, self.embedder, namespace, text, stored.vector, {stored.id, *replaced})
-            if close:
-                out["similar"] = close
+        if close:
+            out["similar"] = close
         return out
 
     def forget(self, body: dict[str, Any]) -> dict[str, Any]:
