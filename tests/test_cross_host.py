@@ -115,9 +115,11 @@ def test_corrections_cross_hosts(node_host, project):
     body = json.dumps({"text": "Use pnpm, not npm, to install packages.", "supersedes": [npm]})
     assert json.loads(node(node_host, project, "dispatch", "memorize", body).stdout)["ok"]
     texts = [h["text"] for h in json.loads(python(project, "recall", "package manager", "--json"))]
-    assert texts[0] == "Use pnpm, not npm, to install packages." and "Use npm to install packages." not in texts
+    assert texts[0] == "Use pnpm, not npm, to install packages."
+    assert "Use npm to install packages." not in texts
     (project / "src" / "retry.py").write_text("RETRIES = 5\n")
-    recalled = json.loads(node(node_host, project, "dispatch", "recall", '{"query": "retries"}').stdout)["data"]
+    answer = node(node_host, project, "dispatch", "recall", '{"query": "retries"}').stdout
+    recalled = json.loads(answer)["data"]
     assert recalled[0]["id"] == retry and recalled[0]["stale"] == {"files": ["src/retry.py"]}
     node(node_host, project, "dispatch", "forget", json.dumps({"ids": [retry], "reason": "moved"}))
     assert retry not in python(project, "recall", "retries", "--json")

@@ -45,11 +45,7 @@ class Carried:
 
 def exported(memory: Memory) -> dict[str, Any]:
     """The links and files of ``memory`` as export fields (only those that are set)."""
-    out: dict[str, Any] = {}
-    if memory.supersedes:
-        out["supersedes"] = list(memory.supersedes)
-    if memory.superseded_by is not None:
-        out["superseded_by"] = memory.superseded_by
+    out = memory.links()
     if memory.files:
         out["files"] = dict(memory.files)
     return out

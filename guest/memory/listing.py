@@ -93,10 +93,7 @@ def item(host: Host, memory: Memory, tombstone: Tombstone | None = None) -> dict
                            "ts": memory.ts}
     if memory.source != "memorize":
         out["origin"] = memory.source
-    if memory.supersedes:
-        out["supersedes"] = list(memory.supersedes)
-    if memory.superseded_by is not None:
-        out["superseded_by"] = memory.superseded_by
+    out.update(memory.links())
     if memory.files:
         out["files"] = sorted(memory.files)
         changed = freshness.changed(host, memory.files) if tombstone is None else []

@@ -80,6 +80,15 @@ class Memory:
         data = json.loads(raw)
         return cls(**data)
 
+    def links(self) -> dict[str, Any]:
+        """``supersedes`` and ``superseded_by``, those that are set (as listings and exports show them)."""
+        out: dict[str, Any] = {}
+        if self.supersedes:
+            out["supersedes"] = list(self.supersedes)
+        if self.superseded_by is not None:
+            out["superseded_by"] = self.superseded_by
+        return out
+
 
 @dataclass
 class Stats:

@@ -28,11 +28,8 @@ def describe(memory: dict[str, Any]) -> str:
         notes.append(f"superseded by {memory['superseded_by']}")
     if memory.get("supersedes"):
         notes.append(f"supersedes {', '.join(memory['supersedes'])}")
-    if memory.get("stale"):
-        notes.append(f"may be stale: {', '.join(memory['stale']['files'])} changed since")
-    if memory.get("forgotten"):
-        why = memory["forgotten"].get("reason")
-        notes.append(f"forgotten {iso(memory['forgotten']['ts'])}" + (f": {why}" if why else ""))
+    notes += [f"may be stale: {stale}" for stale in [_stale(memory)] if stale]
+    notes += [f"forgotten {forgotten}" for forgotten in [_forgotten(memory)] if forgotten]
     where = "" if memory["namespace"] == "default" else f" [{memory['namespace']}]"
     extra = f"  ({'; '.join(notes)})" if notes else ""
     return f"{memory['id']}  {iso(memory['ts'])}  {memory['text']}{where}{extra}"
@@ -113,11 +110,23 @@ def show(session: Session, memory_id: str, namespace: str | None, as_json: bool)
         if memory.get(key):
             value = memory[key]
             click.echo(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
-    if memory.get("stale"):
-        click.echo(f"stale: {', '.join(memory['stale']['files'])} changed since")
-    if memory.get("forgotten"):
-        why = memory["forgotten"].get("reason")
-        click.echo(f"forgotten: {iso(memory['forgotten']['ts'])}" + (f" ({why})" if why else ""))
+    if _stale(memory):
+        click.echo(f"stale: {_stale(memory)}")
+    if _forgotten(memory):
+        click.echo(f"forgotten: {_forgotten(memory)}")
+
+
+def _stale(memory: dict[str, Any]) -> str:
+    """``src/retry.py changed since`` for a stale memory, else ``""``."""
+    return f"{', '.join(memory['stale']['files'])} changed since" if memory.get("stale") else ""
+
+
+def _forgotten(memory: dict[str, Any]) -> str:
+    """When (and why) a forgotten memory was forgotten, else ``""``."""
+    if not memory.get("forgotten"):
+        return ""
+    why = memory["forgotten"].get("reason")
+    return iso(memory["forgotten"]["ts"]) + (f": {why}" if why else "")
 
 
 @click.command()
