@@ -429,6 +429,11 @@ def test_the_readme_sample_is_what_textconv_prints(history, clock, services):
     history.ok("base", "update_todo", {"id": "td-1", "status": "in_progress"})
     history.ok("base", "create_checklist", {"title": "Release 0.2", "items": [{"title": "Bump version"}]})
     history.ok("base", "update_checklist_item", {"checklistId": "cl-1", "itemId": "it-1", "status": "done"})
+    old = history.ok("base", "memorize", {"text": "Use npm to install packages."})["id"]
+    history.ok("base", "memorize", {"text": "Use pnpm, not npm, to install packages.", "supersedes": [old]})
+    gone = history.ok("base", "memorize", {"text": "Deploys go through Jenkins."})["id"]
+    clock.now_ms = 1_796_205_600_000  # 2026-12-02T10:00:00Z
+    history.ok("base", "forget", {"ids": [gone], "reason": "we deploy with ArgoCD now"})
     printed = history.text("base").splitlines()
     for line in sample:
         pattern = ".*".join(re.escape(part) for part in line.split("…"))

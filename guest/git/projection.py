@@ -56,18 +56,20 @@ def _memories(host: Host) -> list[str]:
     out = []
     for _, raw in host.kv_query(memories.MEMORIES, "", 0):
         memory = Memory.decode(raw)
-        fields = _shown({k: v for k, v in vars(memory).items() if k not in HIDDEN})
         kind = "lesson" if memory.source == "learn" else "memory"
-        if fields.get("source") in ("learn", "memorize"):
-            del fields["source"]
-        out.append(f"{kind} {memory.id} {_quote(memory.text)} {_attrs(fields)}".rstrip())
+        out.append(_memory_line(kind, memory, {}))
     for _, raw in host.kv_query(memories.FORGOTTEN, "", 0):
         tomb = Tombstone.decode(raw)
-        fields = _shown({k: v for k, v in vars(tomb.memory).items() if k not in HIDDEN})
-        fields.update(forgotten=iso(tomb.forgotten), reason=tomb.reason)
-        fields = {k: v for k, v in fields.items() if v is not None}
-        out.append(f"forgotten {tomb.memory.id} {_quote(tomb.memory.text)} {_attrs(fields)}".rstrip())
+        forgot = {"forgotten": iso(tomb.forgotten), "reason": tomb.reason}
+        out.append(_memory_line("forgotten", tomb.memory, forgot))
     return out
+
+
+def _memory_line(kind: str, memory: Memory, extra: dict[str, Any]) -> str:
+    fields = _shown({k: v for k, v in vars(memory).items() if k not in HIDDEN} | extra)
+    if fields.get("source") in ("learn", "memorize"):
+        del fields["source"]
+    return f"{kind} {memory.id} {_quote(memory.text)} {_attrs(fields)}".rstrip()
 
 
 def _archive(host: Host) -> list[str]:
