@@ -300,3 +300,16 @@ def test_memorize_says_which_memories_a_new_fact_may_contradict(guest, clock):
     replaced = ok(guest, "memorize", {"text": "Use pnpm to install packages.", "supersedes": [npm]})
     assert [s["id"] for s in replaced.get("similar", [])] == [memory_id("default", PNPM)]  # not NPM
     assert set(recalled(guest, "npm", mode="keyword", limit=5)) == {PNPM, "Use pnpm to install packages."}
+
+
+def test_similar_answers_the_three_closest_best_first(guest, clock):
+    olds = ["Use npm to install the packages of the web app.",
+            "Use yarn to install the packages of the web app.",
+            "Use bun to install the packages of the web app.",
+            "Use npm ci to install the packages of the web app in CI.",
+            "Use npm to install and audit the packages of the web app."]
+    memorize(guest, clock, *olds)
+    data = ok(guest, "memorize", {"text": "Use pnpm, never npm, to install the packages of the web app."})
+    assert [s["text"] for s in data["similar"]] == [olds[0], olds[4], olds[3]]
+    scores = [s["score"] for s in data["similar"]]
+    assert scores == sorted(scores, reverse=True)

@@ -29,6 +29,9 @@ RETRY = "Retries are configured in src/retry.py with exponential backoff."
         ("https://github.com/a/b.py www.x.com/y.md /etc/passwd ~/x.py ../up.py", []),
         ("Use @types/node; 24/7 support; example.com; the src/ folder.", []),
         (" ".join(f"f{i}.py" for i in range(12)), [f"f{i}.py" for i in range(8)]),
+        ("See [the API](docs/api.md), **Makefile** and <src/a.py>!", ["docs/api.md", "Makefile", "src/a.py"]),
+        ("Flags -h/--help and +/-Infinity; ...tests/x.py; src/café.py, données.txt.", []),
+        ("C:\\src\\x.py or file:src/y.py", []),
     ],
 )
 def test_candidate_paths_are_conservative(text, paths):

@@ -48,8 +48,8 @@ def similar(
 ) -> list[dict[str, Any]]:
     """The stored memories of ``namespace`` that ``text`` (embedded as ``vector``) may contradict."""
     hits = host.vec_search(bucket(namespace, f"vectors/{embedder.id}"), vector, CANDIDATES)
-    words = set(keywords.terms(text))
     options = RecallOptions()
+    words: set[str] | None = None  # the new text's terms, once a candidate is close enough to need them
     out: list[dict[str, Any]] = []
     for memory_id, score in hits:
         if score < MIN_COSINE or memory_id in exclude:
@@ -57,6 +57,8 @@ def similar(
         record = lookup.record(host, namespace, memory_id)
         if record is None or record.superseded_by is not None:
             continue
+        if words is None:
+            words = set(keywords.terms(text))
         other = set(keywords.terms(record.text))
         shared = len(words & other)
         jaccard = shared / max(1, len(words | other))
@@ -65,5 +67,6 @@ def similar(
         if score >= options.duplicate_cosine and jaccard >= options.duplicate_jaccard:
             continue  # a near-duplicate: recall shows one of the two
         out.append({"id": record.id, "text": record.text, "score": f32(score)})
-    out.sort(key=lambda s: (-float(s["score"]), str(s["id"])))
-    return out[:MAX_SIMILAR]
+        if len(out) == MAX_SIMILAR:
+            break  # the hits come best first (ties by id): these are the best three
+    return out
