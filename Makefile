@@ -15,12 +15,14 @@ NODE_BINDINGS := $(NODE_HOST)/build/rs_learn.js
 NODE_OK := process.exit(+process.versions.node.split('.')[0] * 100 + +process.versions.node.split('.')[1] >= 2213 ? 0 : 1)
 
 $(VENV)/.stamp: pyproject.toml
+	@echo "== $(VENV): a virtualenv with rs-learn and its development tools (a few minutes the first time)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) scripts/pip_progress.py --upgrade pip
+	$(PY) scripts/pip_progress.py -e '.[dev]'
 	touch $@
 
 $(WASM): $(VENV)/.stamp $(GUEST_SRC) scripts/build_component.py
+	@echo "== $(WASM): compiling the guest into one WebAssembly component (componentize-py)"
 	$(PY) scripts/build_component.py --out $(WASM)
 
 wasm: $(WASM)

@@ -44,6 +44,7 @@ import wasmtime
 
 from bench import corpus, curation, pgscale, scale, stores
 from bench.common import ROOT, WASM, dispatch, pct, populate, sentences, timed
+from bench.hookload import bench_hook_during_import
 from bench.hosts import bench_hosts
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.component import WasmGuest
@@ -83,21 +84,30 @@ def bench_embed(runtime: Runtime) -> None:
 
 
 def bench_memorize(runtime: Runtime) -> None:
-    """Warm memorize latency, one committed transaction per call."""
-    print("memorize (warm; one transaction and commit per call)")
+    """Warm memorize latency, one committed transaction per call; redaction on (the default) and off."""
+    print("memorize (warm; one transaction and commit per call; secrets redacted and injections screened)")
     texts = sentences(600, 28, seed=7)
     medians = {}
     for target in ("native", "wasm"):
-        with tempfile.TemporaryDirectory() as tmp:
-            services = HostServices(Path(tmp))
-            guest: BaseGuest = NativeGuest(services) if target == "native" else WasmGuest(runtime, services)
-            warm, rest = iter(texts[:100]), iter(texts[100:])
-            timed(lambda g=guest, i=warm: dispatch(g, "memorize", {"text": next(i)}), 100)
-            samples = timed(lambda g=guest, i=rest: dispatch(g, "memorize", {"text": next(i)}), 500)
-            row(f"memorize p50 / p95, {target}", pct(samples), "p50 <= 3 ms" if target == "wasm" else "")
-            medians[target] = statistics.median(samples)
-            guest.close()
-            services.close()
+        for redact in (True, False):
+            with tempfile.TemporaryDirectory() as tmp:
+                if not redact:
+                    (Path(tmp) / ".gm").mkdir()
+                    (Path(tmp) / ".gm" / "config.json").write_text('{"redact": false}', encoding="utf-8")
+                services = HostServices(Path(tmp))
+                guest: BaseGuest = (NativeGuest(services) if target == "native"
+                                    else WasmGuest(runtime, services))
+                warm, rest = iter(texts[:100]), iter(texts[100:])
+                timed(lambda g=guest, i=warm: dispatch(g, "memorize", {"text": next(i)}), 100)
+                samples = timed(lambda g=guest, i=rest: dispatch(g, "memorize", {"text": next(i)}), 500)
+                if redact:
+                    note = "p50 <= 3 ms" if target == "wasm" else ""
+                    row(f"memorize p50 / p95, {target}", pct(samples), note)
+                    medians[target] = statistics.median(samples)
+                else:
+                    row(f"memorize p50 / p95, redaction off, {target}", pct(samples))
+                guest.close()
+                services.close()
     row("memorize p50, wasm / native", f"{medians['wasm'] / medians['native']:.2f}x")
 
 
@@ -216,11 +226,12 @@ def bench_spool_and_hook() -> None:
             raise SystemExit("the spool watcher does not listen on .gm/rs-learn.sock")
         warm_answer = hook()
         warm = timed(hook, 9)
-        watcher.terminate()
-        watcher.wait(30)
         row("hook with a warm server (spool --watch), median", f"{statistics.median(warm):.0f} ms",
             "<= 80 ms")
         row("  warm answer = cold answer", "yes" if warm_answer == injected else "NO")
+        bench_hook_during_import(row, project, hook)
+        watcher.terminate()
+        watcher.wait(30)
         python = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 5)
         row("  of which: python start-up", f"{statistics.median(python):.0f} ms")
 

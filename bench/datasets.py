@@ -1,12 +1,36 @@
-"""Readers for the SMART test collections in ``../shared/datasets`` (Cranfield, CISI)."""
+"""Readers for the SMART test collections in ``../shared/datasets`` (Cranfield, CISI).
+
+The folder sits next to the repository's main checkout: ``../shared/datasets`` from the repository
+root, or from the main checkout when this one is a git worktree (``.git`` is then a file naming
+the main repository's git directory). ``$RS_LEARN_DATASETS`` overrides both.
+"""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-DATASETS_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def datasets_dir(root: Path = ROOT) -> Path:
+    """``$RS_LEARN_DATASETS``, else ``../shared/datasets`` of this checkout or of the main one."""
+    if os.environ.get("RS_LEARN_DATASETS"):
+        return Path(os.environ["RS_LEARN_DATASETS"])
+    candidates = [root.parent / "shared" / "datasets"]
+    dot_git = root / ".git"
+    if dot_git.is_file():  # a worktree: "gitdir: <main>/.git/worktrees/<name>"
+        text = dot_git.read_text(encoding="utf-8").strip()
+        if text.startswith("gitdir:"):
+            gitdir = Path(text.removeprefix("gitdir:").strip())
+            if gitdir.parent.name == "worktrees":
+                candidates.append(gitdir.parent.parent.parent.parent / "shared" / "datasets")
+    return next((c for c in candidates if c.is_dir()), candidates[0])
+
+
+DATASETS_DIR = datasets_dir()
 
 
 @dataclass

@@ -1,176 +1,157 @@
-"""`make eval`: recall quality on Cranfield and CISI through the real engine.
+"""`make eval`: recall quality and the hook's precision through the real engine, on four sets.
 
-Every document is memorized and every query recalled through the engine and
-the harness's real SQLite store and vector index, in three modes: the static
-vector channel alone, the keyword (BM25) channel alone, and the fused hybrid
-recall. ``--target wasm`` runs the built component instead of the native guest
-(same numbers, slower). Prints a table; reference rows come from
-``../shared/datasets/README.md``. It also checks, on every query, that the keyword channel's pruned
-top-k (``guest/text/topk.py``) is exactly exhaustive BM25's: the same documents, order and floats.
+* **Cranfield and CISI** (``bench/smart.py``): each channel, the fused recall, the hook's query
+  strategies; reference rows from ``../shared/datasets/README.md``.
+* **LoCoMo-dev** (``bench/locomo.py``): five conversations, each its own store of timed turns;
+  recall per question category, and the hook on own and foreign questions.
+* **The dev set** (``bench/devset.py``): standard-library notes, held-out and foreign prompts.
+* **Both targets** (``bench/crosscheck.py``): a subset of LoCoMo-dev and of the dev set memorized
+  and asked natively and in the component: identical answers, and the cost of a call on each.
+
+Everything runs on the native guest by default (the same rankings as the component, faster);
+``--target wasm`` runs the built component throughout. One table row per variant
+(``bench/variants.py``); the figures are also written as JSON (``--out``) for a later run to diff,
+and each prompt's outcome next to them (``-prompts.json``). The datasets are read from
+``../shared/datasets`` (``--datasets``); a set whose files are absent is skipped with a message.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import datetime
+import subprocess
 import sys
-import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
-from bench import datasets, metrics
-from guest.memory.records import Stats
-from guest.text import keywords, postings, topk
-from host_harness.guests.base import BaseGuest
-from host_harness.services import HostServices
+from bench import datasets, devset, locomo, report, runner, smart
+from bench.crosscheck import crosscheck, subset
+from bench.project import Project, digest
+from bench.variants import Variant, chosen
 
-MODES = ("vector", "keyword", "hybrid")
-STRATEGIES = ("derived", "full", "both", "auto")  # auto_recall query strategies (the hook)
-REFERENCE = {
-    "all-MiniLM-L6-v2 transformer (reference)": {"cranfield": 0.401, "cisi": 0.427},
-    "static model2vec (reference)": {"cranfield": 0.288, "cisi": 0.291},
-    "BM25 (reference)": {"cranfield": 0.351, "cisi": 0.332},
-    "RRF static+BM25 (reference)": {"cranfield": 0.358, "cisi": 0.318},
-}
+SETS = ("cranfield", "cisi", "locomo", "dev")
+CROSSCHECK_CONVERSATION = "30"  # the smallest LoCoMo-dev conversation (369 turns), all of it
+CROSSCHECK_MEMORIES = 400  # of the dev set's
+CROSSCHECK_PROMPTS = (40, 40)  # own prompts (each recalled and asked of the hook), foreign prompts
+T = TypeVar("T")
 
 
-def make_guest(target: str, services: HostServices, wasm: Path) -> BaseGuest:
-    """A native or wasm guest over ``services``."""
-    if target == "native":
-        from host_harness.guests.native import NativeGuest
-
-        return NativeGuest(services)
-    from host_harness.guests.component import WasmGuest
-    from host_harness.guests.runtime import Runtime
-
-    return WasmGuest(Runtime.load(wasm), services)
+def timed(what: str, work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)``, saying on stderr how long it took."""
+    start = time.perf_counter()
+    result = work(*args)
+    print(f"  {what}: {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
+    return result
 
 
-def evaluate(coll: datasets.Collection, target: str, wasm: Path, k: int = 10) -> dict[str, dict[str, float]]:
-    """Memorize the collection in a fresh project and score every mode."""
-    with tempfile.TemporaryDirectory(prefix=f"rs-learn-eval-{coll.name}-") as tmp:
-        services = HostServices(Path(tmp))
-        guest = make_guest(target, services, wasm)
-        owners: dict[str, list[str]] = {}
-        start = time.perf_counter()
-        for doc_id, text in coll.docs.items():
-            if text.strip():
-                data = json.loads(guest.dispatch("memorize", json.dumps({"text": text})))["data"]
-                owners.setdefault(data["id"], []).append(doc_id)
-        print(
-            f"  {coll.name}: memorized {len(coll.docs)} docs in {time.perf_counter() - start:.1f}s",
-            file=sys.stderr,
-        )
-        out: dict[str, dict[str, float]] = {"pruning": pruned_equals_exhaustive(services, coll)}
-        runs = [(m, "recall", {"mode": m}) for m in MODES]
-        runs += [
-            (f"hook:{s}", "auto_recall", {"strategy": s, "gate": False, "budget_tokens": 100_000})
-            for s in STRATEGIES
-        ]
-        for mode, verb, extra in runs:
-            rows = []
-            for qid, query in coll.queries:
-                gains = coll.qrels.get(qid)
-                if not gains:
-                    continue
-                field = "query" if verb == "recall" else "prompt"
-                body = json.dumps({field: query, "limit": k, **extra})
-                envelope = json.loads(guest.dispatch(verb, body))
-                if not envelope["ok"]:
-                    raise SystemExit(f"{verb} failed: {envelope['error']}")
-                data = envelope["data"]
-                hits = data if verb == "recall" else data["hits"]
-                ranked = [d for hit in hits for d in owners[hit["id"]]]
-                rows.append(
-                    (
-                        metrics.ndcg(ranked, gains, k),
-                        metrics.recall_at(ranked, gains, k),
-                        metrics.hit_at(ranked, gains, k),
-                    )
-                )
-            n = len(rows)
-            out[mode] = {
-                name: sum(r[i] for r in rows) / n for i, name in enumerate(("ndcg", "recall", "hit"))
-            }
-            out[mode]["queries"] = n
-        guest.close()
-        services.close()
-        return out
-
-
-def pruned_equals_exhaustive(services: HostServices, coll: datasets.Collection) -> dict[str, float]:
-    """On how many queries the pruned keyword top 10 and top 50 equal exhaustive BM25's, exactly."""
-    services.begin()
+def commit() -> str:
+    """The checkout's commit (``+`` when the work tree differs), or ``""`` outside git."""
+    root = Path(__file__).resolve().parent.parent
     try:
-        raw = services.kv_get("meta", "stats")
-        stats = Stats.decode(raw)
-        trusted = postings.guard_ok(services, "meta", raw)
-        same = 0
-        for _, query in coll.queries:
-            terms = keywords.terms(query)
-            every = topk.scores(terms, lambda t: keywords.postings(services, "terms", t),
-                                stats.docs, stats.tokens)
-            ranked = sorted(every.items(), key=lambda p: (-p[1], p[0]))
-            same += all(topk.search(services, "terms", terms, stats.docs, stats.tokens, k, None, trusted)
-                        == ranked[:k] for k in (10, 50))
-    finally:
-        services.rollback()
-    return {"same": same, "queries": len(coll.queries)}
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True,
+                               text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return head + ("+" if dirty else "")
+
+
+def run_sets(args: argparse.Namespace, variants: list[Variant], targets: runner.Targets) -> dict[str, Any]:
+    """Every requested set that is present: figures, per-prompt outcomes and what was skipped."""
+    results: dict[str, Any] = {"variants": [v.name for v in variants]}
+    details: dict[str, Any] = {}
+    subsets: list[Project] = []
+    smart_sets = [c for c in ("cranfield", "cisi") if c in args.sets]
+    if smart_sets and not datasets.available(args.datasets):
+        print(f"skipped Cranfield and CISI: the retrieval datasets are not at {args.datasets}")
+    elif smart_sets:
+        readers = {"cranfield": datasets.cranfield, "cisi": datasets.cisi}
+        for name in smart_sets:
+            coll = readers[name](args.datasets)
+            results[name] = timed(name, smart.evaluate, coll, targets, args.target, variants)
+    if "locomo" in args.sets and not locomo.available(args.datasets):
+        print(f"skipped LoCoMo-dev: no conversations at {args.datasets / 'locomo-dev'}")
+    elif "locomo" in args.sets:
+        projects, unresolved = locomo.load(args.datasets)
+        outcomes = timed("locomo-dev", runner.evaluate, projects, targets, args.target, variants)
+        results["locomo"] = {name: runner.summary(o) for name, o in outcomes.items()}
+        results["locomo_meta"] = {"conversations": [p.name for p in projects], "unresolved": unresolved,
+                                  "questions": sum(len(p.own) for p in projects),
+                                  "turns": sum(len(p.memories) for p in projects)}
+        details["locomo"] = outcomes
+        small = next((p for p in projects if p.name == CROSSCHECK_CONVERSATION), projects[0])
+        subsets.append(subset(small, len(small.memories), *CROSSCHECK_PROMPTS))
+    if "dev" in args.sets:
+        dev = timed("dev set built (or read)", devset.cached, args.out.parent)
+        outcomes = timed("dev set", runner.evaluate, [dev], targets, args.target, variants)
+        results["dev"] = {name: runner.summary(o) for name, o in outcomes.items()}
+        results["dev_meta"] = {"seed": devset.SEED, "digest": digest(dev), "memories": len(dev.memories),
+                               "modules": len({p.group for p in dev.own}), "own": len(dev.own),
+                               "foreign": len(dev.foreign),
+                               "foreign_modules": len({p.group for p in dev.foreign})}
+        details["dev"] = outcomes
+        subsets.append(subset(dev, CROSSCHECK_MEMORIES, *CROSSCHECK_PROMPTS))
+    results["crosscheck"] = []
+    if not args.crosscheck or not args.wasm.is_file():
+        why = "--no-crosscheck" if not args.crosscheck else f"{args.wasm} is not built"
+        print(f"skipped the native/wasm cross-check: {why}")
+    else:
+        timed("component loaded", targets.runtime)  # (compiling it, when its cache was pruned)
+        for variant in [v for v in variants if not v.native_only]:
+            for small in subsets:
+                check = timed(f"cross-check {small.name}", crosscheck, small, targets, variant)
+                results["crosscheck"].append({"variant": variant.name, **check})
+    return {"results": results, "details": details}
 
 
 def main() -> None:
-    """Print the quality table."""
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    """Run the sets, print the tables, write the JSON figures."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--target", choices=("native", "wasm"), default="native")
     parser.add_argument("--wasm", type=Path, default=Path("dist/rs_learn.wasm"))
     parser.add_argument("--datasets", type=Path, default=datasets.DATASETS_DIR)
+    parser.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS))
+    parser.add_argument("--variant", action="append", help="run only this variant (and default); repeatable")
+    parser.add_argument("--no-crosscheck", dest="crosscheck", action="store_false",
+                        help="skip asking subsets of both targets")
+    parser.add_argument("--out", type=Path, default=Path("build/eval/latest.json"))
     args = parser.parse_args()
-    if not datasets.available(args.datasets):
-        print(f"skipped: the retrieval datasets are not at {args.datasets}")
-        return
-    results = {
-        c.name: evaluate(c, args.target, args.wasm)
-        for c in (datasets.cranfield(args.datasets), datasets.cisi(args.datasets))
-    }
-    print(f"\nRecall quality ({args.target} target; @10; nDCG / R / hit)\n")
-    print("| system | Cranfield nDCG | R | hit | CISI nDCG | R | hit |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    names = {
-        "vector": "rs-learn vector channel (static int8)",
-        "keyword": "rs-learn keyword channel (BM25+stem)",
-        "hybrid": "rs-learn hybrid recall (fused)",
-    }
-    for mode in MODES:
-        cells = []
-        for coll in ("cranfield", "cisi"):
-            r = results[coll][mode]
-            cells += [f"{r['ndcg']:.3f}", f"{r['recall']:.3f}", f"{r['hit']:.3f}"]
-        print(f"| {names[mode]} | " + " | ".join(cells) + " |")
-    for name, ref in REFERENCE.items():
-        print(f"| {name} | {ref['cranfield']:.3f} | | | {ref['cisi']:.3f} | | |")
-    print("\nAuto-recall (prompt-submit hook) query strategies, nDCG@10, no relevance gate:\n")
-    print("| strategy | Cranfield | CISI |\n|---|---:|---:|")
-    labels = {
-        "derived": "2-6 word derived query only",
-        "full": "full prompt only",
-        "both": "derived + full prompt when short (merged)",
-        "auto": "full prompt when short (<= 200 words), else derived (default)",
-    }
-    for strategy in STRATEGIES:
-        c, i = (results[x][f"hook:{strategy}"]["ndcg"] for x in ("cranfield", "cisi"))
-        print(f"| {labels[strategy]} | {c:.3f} | {i:.3f} |")
-    transformer = REFERENCE["all-MiniLM-L6-v2 transformer (reference)"]
-    gaps = {c: results[c]["hybrid"]["ndcg"] - transformer[c] for c in ("cranfield", "cisi")}
-    print(f"\nhybrid - transformer nDCG@10: Cranfield {gaps['cranfield']:+.3f}, CISI {gaps['cisi']:+.3f}")
-    for coll in ("cranfield", "cisi"):
-        r = results[coll]
-        same, total = int(r["pruning"]["same"]), int(r["pruning"]["queries"])
-        print(f"{coll}: pruned keyword top 10 / 50 = exhaustive BM25 on {same} of {total} queries"
-              + ("" if same == total else "  <- DIFFERENT"))
-        beats = r["hybrid"]["ndcg"] > max(r["vector"]["ndcg"], r["keyword"]["ndcg"])
-        print(f"{coll}: hybrid beats both channels alone: {'yes' if beats else 'NO'}")
+    variants = chosen(args.variant)
+    if args.target == "wasm":
+        for v in [v for v in variants if v.native_only]:
+            print(f"skipped variant {v.name!r} on the wasm target: it patches the native guest")
+        variants = [v for v in variants if not v.native_only]
+    targets = runner.Targets(args.wasm, args.out.parent / "component")  # a cache other checkouts do not prune
+    try:
+        run = run_sets(args, variants, targets)
+    finally:
+        targets.close()
+    results = run["results"]
+    names = results["variants"]
+    sections = []
+    if "cranfield" in results and "cisi" in results:
+        sections.append(report.smart(results, args.target))
+    if "locomo" in results:
+        meta = results["locomo_meta"]
+        sections.append(report.locomo(results["locomo"]) + f"\n\n{meta['questions']} questions, "
+                        f"{meta['turns']} turns; evidence ids naming no turn: {len(meta['unresolved'])} "
+                        f"({', '.join(meta['unresolved'])})")
+    if "dev" in results:
+        sections.append(report.devset(results["dev"], results["dev_meta"]))
+    sections.append(report.everything(results, names))
+    if results["crosscheck"]:
+        sections.append(report.crosschecks(results["crosscheck"]))
+    print(f"\nrs-learn eval: {args.target} target, python {sys.version.split()[0]}\n")
+    print("\n\n".join(sections))
+    results["meta"] = {"target": args.target, "python": sys.version.split()[0], "commit": commit(),
+                       "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
+    report.write(args.out, results)
+    report.write(args.out.with_name(args.out.stem + "-prompts.json"), run["details"])
+    print(f"\nfigures: {args.out}")
 
 
 if __name__ == "__main__":

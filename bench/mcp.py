@@ -7,6 +7,10 @@ Three ways to the same warm component over the same store, 50 recalls each (afte
   the guest worker thread, result shaping): the target row;
 * stdio -- ``rs-learn-host mcp`` as a subprocess, JSON-RPC over pipes, as an agent runs it.
 
+Then a first start (issue 26), one run each, from the process start: ``initialize`` answered and the
+first ``recall`` answered, with an empty compile cache (the first start after an install or upgrade:
+the component compiles in the background) and with the compiled cache.
+
 Numbers are wall-clock on whatever machine runs this: compare the rows of one run.
 
     python -m bench.mcp
@@ -83,6 +87,37 @@ def bench_mcp(runtime: Runtime, row: Row, size: int = 1000) -> None:
                     return await tool_calls(client, queries)
 
         row(f"MCP recall over stdio p50 / p95 at {size}, wasm", pct(asyncio.run(over_stdio())))
+    bench_first_start(row)
+
+
+async def first_start(env: dict[str, str], project: Path) -> tuple[float, float]:
+    """Seconds from starting ``rs-learn-host mcp`` to ``initialize`` answered, and to a first recall."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "host_harness", "mcp"], env=env,
+                                   cwd=project)
+    start = time.perf_counter()
+    with open(os.devnull, "w") as errlog:
+        transport = stdio_client(params, errlog=errlog)
+        async with Client(transport, mode="legacy", read_timeout_seconds=900) as client:
+            initialized = time.perf_counter() - start
+            result = await client.call_tool("recall", {"query": "first start"})
+            if result.is_error:
+                raise SystemExit(f"recall failed: {result.content}")
+            return initialized, time.perf_counter() - start
+
+
+def bench_first_start(row: Row) -> None:
+    """``initialize`` and the first ``recall`` of a new server, with an empty and a compiled cache."""
+    print("MCP first start (one run each, from the process start)")
+    with tempfile.TemporaryDirectory() as tmp:
+        project, cache = Path(tmp) / "project", Path(tmp) / "cache"
+        project.mkdir()
+        env = {**os.environ, "RS_LEARN_PROJECT": str(project), "RS_LEARN_CACHE_DIR": str(cache),
+               "RS_LEARN_WASM": str(WASM)}
+        for state in ("empty", "compiled"):
+            initialized, recalled = asyncio.run(first_start(env, project))
+            row(f"MCP initialize, {state} compile cache", f"{initialized * 1000:.0f} ms",
+                "< 1 s" if state == "empty" else "")
+            row(f"MCP first recall, {state} compile cache", f"{recalled:.1f} s")
 
 
 def main() -> None:

@@ -1,5 +1,9 @@
 """Writers from two checkouts on one PostgreSQL store: nothing lost, never "locked" (issue 13).
 
+``--sqlite`` runs the same writers on one project's SQLite files instead (issue 25, item 11: waiting
+writers are served in turn; a call that cannot get the lock answers ``busy:``); ``--busy-ms``
+shortens every writer's busy timeout to show how long the longest wait is.
+
 Eight writer processes (by default), half in each of two checkouts of one project (two folders
 whose ``.gm/config.json`` name the same server and project id), memorize distinct facts through the
 component for a while; every fifth call is a recall, so readers run beside the writers. Then every
@@ -9,6 +13,7 @@ distinct ids. ``tests/test_pg_store.py`` runs it for 15 s; the issue's 60 s:
     python -m bench.pgsoak --seconds 60            # a throwaway server (bench/pgcluster.py)
     python -m bench.pgsoak --seconds 60 --url postgresql://user:pw@host/db
     python -m bench.pgsoak --seconds 30 --restart-at 12   # a server restart mid-run: clear errors, no loss
+    python -m bench.pgsoak --seconds 60 --sqlite --busy-ms 2000   # the SQLite files, 2 s busy timeout
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,8 +41,8 @@ from pathlib import Path
 from host_harness.guests.component import WasmGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
-project, wasm, tag, seconds, out = sys.argv[1:6]
-services = HostServices(Path(project))
+project, wasm, tag, seconds, out, busy_ms = sys.argv[1:7]
+services = HostServices(Path(project), busy_timeout_ms=int(busy_ms))
 guest = WasmGuest(Runtime.load(wasm), services)
 stored, errors, latencies = [], [], []
 deadline = time.monotonic() + float(seconds)
@@ -65,12 +71,14 @@ def checkout(root: Path, url: str, project_id: str) -> Path:
     """A folder configured like a checkout of the project: the shared store and project id."""
     root.mkdir(parents=True)
     (root / ".gm").mkdir()
-    (root / ".gm" / "config.json").write_text(json.dumps({"store": url, "project": project_id}))
+    if url != "sqlite":
+        (root / ".gm" / "config.json").write_text(json.dumps({"store": url, "project": project_id}))
     return root
 
 
 def soak(url: str, seconds: float, writers: int = 8, checkouts: int = 2, wasm: Path = WASM,
-         fault: Callable[[], None] | None = None, fault_at: float = 0.0) -> dict[str, Any]:
+         fault: Callable[[], None] | None = None, fault_at: float = 0.0,
+         busy_ms: int = 10_000) -> dict[str, Any]:
     """Run the writers (``fault()`` after ``fault_at`` s); what they stored and were told, what is stored."""
     from host_harness.guests.native import NativeGuest
     from host_harness.services import HostServices
@@ -81,7 +89,7 @@ def soak(url: str, seconds: float, writers: int = 8, checkouts: int = 2, wasm: P
         env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         outs = [Path(tmp) / f"writer-{n}.json" for n in range(writers)]
         procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(roots[n % checkouts]), str(wasm), str(n),
-                                   str(seconds), str(outs[n])], env=env, stderr=subprocess.PIPE)
+                                   str(seconds), str(outs[n]), str(busy_ms)], env=env, stderr=subprocess.PIPE)
                  for n in range(writers)]
         if fault is not None:
             time.sleep(fault_at)
@@ -107,6 +115,8 @@ def soak(url: str, seconds: float, writers: int = 8, checkouts: int = 2, wasm: P
         "writers": writers, "checkouts": checkouts, "seconds": seconds, "crashed": crashed,
         "calls": len(latencies), "memorized": len(stored), "distinct": len(set(stored)), "counted": counted,
         "missing": missing, "errors": errors, "locked": [e for e in errors if "locked" in e.lower()],
+        "kinds": dict(Counter(error.split(":", 1)[0] for error in errors)),
+        "max_ms": latencies[-1] if latencies else None,
         "p50_ms": statistics.median(latencies) if latencies else None,
         "p95_ms": latencies[int(0.95 * (len(latencies) - 1))] if latencies else None,
     }
@@ -120,9 +130,13 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=8)
     parser.add_argument("--url", help="a PostgreSQL + pgvector server (default: a throwaway one)")
     parser.add_argument("--restart-at", type=float, help="restart the throwaway server after these seconds")
+    parser.add_argument("--sqlite", action="store_true", help="one project's SQLite files instead")
+    parser.add_argument("--busy-ms", type=int, default=10_000, help="every writer's busy timeout")
     args = parser.parse_args()
-    if args.url:
-        report = soak(args.url, args.seconds, args.writers)
+    if args.sqlite:
+        report = soak("sqlite", args.seconds, args.writers, checkouts=1, busy_ms=args.busy_ms)
+    elif args.url:
+        report = soak(args.url, args.seconds, args.writers, busy_ms=args.busy_ms)
     else:
         from bench.pgcluster import Cluster
 
@@ -135,11 +149,13 @@ def main() -> None:
           f"{report['calls']} calls, {report['memorized']} memorized ({rate:.0f}/s), store counts "
           f"{report['counted']}, missing {len(report['missing'])}, errors {len(report['errors'])} "
           f"(locked {len(report['locked'])}), crashed {len(report['crashed'])}, "
-          f"call p50 {report['p50_ms']:.0f} ms / p95 {report['p95_ms']:.0f} ms")
+          f"call p50 {report['p50_ms']:.0f} ms / p95 {report['p95_ms']:.0f} ms / "
+          f"max {report['max_ms']:.0f} ms, errors by kind {report['kinds']}")
     for error in report["errors"][:5] + report["crashed"][:2]:
         print("  ", error)
     lost = report["counted"] != report["distinct"]
-    unclear = [e for e in report["errors"] if "PostgreSQL" not in e and "postgresql://" not in e]
+    unclear = [e for e in report["errors"] if "PostgreSQL" not in e and "postgresql://" not in e
+               and not e.startswith("busy:")]
     bad = report["missing"] or report["locked"] or report["crashed"] or lost or unclear
     bad = bad or (report["errors"] and args.restart_at is None)
     sys.exit(1 if bad else 0)

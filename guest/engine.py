@@ -18,11 +18,14 @@ from guest.errors import EngineError, Internal, InvalidRequest
 from guest.git.verbs import GitVerbs
 from guest.host import ERROR, Host, HostError
 from guest.learn.verbs import LearnVerbs
+from guest.memory.limits import DEFAULT_LIMIT
 from guest.memory.memorize import Stored
 from guest.memory.recall import Hit
-from guest.memory.verbs import DEFAULT_LIMIT, MemoryVerbs
+from guest.memory.verbs import MemoryVerbs
 from guest.structured.verbs import StructuredVerbs
 from guest.text.embed import EMBEDDER, StaticEmbedder
+from guest.text.redact import scrub
+from guest.trust.verbs import TrustVerbs
 from guest.verbs import Rendered, Verb
 
 VERSION = "0.1.0"
@@ -37,12 +40,13 @@ class Engine:
         self.embedder = embedder
         self.memory = MemoryVerbs(host, embedder)
         self.verbs: dict[str, Verb] = {
-            "version": Verb(lambda _: {"version": VERSION, "embedder": embedder.id}),
+            "version": Verb(self._version),
             **self.memory.table(),
             **StructuredVerbs(host, embedder).table(),
             **ArchiveVerbs(host).table(),
             **LearnVerbs(self.memory).table(),
             **GitVerbs(host, embedder).table(),
+            **TrustVerbs(host).table(),
         }
         # `recall {"id": "r7"}` brings back an archived block (seed 002); any other body recalls memories.
         self.verbs["recall"] = ArchiveVerbs(host).with_recall_by_id(self.verbs["recall"])
@@ -50,6 +54,10 @@ class Engine:
     def version(self) -> str:
         """The engine version."""
         return VERSION
+
+    def _version(self, _body: dict[str, Any]) -> dict[str, Any]:
+        """``version``: the engine, its embedder and every verb it serves (a host makes spool folders)."""
+        return {"version": VERSION, "embedder": self.embedder.id, "verbs": sorted(self.verbs)}
 
     # Typed entry points (the WIT exports `memorize` and `recall`).
 
@@ -75,21 +83,24 @@ class Engine:
                 return f'{{"ok": true, "verb": {json.dumps(verb, ensure_ascii=False)}, "data": {data.text}}}'
             return _envelope({"ok": True, "verb": verb, "data": data})
         except EngineError as error:
-            return _envelope({"ok": False, "verb": verb, "error": str(error)})
+            return _envelope({"ok": False, "verb": verb, "error": scrub(str(error))})
         except Exception as error:  # e.g. the answer cannot be encoded: still an envelope, never a raise
-            self.host.log(ERROR, f"unexpected {type(error).__name__} while answering {verb!r}: {error}")
+            what = f"unexpected {type(error).__name__} while answering {verb!r}: {error}"
+            self.host.log(ERROR, scrub(what))
             return _envelope({"ok": False, "verb": verb, "error": f"internal: {type(error).__name__}"})
 
     def _guard(self, call: Callable[[], T]) -> T:
+        """``call()``; every error it raises leaves as an :class:`EngineError` without a secret in it."""
         try:
             return call()
-        except EngineError:
+        except EngineError as error:
+            error.message = scrub(error.message)  # a message may quote a value: never a secret
             raise
         except HostError as error:
-            raise Internal(f"host error: {error}") from None
+            raise Internal(scrub(f"host error: {error}")) from None
         except Exception as error:  # the component boundary: a bug must not trap the instance
-            self.host.log(ERROR, f"unexpected {type(error).__name__}: {error} at {_where(error)}")
-            raise Internal(f"{type(error).__name__}: {error}") from None
+            self.host.log(ERROR, scrub(f"unexpected {type(error).__name__}: {error} at {_where(error)}"))
+            raise Internal(scrub(f"{type(error).__name__}: {error}")) from None
 
 
 def _where(error: BaseException) -> str:

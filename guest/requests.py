@@ -23,6 +23,9 @@ MAX_BODY_BYTES = 2 * 1024 * 1024
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 DEFAULT_NAMESPACE = "default"
 RESERVED_NAMES = frozenset({"host"})  # the host's read-only namespace (wit/rs-learn.wit)
+# Windows' device names, in any case, with any extension: a folder so named breaks a checkout there.
+DEVICE_RE = re.compile(r"(?:CON|PRN|AUX|NUL|COM[0-9\u00b9\u00b2\u00b3]|LPT[0-9\u00b9\u00b2\u00b3])(?:\..*)?",
+                       re.IGNORECASE | re.DOTALL)
 # Deep enough for every verb (a checklist of maxChecklistDepth 64 nests ~130 levels), far below
 # the ~1,000 levels at which the decoder fails.
 MAX_DEPTH = 256
@@ -166,7 +169,10 @@ def namespace(
 
 
 def check_name(value: str, field: str) -> None:
-    """Names are ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``: no ``/``, ``..``, NUL or absolute path; not ``host``."""
+    """Names are ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``: no ``/``, ``..``, NUL or absolute path; not ``host``.
+
+    Nor a Windows device name (``CON``, ``nul``, ``LPT1``): the name becomes a folder of ``.gm/``.
+    """
     if not NAME_RE.fullmatch(value):
         raise InvalidRequest(
             f"{field} {value!r} is not a valid name (letters, digits, '_' and '-', "
@@ -174,11 +180,24 @@ def check_name(value: str, field: str) -> None:
         )
     if value in RESERVED_NAMES:
         raise InvalidRequest(reserved(value, field))
+    if is_device_name(value):
+        raise InvalidRequest(device_name(value, field))
+
+
+def is_device_name(name: str) -> bool:
+    """Whether ``name`` is a Windows device name (``CON``, ``nul``, ``LPT1``, ``con.txt`` ...)."""
+    return DEVICE_RE.fullmatch(name.rstrip(" .")) is not None
 
 
 def reserved(name: str, what: str) -> str:
     """The message refusing a reserved discipline name."""
     return f"{what} {name!r} is reserved: it is the host's read-only namespace, not a discipline"
+
+
+def device_name(name: str, what: str) -> str:
+    """The message refusing a Windows device name."""
+    return (f"{what} {name!r} is a reserved device name on Windows (CON, PRN, AUX, NUL, COM0-9, "
+            "LPT0-9): a folder of that name breaks a checkout there; choose another name")
 
 
 def kind_of(value: Any) -> str:

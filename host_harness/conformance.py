@@ -33,7 +33,7 @@ from host_harness.store.selection import SQLITE
 
 FLOAT_TOLERANCE = 1e-6  # relative (absolute below 1): host cosine scores may differ in the last f32 bits
 FORMAT = 1
-ACTION: Any = object()  # what a step that observes nothing (clock, fault, files) returns
+ACTION: Any = object()  # what a pure host action (clock, fault, files) observes: nothing to compare
 
 GuestFactory = Callable[[HostServices], BaseGuest]
 
@@ -187,6 +187,10 @@ def describe(step: dict[str, Any]) -> str:
     """A short label of a step for messages."""
     if step.get("call") == "dispatch":
         return f"dispatch {step['verb']}"
+    if "value" in step:
+        return f"value {step['value']['ns']}/{step['value']['key']}"
+    if "keys" in step:
+        return f"keys {step['keys']}"
     return str(step.get("call") or next(iter(step)))
 
 

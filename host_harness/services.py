@@ -27,7 +27,9 @@ fan-out of a recall or the hook), an enabled discipline whose store cannot be
 opened -- not a database (a git-LFS pointer), corrupt, newer than this build,
 behind a link -- is left out of the list, logged as a warning and named in
 :attr:`HostServices.warnings`, which ``dispatch`` adds to its envelope. The other
-stores are recalled. A store named explicitly (``@name``) still fails the call.
+stores are recalled. A store named explicitly (``@name``) still fails the call. A hook's vector
+search that answered nothing because its index is being rebuilt (``host_harness/store/vectors.py``)
+is named there too.
 
 The store: the project's SQLite files (the default), or a PostgreSQL server when
 ``--store``/``$RS_LEARN_STORE``/``.gm/config.json`` name one (``host_harness/store/selection.py``).
@@ -39,7 +41,9 @@ Nothing is written to ``.gm/rs-learn.db`` then.
 Failures: storage errors (locked beyond the busy timeout, corrupt file, disk
 full, a lost database connection, a harness bug) are recorded in :attr:`HostServices.failures` as well as
 raised as :class:`guest.host.HostError`; the guest wrapper then fails the whole
-call even if the guest swallowed the error or got a neutral answer. Contract
+call even if the guest swallowed the error or got a neutral answer. A call that failed only
+because a store stayed locked by other writers for its whole busy timeout answers ``busy: ...``
+(retry it), every other failure ``internal: host failure: ...`` (:meth:`HostServices.failure`). Contract
 errors (bad namespace or key, a write to ``host``) are :class:`StoreError`: the
 guest hears about them through ``host-kv-put``'s ``err`` and decides.
 """
@@ -48,6 +52,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -193,13 +198,16 @@ class HostServices:
             self.router.stored_disciplines = self.stored_disciplines
         self.logs: deque[LogRecord] = deque(maxlen=MAX_LOG_RECORDS)
         self.failures: list[str] = []
-        self.warnings: list[str] = []  # what the last call left out (e.g. an unusable discipline store)
+        self._busy_only = False  # every failure of the call so far was a lock wait given up
+        # what the last call left out (an unusable discipline store), and what the store's choice warns of
+        self.warnings: list[str] = list(self.store.warnings)
         self.stores: dict[Path, tuple[Store, Search]] = {}
         self.write_lock_busy = False  # a put of this call found the write lock taken: run it again
         self._touched: dict[Path, Store] = {}
         self._in_call = False
         self._write_lock = False
         self._budget: LockBudget | None = None
+        self._last_db: Path | None = None  # the store of the latest operation (see _named)
         self.ledger: AnswerLedger | None = None  # the spool's replay ledger, if any
 
     # the Host protocol
@@ -264,7 +272,8 @@ class HostServices:
         if self._in_call:
             self.rollback()
         self.failures = []
-        self.warnings = []
+        self._busy_only = False
+        self.warnings = list(self.store.warnings)  # standing ones (a password in a committed config)
         self.write_lock_busy = False
         if not retry or self._budget is None:
             self._budget = LockBudget(self.busy_timeout_ms)
@@ -328,6 +337,9 @@ class HostServices:
                     ledger.record(token, answer)
         except Exception as error:
             self.rollback()
+            if is_busy(error):
+                message = busy_message(self.busy_timeout_ms, f"commit: {_describe(error)}")
+                raise HostFailure(message) from error
             raise HostFailure(f"internal: host failure: commit failed: {_describe(error)}") from error
         self._end()
 
@@ -344,20 +356,35 @@ class HostServices:
             self._end()
 
     def failure(self) -> str | None:
-        """Return a message for the failures recorded during the call, or ``None``."""
+        """Return a message for the failures recorded during the call, or ``None``.
+
+        ``busy: ...`` when every failure was a lock wait given up (nothing changed: retry the call),
+        else ``internal: host failure: ...``.
+        """
         if not self.failures:
             return None
+        if self._busy_only:
+            return busy_message(self.busy_timeout_ms, "; ".join(self.failures))
         return "internal: host failure: " + "; ".join(self.failures)
 
     def record_failure(self, where: str, error: BaseException) -> None:
         """Remember that a host import failed, so that the current call fails."""
         message = f"{where}: {_describe(error)}"
+        self._busy_only = is_busy(error) and (self._busy_only or not self.failures)
         self.failures.append(message)
         guest_log.error("host import failed: %s", message)
 
     def index_misses(self) -> list[tuple[Path, str, int]]:
-        """``(store, namespace, dimension)`` of the persisted vector indexes scanned instead of built."""
-        return [(db, ns, dim) for db, (_, index) in self.stores.items() for ns, dim in sorted(index.misses)]
+        """``(store, namespace, dimension)`` of the persisted vector indexes scanned instead of built.
+
+        Each is reported once: a long-lived caller (the warm socket's reader) hears of a miss again
+        only when a later call misses again.
+        """
+        misses = []
+        for db, (_, index) in self.stores.items():
+            misses += [(db, ns, dim) for ns, dim in sorted(index.misses)]
+            index.misses.clear()
+        return misses
 
     def close(self) -> None:
         """Roll back anything open and close every database."""
@@ -382,12 +409,16 @@ class HostServices:
                     raise  # locked is not broken: the call fails (and is not silently partial)
                 self._drop_store(db)
                 where, why = db.relative_to(self.project.root), _describe(error)
-                warning = f"discipline {name!r} skipped: its store {where} cannot be used ({why})"
-                self.warnings.append(warning)
-                guest_log.warning("%s", warning)
+                self.warn(f"discipline {name!r} skipped: its store {where} cannot be used ({why})")
                 continue
             usable.append(name)
         return json.dumps(usable, separators=(",", ":")).encode("utf-8")
+
+    def warn(self, warning: str) -> None:
+        """Say in the call's envelope (``warnings``, once) and in the log what the call left out."""
+        if warning not in self.warnings:
+            self.warnings.append(warning)
+            guest_log.warning("%s", warning)
 
     def _drop_store(self, db: Path) -> None:
         self._touched.pop(db, None)
@@ -408,7 +439,16 @@ class HostServices:
             self._pg = PgSession(url, project_id, self.busy_timeout_ms)
         return self._pg
 
+    def _named(self, error: Exception) -> Exception:
+        """A SQLite file that is not a usable database, said with where it is (else ``error``)."""
+        if not isinstance(error, sqlite3.DatabaseError) or isinstance(error, sqlite3.OperationalError):
+            return error  # locked, I/O, ...: said as they are
+        if self._last_db is None:
+            return error
+        return UnusableStore(self.project, self._last_db, error)
+
     def _store(self, db: Path) -> tuple[Store, Search]:
+        self._last_db = db  # for _named: the store the failing operation used
         entry = self.stores.get(db)
         if entry is None and self.store.is_postgresql:
             from host_harness.store.pg.kv import PgKV
@@ -423,7 +463,9 @@ class HostServices:
             sqlite.confine_to = self.project.root
             if self.ledger is not None:
                 sqlite.attach("ledger", self.ledger.path, self.ledger.schema)
-            entry = self.stores[db] = (sqlite, VectorIndex(sqlite, self.index_policy))
+            index = VectorIndex(sqlite, self.index_policy)
+            index.note = self.warn  # a hook's search without vectors (vecindex.IndexPolicy.scan_max)
+            entry = self.stores[db] = (sqlite, index)
         kv = entry[0]
         if db not in self._touched and not kv.in_transaction:  # how this call's transaction starts
             kv.write_lock = self._write_lock or not self._in_call
@@ -454,6 +496,7 @@ class HostServices:
                 self.rollback()
             raise HostError(f"host failure in {where}: {error}") from error
         except Exception as error:
+            error = self._named(error)
             self.record_failure(where, error)
             if not self._in_call:
                 self.rollback()
@@ -462,5 +505,25 @@ class HostServices:
             self.commit()
 
 
+def busy_message(timeout_ms: int, details: str) -> str:
+    """The ``busy:`` answer of a call that could not get a store's write lock in time."""
+    return (f"busy: other writers kept the store locked for this call's whole busy timeout "
+            f"({timeout_ms} ms); nothing was changed: retry the call ({details})")
+
+
+class UnusableStore(Exception):
+    """A store file that SQLite cannot read as a database (``file is not a database``, ``malformed``)."""
+
+    def __init__(self, project: Project, db: Path, error: Exception) -> None:
+        name = project.store_name(db)
+        which = f"the store of discipline {name!r}" if name else "the project store"
+        try:
+            where: Path = db.relative_to(project.root)
+        except ValueError:
+            where = db
+        super().__init__(f"{which} ({where}) is not a usable SQLite database ({error}): move the file "
+                         "aside, or restore it from git")
+
+
 def _describe(error: BaseException) -> str:
-    return f"{type(error).__name__}: {error}"
+    return str(error) if isinstance(error, UnusableStore) else f"{type(error).__name__}: {error}"

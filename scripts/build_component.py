@@ -5,19 +5,58 @@ componentize-py sees exactly the guest (no tests, no virtualenv) and reads the
 model at build time, baking it into the heap snapshot. ``--stub-wasi`` replaces
 every WASI import with a trapping stub: the component imports only the six
 ``host-*`` functions.
+
+The component then names itself (``host_harness/guests/artifact.py``): its name is the WIT package
+and version (``rs:learn@0.1.0``; the version must equal the engine's ``VERSION``, ``guest/engine.py``),
+also in its ``version`` section, and its description names the world (``rs:learn/rs-learn@0.1.0``).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
+
+from host_harness.guests.artifact import Metadata, with_metadata
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_FILES = ("manifest.json", "vocab.txt", "embeddings.bin", "normalizer.json")
+WORLD = "rs-learn"
+
+
+def wit_package() -> tuple[str, str]:
+    """The WIT package's name and version (``rs:learn``, ``0.1.0``) from ``wit/rs-learn.wit``."""
+    wit = (ROOT / "wit" / "rs-learn.wit").read_text(encoding="utf-8")
+    found = re.search(r"^package ([a-z][a-z0-9-]*:[a-z][a-z0-9-]*)@([0-9A-Za-z.+-]+);", wit, re.MULTILINE)
+    if found is None:
+        raise SystemExit("wit/rs-learn.wit declares no versioned package")
+    return found.group(1), found.group(2)
+
+
+def metadata() -> Metadata:
+    """What the built component says about itself; the engine's version must be the package's."""
+    name, version = wit_package()
+    engine = re.search(r'^VERSION = "([^"]+)"', (ROOT / "guest" / "engine.py").read_text(encoding="utf-8"),
+                       re.MULTILINE)
+    if engine is None or engine.group(1) != version:
+        raise SystemExit(f"guest/engine.py VERSION {engine and engine.group(1)!r} is not the WIT package's "
+                         f"version {version!r}: bump both")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    license = project.get("license")
+    return Metadata(
+        name=f"{name}@{version}",
+        version=version,
+        description=f"{project['description']} World {name}/{WORLD}@{version}.",
+        licenses=license.get("text") if isinstance(license, dict) else license,
+        producers={"language": [("Python", "")],
+                   "sdk": [("componentize-py", importlib.metadata.version("componentize-py"))]},
+    )
 
 
 def stage(pkg: Path) -> None:
@@ -51,7 +90,7 @@ def main() -> None:
         "-d",
         str(ROOT / "wit"),
         "-w",
-        "rs-learn",
+        WORLD,
         "componentize",
         "--stub-wasi",
         "-p",
@@ -62,7 +101,9 @@ def main() -> None:
     ]
     try:
         subprocess.run(cmd, check=True, cwd=ROOT)
-        tmp.replace(out)
+        named = staging / "named.wasm"
+        named.write_bytes(with_metadata(tmp.read_bytes(), metadata()))
+        named.replace(out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

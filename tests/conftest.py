@@ -21,7 +21,8 @@
 * ``scoped``   -- ``make(**scope)``: a guest of the current target over its own services
                   with that trusted scope, on the same project and clock;
 * ``wasm_runtime`` -- the compiled component, once per session (precompiled cache);
-* ``node_host`` -- ``hosts/node/rs-learn-node`` with its transpiled component (``make node``).
+* ``node_host`` -- ``hosts/node/rs-learn-node`` with its transpiled component (``make node``);
+* ``git_repo`` -- a fresh git repository (``git init``) in the test's temporary folder.
 
 Without ``dist/rs_learn.wasm`` the wasm cases skip, or FAIL when ``CI`` is set; so do the Node
 host's cases without ``hosts/node/build``.
@@ -31,9 +32,11 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import pytest
 
@@ -128,11 +131,21 @@ def store_kind(request: pytest.FixtureRequest) -> str:
 
 
 def use_postgresql(root: Path, url: str, project_id: str | None = None) -> str:
-    """Configure the project ``root`` for the PostgreSQL store at ``url``; its project id."""
+    """Configure the project ``root`` for the PostgreSQL store at ``url``; its project id.
+
+    As the docs advise, the committed config names the password's variable (``password_env``) and
+    holds no password; the variable is set in this process's environment, which the processes the
+    tests start inherit.
+    """
     project_id = project_id or f"test-{uuid.uuid4().hex[:12]}"
+    parts = urlsplit(url)
+    variable = f"PG_TEST_PASSWORD_{parts.port}"
+    os.environ[variable] = unquote(parts.password or "")
+    bare = urlunsplit(parts._replace(netloc=f"{parts.username}@{parts.hostname}:{parts.port}"))
+    document = {"store": bare, "project": project_id, "password_env": variable}
     gm = root / ".gm"
     gm.mkdir(exist_ok=True)
-    (gm / "config.json").write_text(json.dumps({"store": url, "project": project_id}), encoding="utf-8")
+    (gm / "config.json").write_text(json.dumps(document), encoding="utf-8")
     return project_id
 
 
@@ -208,3 +221,12 @@ def scoped(guest_factory, project, clock):
     yield make
     for services in made:
         services.close()
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> Path:
+    """A fresh git repository, ``<tmp_path>/repo``."""
+    folder = tmp_path / "repo"
+    folder.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
+    return folder

@@ -75,6 +75,8 @@ def pg_rows_of_project(project: Path) -> int:
     choice = resolve_store(project)
     assert choice.url is not None
     with psycopg.connect(choice.url) as conn:
+        if conn.execute("SELECT to_regclass('rs_learn_kv')").fetchone()[0] is None:
+            return 0  # a database no store was ever written to has no table yet
         return int(conn.execute("SELECT count(*) FROM rs_learn_kv WHERE project = %s",
                                 (choice.project_id,)).fetchone()[0])
 

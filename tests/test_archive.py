@@ -550,6 +550,40 @@ def test_cli_errors(run, tmp_path: Path):
     assert "\n    rs-learn-host archive get r7\n" in run("archive", "get", "--help").output
 
 
+def test_cli_put_names_the_content_and_its_real_limit(run, tmp_path: Path):
+    """Issue 25, item 19: not "body is larger than 2097152 bytes"."""
+    big = tmp_path / "big.log"
+    big.write_bytes(b"x" * 3_000_000)
+    refused = run("archive", "put", str(big))
+    assert refused.exit_code == 1
+    assert (f"{big}: the content is 3,000,000 bytes; an archived block holds at most {MAX_CONTENT_BYTES:,} "
+            "bytes (1.94 MiB)") in refused.output
+    quotes = tmp_path / "quotes.txt"  # 1.5 MB of content, 3 MB once JSON escapes every quote
+    quotes.write_bytes(b'"' * 1_500_000)
+    escaped = run("archive", "put", str(quotes))
+    assert escaped.exit_code == 1 and "the content is 1,500,000 bytes, 3,000,0" in escaped.output
+    assert "once escaped for the request, whose limit is 2,097,152" in escaped.output
+    assert f"at most {MAX_CONTENT_BYTES:,}" in run("archive", "put", "--help").output
+
+
+def test_cli_get_says_when_a_merge_renumbered_the_block(run, project: Path):
+    """Issue 25, item 19: the note of the tool text reaches stderr, the block alone stdout."""
+    assert run("archive", "put", "--label", "kept", "-", input=b"kept its number\n").output == "r1\n"
+    assert run("archive", "put", "--label", "moved", "-", input=b"moved here by a merge\n").output == "r2\n"
+    services = HostServices(project)
+    services.kv_put("archive-alias", f"{1:020d}", b"[2]")  # what a git merge records (D58)
+    services.kv_put("archive-alias", f"{9:020d}", b"[2]")
+    services.close()
+    first = run("archive", "get", "r1")
+    assert first.stdout == "kept its number\n"
+    assert first.stderr == "[r1 — kept, recalled verbatim; another branch's r1 is now r2 (moved)]\n"
+    only = run("archive", "get", "r9")
+    assert only.stdout == "moved here by a merge\n"
+    assert only.stderr == "[r2 — moved, recalled verbatim; r9 on another branch]\n"
+    plain = run("archive", "get", "r2")
+    assert plain.stdout == "moved here by a merge\n" and plain.stderr == ""
+
+
 # ---------------------------------------------------------------- the README's examples
 
 

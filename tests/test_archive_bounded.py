@@ -6,8 +6,10 @@ Large blocks keep their keyword text out of the index, in pieces the host scans
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+import string
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_archive import GOLDEN
 
-from guest.archive import terms
+from guest.archive import search, terms
 from host_harness.services import HostServices
 
 WORDS = ["deploy", "rollback", "canary", "kubernetes", "helm", "ingress", "latency", "budget", "alpha"]
@@ -96,6 +98,48 @@ def test_large_blocks_are_found_by_substring_like_small_ones(guest, services):
     assert [r["id"] for r in ok(guest, "archive_search", "haystack")["results"]] == ["r2"]
     assert ok(guest, "archive_search", "absentword")["results"] == []
     assert ok(guest, "archive_recall", "r2")["content"] == big
+
+
+class ScanCounting(HostServices):
+    """Counts the host's scans of large blocks' keyword text (``host-kv-query`` on ``archive-terms/``)."""
+
+    scans = 0
+
+    def kv_query(self, ns, q, limit):
+        if "archive-terms/" in ns:
+            self.scans += 1
+        return super().kv_query(ns, q, limit)
+
+
+def test_a_query_uses_at_most_max_terms_keywords(guest_factory, project, clock):
+    """Issue 25, item 10: 2,200 keywords cost the host no more scans than eight (the cap) per large block."""
+    assert search.MAX_TERMS == 8, "docs/archive.md documents the cap"
+    services = ScanCounting(project, clock=clock)
+    try:
+        guest = guest_factory(services)
+        ok(guest, "archive", {"content": big_block(1, 12_000) + " needle", "label": "big one"})
+        ok(guest, "archive", {"content": big_block(2, 12_000), "label": "other big"})
+        ok(guest, "archive", {"content": "a small note about the needle", "label": "small"})
+        absent = [f"zzq{c}" for c in "abcdef"]  # the first eight: needle, deploy and these
+        fill = ["".join(p) for n in (2, 3) for p in itertools.product(string.ascii_lowercase, repeat=n)]
+        query = " ".join(["needle", "Needle", "deploy", *absent])
+        for word in fill:  # as many distinct words as 8 KiB holds (~2,200)
+            if len(query) + 1 + len(word) > 8192:
+                break
+            query += " " + word
+        keywords = list(dict.fromkeys(query.lower().split()))
+        assert len(keywords) > 2_000
+        services.scans = 0
+        data = ok(guest, "recall_search", {"query": query, "limit": 5})
+        assert services.scans <= 8 * 2, "each large block is asked about eight keywords at most"
+        assert data["terms"] == sorted(["needle", "deploy", *absent])
+        assert [(r["id"], r["score"]) for r in data["results"]] == [("r1", 2), ("r3", 1), ("r2", 1)]
+        assert data["text"].endswith("(Only the first 8 distinct keywords were used; left out: aa, ab, ac, "
+                                     f"ad, ae and {len(keywords) - 13} more.)")
+        ordinary = ok(guest, "recall_search", {"query": " ".join(["needle", *fill[:7]])})
+        assert "Only the first" not in ordinary["text"] and len(ordinary["terms"]) == 8
+    finally:
+        services.close()
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux /proc to measure memory")

@@ -209,6 +209,18 @@ def test_a_bad_item_is_named_and_the_batch_stores_nothing(guest, project, item, 
     assert store_digest(project) == before
 
 
+def test_a_dry_run_counts_what_would_be_stored_and_stores_nothing(guest, project):
+    ok(guest, "memorize", {"text": FACTS[0]})
+    before = store_digest(project)
+    items = [{"text": FACTS[0]}, {"text": FACTS[1]}, {"text": FACTS[1]}, {"text": FACTS[2], "context": "x"}]
+    data = ok(guest, "import", {"dry_run": True, "memories": items})
+    assert data == {"items": 4, "imported": 2, "deduped": 2, "embedded": 2, "dry_run": True, "new": [1, 3]}
+    assert store_digest(project) == before
+    assert ok(guest, "import", {"memories": items})["imported"] == 2, "the real import agrees"
+    wrong = call(guest, "import", {"dry_run": "yes", "memories": []})
+    assert "field 'dry_run' must be true or false, not a string" in wrong["error"]
+
+
 def test_batch_shape_is_checked(guest):
     assert "field 'memories' must be an array" in call(guest, "import", {"memories": {"text": "x"}})["error"]
     assert "the limit is 5000" in call(guest, "import", {"memories": [{"text": "x"}] * 5001})["error"]
@@ -264,6 +276,42 @@ def test_cli_names_the_bad_line_and_a_damaged_file_imports_nothing(host, project
     assert f"{bad}:2: validation: field 'created' is not an ISO-8601 date: 'soon'" in result.output
     assert host(project, "export").output.count("\n") == 1, "the batches before the bad one stay"
     assert "expected a JSON object" in host(project, "import", "-", input="[1]\n").output
+
+
+def test_cli_names_every_bad_line_and_imports_nothing(host, project: Path, tmp_path: Path):
+    """Issue 25, item 12: deep nesting, a lone surrogate, a 10 MB line: each is FILE:LINE: reason."""
+    lines = [
+        '{"text": "fine"}',
+        '{"text": "deep", "context": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"text": "half a pair \\udc80 here"}',
+        '{"text": "' + "x" * 10_000_000 + '"}',
+        '{"text": "deep but parsable", "context": ' + "[" * 300 + "]" * 300 + "}",
+        "[1]",
+        '{"text": "also fine"}',
+    ]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = host(project, "import", str(bad))
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-6:] == [
+        f"Error: {bad}:2: nested too deeply (over a thousand levels); a line may nest at most 254 levels",
+        f"{bad}:3: not valid Unicode: a lone surrogate \\udc80 (a \\u escape that is half of a pair)",
+        f"{bad}:4: the line is 10,000,012 bytes; a line may hold at most 1,800,000",
+        f"{bad}:5: nested 301 levels deep; a line may nest at most 254 levels",
+        f'{bad}:6: expected a JSON object with a "text" string',
+        "5 bad lines: nothing was imported",
+    ]
+    assert nothing_written(project)
+    edge = tmp_path / "edge.jsonl"  # the deepest line the component reads, and no newline at the end
+    deepest = '{"text": "deep", "context": ' + "[" * 253 + "]" * 253 + "}"
+    edge.write_text('{"text": "x"}\n' + deepest, encoding="utf-8")
+    result = host(project, "import", str(edge))
+    assert result.exit_code == 1
+    assert f"{edge}:2: validation: field 'context' must be a string" in result.output
+    many = tmp_path / "many.jsonl"
+    many.write_text("[1]\n" * 25, encoding="utf-8")
+    tail = host(project, "import", str(many)).output.splitlines()[-2:]
+    assert tail == ["... and 5 more", "25 bad lines: nothing was imported"]
 
 
 def test_help_has_examples():

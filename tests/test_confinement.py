@@ -165,3 +165,33 @@ def test_linked_skill_folders_are_not_listed(project: Path, outside: Path):
     link(project / ".gm" / "skills" / "stolen", outside / "stolen")
     assert skills.managed_skills(project) == []
     assert skills.authored_skills(project) == []
+
+
+STOLEN = "---\nname: stolen\ndescription: THE OUTSIDE SECRET\n---\n\nsteps\n"
+
+
+@pytest.mark.parametrize("planted", [".claude", ".claude/skills", ".claude/skills/stolen",
+                                     ".claude/skills/stolen/SKILL.md"])
+def test_claude_skills_are_never_read_through_a_link(guest, project: Path, outside: Path, wasm_path: Path,
+                                                     planted: str):
+    """Issue 25, item 5: all four link forms under ``.claude``; the listing, the guest and the hook."""
+    below = Path(planted).relative_to(".claude") if planted != ".claude" else Path(".")
+    source = outside / "claude" / below  # what the link points at: the outside copy of that path
+    (outside / "claude" / "skills" / "stolen").mkdir(parents=True)
+    (outside / "claude" / "skills" / "stolen" / "SKILL.md").write_text(STOLEN)
+    (project / ".gm" / "skills" / "mine").mkdir(parents=True)
+    (project / ".gm" / "skills" / "mine" / "SKILL.md").write_text("---\ndescription: ours\n---\n")
+    if planted.endswith("SKILL.md"):
+        (project / ".claude" / "skills" / "stolen").mkdir(parents=True)
+    link(project / planted, source)
+    assert skills.authored_skills(project) == ["mine"]
+    assert all("stolen" not in str(s) and "SECRET" not in str(s) for s in skills.discover(project))
+    data = ok(guest, "session_start", {})
+    assert "SECRET" not in data["context"] and "stolen" not in json.dumps(data)
+    env = host_env(project, RS_LEARN_HOOK_TIMEOUT="30")
+    listed = host("skills", "list", env=env)
+    assert listed.returncode == 0 and b"stolen" not in listed.stdout, listed.stdout
+    event = json.dumps({"hook_event_name": "SessionStart", "cwd": str(project), "source": "startup"}).encode()
+    hook = host("hook", "session-start", env=env, input=event)
+    assert hook.returncode == 0 and b"SECRET" not in hook.stdout and b"stolen" not in hook.stdout
+    assert b"mine" in listed.stdout and b"ours" in hook.stdout

@@ -149,3 +149,38 @@ def test_a_real_process_refuses_a_traversal(project: Path):
     assert not (project / ".gm").exists()
     listed = host("discipline", "list", env=host_env(project, RS_LEARN_WASM=str(project / "missing.wasm")))
     assert listed.returncode == 0 and listed.stdout.startswith(b"No disciplines.")
+
+
+def test_list_does_not_show_default_even_when_enabled_txt_names_it(run, project: Path):
+    """Issue 25, item 19: `default` is the project store, not a discipline."""
+    enabled_file(project).parent.mkdir(parents=True)
+    enabled_file(project).write_text("default\nfrontend\n", encoding="utf-8")
+    rows = json.loads(run("discipline", "list", "--json", "--no-counts").output)
+    assert [row["name"] for row in rows] == ["frontend"]
+
+
+def test_a_fanned_out_hit_names_its_discipline_once(target: str, run, project: Path):
+    """Issue 25, item 19: not `[discipline:frontend] … [frontend]`."""
+    native = target == "native"
+    assert run("discipline", "enable", "frontend").exit_code == 0
+    assert run("memorize", "@frontend The app is built with vite.", native=native).exit_code == 0
+    fanned = run("recall", "vite build", native=native).output
+    assert "[discipline:frontend] The app is built with vite." in fanned and "[frontend]" not in fanned
+    chosen = run("recall", "@frontend vite build", native=native).output
+    assert "The app is built with vite. [frontend]" in chosen and "[discipline:" not in chosen
+
+
+def test_a_corrupt_discipline_store_is_named_with_where_it_is(target: str, run, project: Path):
+    """Issue 25, item 19: not `internal: … DatabaseError`."""
+    native = target == "native"
+    store = project / ".gm" / "disciplines" / "web" / "rs-learn.db"
+    store.parent.mkdir(parents=True)
+    store.write_bytes(b"this is not a SQLite database, it is a text file " * 100)
+    for args in (("memorize", "@web The site uses astro."), ("recall", "@web astro"), ("stats", "-n", "web")):
+        result = run(*args, native=native)
+        assert result.exit_code == 1, args
+        said = ("the store of discipline 'web' (.gm/disciplines/web/rs-learn.db) is not a usable SQLite "
+                "database (file is not a database): move the file aside, or restore it from git")
+        assert said in result.output, result.output
+        assert "DatabaseError" not in result.output, args
+    assert store.read_bytes().startswith(b"this is not"), "left as it was"

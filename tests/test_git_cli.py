@@ -74,7 +74,7 @@ def test_install_is_idempotent_and_keeps_the_attributes_file(tmp_path: Path):
     (repository.root / ".gitattributes").write_bytes(b"*.png binary")  # no final newline
     first = host("git", "install", env=repository.env)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.decode().count("set ") == 5
+    assert first.stdout.decode().count("set ") == 6  # attributes, four settings, .gitignore
     assert (repository.root / ".gitattributes").read_text() == f"*.png binary\n{ATTRIBUTES}\n"
     config = repository.git("config", "--local", "--get-regexp", r"^(diff|merge)\.rs-learn\.").stdout
     assert "git textconv" in config and "git merge-driver %O %A %B %P" in config
@@ -128,7 +128,9 @@ def test_branches_merge_without_conflicts_and_diffs_show_memories(repo: Repo):
     frontend = repo.rs("recall", "@frontend vite components", "--json")
     assert sorted(hit["text"] for hit in json.loads(frontend)) == [
         "Components live in src/components.", "The app is built with vite."]
-    assert repo.rs("archive", "get", "r1") == "alpha: build OK\n"  # archived first: keeps r1
+    assert repo.rs("archive", "get", "r1") == (  # archived first: keeps r1; the note goes to stderr
+        "[r1 — alpha build log, recalled verbatim; another branch's r1 is now r2 (beta test log)]\n"
+        "alpha: build OK\n")
     assert repo.rs("archive", "get", "r2") == "beta: 12 tests passed\n"
     first = json.loads(repo.rs("archive", "get", "r1", "--json"))
     assert first["renumbered"] == [{"id": "r2", "label": "beta test log"}]

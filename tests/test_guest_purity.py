@@ -76,9 +76,10 @@ def test_only_app_imports_wit_world():
 # Layering: imports only go down -- engine -> capabilities -> text -> kernel. A capability reaches
 # a sibling only where it truly needs it (learn stores its lesson through memory).
 KERNEL = {"host", "errors", "requests", "verbs"}
-CAPABILITIES = {"memory", "structured", "archive", "learn", "git"}
-# git merges and renders every capability's buckets with that capability's own code.
-SIBLINGS = {"learn": {"memory"}, "git": {"memory", "archive", "structured"}}
+CAPABILITIES = {"memory", "structured", "archive", "learn", "git", "trust"}
+# git merges and renders every capability's buckets with that capability's own code; trust lists
+# and approves what memory and archive stored quarantined.
+SIBLINGS = {"learn": {"memory"}, "git": {"memory", "archive", "structured"}, "trust": {"memory", "archive"}}
 
 
 def guest_targets(path: Path) -> set[str]:

@@ -147,7 +147,8 @@ def test_host_namespace_is_read_only(project: Path, services: HostServices):
     assert services.vec_search("host", [1.0], 3) == []
     keys = [k for k, _ in services.kv_query("host", "", 0)]
     assert keys == [
-        "authored-skills", "disciplines", "enabled-disciplines", "managed-skills", "memory-config", "skills",
+        "authored-skills", "disciplines", "enabled-disciplines", "managed-skills", "memory-config", "redact",
+        "skills",
     ]
     assert services.kv_query("host", "ENABLED-DISC", 0) == [("enabled-disciplines", b"[]")]
     assert tree(project) == []

@@ -474,3 +474,29 @@ def test_nearest_takes_the_smallest_distances_ties_by_row(distances: list[int], 
     wanted = max(1, int(len(distances) * fraction))
     expected = sorted(sorted(range(len(distances)), key=lambda row: (distances[row], row))[:wanted])
     assert vecindex.nearest(distance, wanted).tolist() == expected
+
+
+def test_a_hook_neither_serves_nor_scans_a_big_stale_index_and_says_so(db: Path, policy: IndexPolicy):
+    """Issue 25: after a change by another process, a hook answers without vectors rather than late."""
+    rng, items, query = indexed(db, policy, 30, seed=7)
+    other = Process(db, IndexPolicy(None))  # another process, another cache: the index is not told
+    items["k999"] = vec(rng)
+    other.put({"k999": items["k999"]})
+    other.close()
+    hook = IndexPolicy(policy.cache_dir, persist_min=0, approx_min=None, build_on_miss=False, scan_max=20)
+    reader = Process(db, hook, may_scan=False)
+    notes: list[str] = []
+    reader.index.note = notes.append
+    assert reader.search(query, 10) == [], "the stale index is not served, and 31 vectors are not scanned"
+    assert reader.index.misses == {(NS, DIM)}
+    assert len(notes) == 1 and "keyword channel alone" in notes[0] and "(31 vectors)" in notes[0]
+    small = Process(db, IndexPolicy(policy.cache_dir, persist_min=0, approx_min=None, build_on_miss=False,
+                                    scan_max=31))
+    assert small.search(query, 10) == reference(items, query, 10), "at most scan_max: scanned, as before"
+    small.close()
+    builder = Process(db, policy)  # what the hook starts in the background
+    assert builder.index.prepare(NS, DIM)
+    builder.close()
+    notes.clear()
+    assert reader.search(query, 10) == reference(items, query, 10) and notes == []
+    reader.close()

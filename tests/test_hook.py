@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import WASM
 from docpages import page
+from envelopes import ok
 from hostprocs import HOOK_FACTS, fingerprint, host, host_env, leftovers, remember, wait_for
 
 from host_harness.guests.runtime import Runtime
@@ -27,6 +32,8 @@ from host_harness.hooks.cold import (
 )
 
 FACTS = HOOK_FACTS
+EMBEDDER_ID = json.loads((Path(__file__).resolve().parent.parent / "models" / "manifest.json")
+                         .read_text())["embedder_id"]
 
 
 def event(prompt: object = "which port does the staging server use?", cwd: object = None,
@@ -43,8 +50,8 @@ def remembered(project: Path, wasm_runtime: Runtime) -> Path:
 
 
 def hook_env(project: Path, **extra: str) -> dict[str, str]:
-    """The hook's environment, with a time budget a loaded CI box cannot exceed by accident."""
-    return host_env(project, **{"RS_LEARN_HOOK_TIMEOUT": "20", **extra})
+    """The hook's environment, with a time budget a loaded CI box cannot exceed by accident (host_env's)."""
+    return host_env(project, **extra)
 
 
 def log_lines(project: Path) -> list[str]:
@@ -210,3 +217,86 @@ def test_the_documented_install_snippets_are_the_documented_shape():
     for settings, command in zip(snippets, ["prompt-submit", "session-start"], strict=True):
         (group,) = next(iter(settings["hooks"].values()))
         assert group["hooks"] == [{"type": "command", "command": f"rs-learn-host hook {command}"}]
+
+
+# issue 25, item 4: a store changed under the vector index
+
+
+@pytest.fixture
+def changed_under_its_index(project: Path, tmp_path: Path, wasm_runtime: Runtime) -> tuple[Path, Path]:
+    """A project of 1,200 memories whose index (in a cache of its own) another process made stale."""
+    from host_harness.guests.native import NativeGuest
+    from host_harness.guests.runtime import cache_file_name, default_cache_dir
+    from host_harness.services import HostServices
+    from host_harness.store.vecindex import IndexPolicy
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    name = cache_file_name(WASM.read_bytes())  # the hook loads the component from this cache only
+    for path in (default_cache_dir() / name, default_cache_dir() / f"{name}.sha256"):
+        shutil.copyfile(path, cache / path.name)
+    services = HostServices(project, index_policy=IndexPolicy(cache))
+    texts = [f"Note {i}: the {['billing', 'search', 'auth'][i % 3]} worker {i} restarts every {i % 11} hours."
+             for i in range(1200)]
+    guest = NativeGuest(services)
+    ok(guest, "import", {"memories": [{"text": t} for t in texts]})
+    assert ok(guest, "recall", {"query": "billing worker", "mode": "vector"}), "built the index"
+    services.close()
+    other = HostServices(project, index_policy=IndexPolicy(None))  # a pull, a merge, another tool...
+    ok(NativeGuest(other), "memorize", "The auth worker 7 moved to the new cluster.")
+    other.close()
+    return project, cache
+
+
+def index_current(project: Path, cache: Path) -> bool:
+    from host_harness.store import digest
+    from host_harness.store.vecindex import IndexDir, IndexPolicy
+
+    db = project / ".gm" / "rs-learn.db"
+    ns = f"vectors/{EMBEDDER_ID}"
+    head = IndexDir(IndexPolicy(cache), db, ns, 384).head()
+    found = digest.read(sqlite3.connect(db), ns)
+    building = IndexDir(IndexPolicy(cache), db, ns, 384).path.with_suffix(".building")
+    return head is not None and found is not None and head["digest"] == found.hex() and not building.exists()
+
+
+def test_a_stale_index_answers_from_keywords_and_says_so(changed_under_its_index, target: str):
+    project, cache = changed_under_its_index
+    config = HookConfig(wasm=WASM, fallback_project=project, native=target == "native", timeout_s=60,
+                        cache_dir=cache, scan_max=1000, started=time.monotonic())
+    prompt = event("when does the auth worker 7 restart?", cwd=str(project))
+    first = PromptSubmitHook(config).run(lambda: prompt)
+    assert "auth worker 7" in json.loads(first)["hookSpecificOutput"]["additionalContext"]
+    lines = log_lines(project)
+    assert len(lines) == 1 and "answered from the keyword channel alone" in lines[0], lines
+    assert "(1201 vectors) is out of date and is rebuilt in the background" in lines[0]
+    wait_for(lambda: index_current(project, cache), 120, "the index the hook rebuilt in the background")
+    again = PromptSubmitHook(replace(config, started=time.monotonic())).run(lambda: prompt)
+    assert "auth worker 7" in json.loads(again)["hookSpecificOutput"]["additionalContext"]
+    assert log_lines(project) == lines, "the rebuilt index is used: nothing more to say"
+
+
+def test_the_warm_reader_answers_a_stale_index_from_keywords_too(changed_under_its_index, target: str,
+                                                                 request, monkeypatch):
+    from conftest import make_guest
+
+    from host_harness.hooks.reader import HookGuest
+    from host_harness.store.selection import resolve_store
+
+    project, cache = changed_under_its_index
+    monkeypatch.setenv("RS_LEARN_CACHE_DIR", str(cache))
+    def make(services):
+        return make_guest(target, services, request)
+
+    reader = HookGuest(project, resolve_store(project), make, scan_max=1000)
+    try:
+        body = json.dumps({"prompt": "when does the auth worker 7 restart?"})
+        envelope = json.loads(reader.serve("auto_recall", body, 60.0))
+        assert envelope["ok"] and "auth worker 7" in envelope["data"]["context"]
+        assert any("keyword channel alone" in w for w in envelope["warnings"]), envelope.get("warnings")
+        wait_for(lambda: index_current(project, cache), 120, "the index the reader rebuilt in the background")
+        envelope = json.loads(reader.serve("auto_recall", body, 60.0))
+        assert "warnings" not in envelope and "auth worker 7" in envelope["data"]["context"]
+        assert index_current(project, cache), "a served index starts no build again"
+    finally:
+        reader.close()

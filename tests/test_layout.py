@@ -91,6 +91,6 @@ def test_no_import_circles(package: str):
 def test_the_hooks_form_one_package():
     hooks = ROOT / "host_harness" / "hooks"
     assert sorted(p.name for p in hooks.glob("*.py")) == ["__init__.py", "cold.py", "fast.py", "protocol.py",
-                                                          "warm.py"]
+                                                          "reader.py", "server.py", "warm.py"]
     for old in ("hook.py", "hookio.py", "warm.py"):
         assert not (ROOT / "host_harness" / old).exists()

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from envelopes import call, ok
-from hostprocs import host, host_env
+from hostprocs import host, host_env, wait_for
+from stores import store_digest
 
 from host_harness.errors import HostFailure
 from host_harness.guests.component import WasmGuest
@@ -118,7 +120,7 @@ def test_a_busy_timeout_is_paid_at_most_once(guest_factory, project: Path, clock
     ok(guest, "memorize", "Before the lock.")
     holder = Holder(project / ".gm" / "rs-learn.db")
     try:
-        with pytest.raises(HostFailure, match="database is locked"):
+        with pytest.raises(HostFailure, match=r"^busy: .*gave up waiting for the write lock"):
             guest.memorize("During the lock: many lookups, one wait.", "default")
         assert len(services.failures) == 1, services.failures  # before: one per failing lookup
     finally:
@@ -192,3 +194,104 @@ def test_cli_recall_and_the_hook_answer_while_a_writer_holds_the_lock(wasm_path:
         assert "8080" in json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
     finally:
         holder.release()
+
+
+# issue 25, item 11: writers served in turn; a call that cannot get the lock answers busy:
+
+
+class PgHolder:
+    """Another process holding a PostgreSQL project's write lock (its advisory lock)."""
+
+    def __init__(self, project: Path) -> None:
+        import psycopg
+
+        from host_harness.store.pg.driver import LOCK_CLASS, project_lock_key
+        from host_harness.store.selection import resolve_store
+
+        choice = resolve_store(project)
+        self.conn = psycopg.connect(choice.url, autocommit=True)
+        key = project_lock_key(choice.project_id)
+        self.conn.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_CLASS, key))
+
+    def release(self) -> None:
+        self.conn.close()
+
+
+@pytest.mark.both_stores
+def test_a_call_that_cannot_get_the_write_lock_answers_busy(guest_factory, project: Path, clock, store_kind):
+    services = HostServices(project, clock=clock, busy_timeout_ms=300)
+    guest = guest_factory(services)
+    ok(guest, "memorize", "Before the lock.")
+    before = store_digest(project)
+    holder = PgHolder(project) if store_kind == "postgresql" else Holder(project / ".gm" / "rs-learn.db")
+    try:
+        envelope = call(guest, "memorize", "During the lock.")
+        with pytest.raises(HostFailure) as typed:
+            guest.memorize("During the lock, typed.", "default")
+    finally:
+        holder.release()
+    for message in (envelope["error"], typed.value.message):
+        assert message.startswith("busy: other writers kept the store locked for this call's whole busy "
+                                  "timeout (300 ms); nothing was changed: retry the call ("), message
+    assert envelope["ok"] is False and store_digest(project) == before
+    assert ok(guest, "memorize", "During the lock.")["deduped"] is False  # retried, it goes through
+    services.close()
+
+
+def queued(project: Path) -> int:
+    """How many tickets the writers' queue of the project store has handed out."""
+    path = project / ".gm" / "rs-learn.db-queue"
+    return int.from_bytes(path.read_bytes()[:8], "little") if path.exists() else 0
+
+
+def test_waiting_writers_are_served_first_come_first_served(target: str, project: Path, clock, request):
+    """Three writers queue behind a held lock in a known order; they archive r1, r2, r3 in that order."""
+    from conftest import make_guest
+
+    first = HostServices(project, clock=clock)
+    ok(make_guest(target, first, request), "memorize", "Before the lock.")
+    first.close()
+    holder = Holder(project / ".gm" / "rs-learn.db")
+    answers: dict[str, dict] = {}
+
+    def writer(tag: str) -> None:
+        services = HostServices(project, clock=clock, busy_timeout_ms=120_000)
+        guest = make_guest(target, services, request)
+        answers[tag] = call(guest, "archive", {"content": f"written by {tag}", "label": tag})
+        guest.close()
+        services.close()
+
+    threads = []
+    try:
+        for n, tag in enumerate("ABC", start=1):
+            threads.append(threading.Thread(target=writer, args=(tag,)))
+            threads[-1].start()
+            wait_for(lambda n=n: queued(project) == n, 60, f"writer {tag} to queue")  # before: no queue
+    finally:
+        holder.release()
+        for thread in threads:
+            thread.join()
+    assert {tag: answers[tag]["data"]["id"] for tag in "ABC"} == {"A": "r1", "B": "r2", "C": "r3"}
+
+
+def test_a_writer_does_not_go_past_queued_ones(project: Path):
+    """A write that could take the free lock at once still waits its turn behind a queued writer."""
+    from host_harness.store.queue import WriterQueue
+
+    store = project / ".gm" / "rs-learn.db"
+    kv = SqliteKV(store)
+    with kv.transaction():
+        kv.put("ns", "k", b"1")
+    head = WriterQueue(store, None)
+    head.join(time.monotonic() + 5)  # a writer at the head of the queue, about to take the lock
+    reader = SqliteKV(store)
+    reader.write_lock, reader.upgrade_fails_fast = False, True
+    assert reader.get("ns", "k") == b"1"
+    with pytest.raises(WriteLockBusy, match="writers are queued"):  # the lock itself is free
+        reader.put("ns", "k", b"2")
+    reader.rollback()
+    head.close()
+    assert reader.put("ns", "k", b"2") is True  # the queue is empty again
+    reader.commit()
+    for store_kv in (kv, reader):
+        store_kv.close()

@@ -21,7 +21,18 @@ from typing import Any
 
 import pytest
 from docpages import page
-from hostprocs import HOST, Watcher, host, host_env, leftovers, wait_for, write_request
+from hostprocs import (
+    HOST,
+    HeldCompile,
+    Watcher,
+    host,
+    host_env,
+    leftovers,
+    remember,
+    wait_for,
+    write_lock_held,
+    write_request,
+)
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
@@ -29,10 +40,11 @@ from mcp.shared.exceptions import MCPError
 
 @asynccontextmanager
 async def connect(project: Path, *args: str, mode: str = "legacy", log: Path | None = None,
-                  command: list[str] | None = None) -> AsyncIterator[Client]:
+                  command: list[str] | None = None, env: dict[str, str] | None = None
+                  ) -> AsyncIterator[Client]:
     """An MCP client session with ``rs-learn-host mcp ARGS`` on ``project`` (stderr to ``log``)."""
     argv = command or [*HOST, "mcp", *args]
-    params = StdioServerParameters(command=argv[0], args=argv[1:], env=host_env(project), cwd=project)
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=env or host_env(project), cwd=project)
     errlog = (log or project.parent / "mcp-stderr.log").open("a", encoding="utf-8")
     try:
         async with Client(stdio_client(params, errlog=errlog), mode=mode, read_timeout_seconds=60) as client:
@@ -248,6 +260,33 @@ def test_two_servers_a_watcher_and_a_hook_share_one_project(wasm_path: Path, pro
     assert leftovers(project) == []
 
 
+@pytest.mark.both_stores
+def test_hooks_are_answered_while_tool_calls_wait(wasm_runtime, project: Path):
+    """Three memorize calls wait ~10 s each for a lock held elsewhere; a hook is answered warm meanwhile."""
+    remember(project, wasm_runtime)
+    env = host_env(project, RS_LEARN_HOOK_TIMEOUT="8")
+    event = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(project),
+                        "prompt": "which port does the staging server use?"}).encode()
+    cold = host("hook", "prompt-submit", env=env, input=event)
+    assert b"8080" in cold.stdout, cold
+
+    async def scenario() -> None:
+        async with connect(project) as client:
+            wait_for((project / ".gm" / "rs-learn.sock").is_socket, 60, "the warm socket")
+            with write_lock_held(project):
+                calls = [asyncio.ensure_future(client.call_tool("memorize", {"text": f"Waiting fact {i}."}))
+                         for i in range(3)]
+                await asyncio.sleep(1.0)  # the calls reach the server's guest thread and wait there
+                warm = await asyncio.to_thread(host, "hook", "prompt-submit", env=env, input=event)
+                assert not any(call.done() for call in calls), "the guest thread was busy all along"
+            log = project / ".gm" / "logs" / "hook.log"
+            assert warm.returncode == 0, warm.stderr
+            assert warm.stdout == cold.stdout, log.read_text() if log.exists() else ""
+            await asyncio.gather(*calls)
+
+    run(scenario())
+
+
 def test_stdout_is_the_protocol_only_and_sigterm_closes_cleanly(wasm_path: Path, project: Path):
     proc = subprocess.Popen([*HOST, "-v", "mcp"], env=host_env(project), cwd=project, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -272,10 +311,71 @@ def test_stdout_is_the_protocol_only_and_sigterm_closes_cleanly(wasm_path: Path,
         _, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 0, stderr.decode()
     assert [r["id"] for r in replies] == [1, 2] and replies[0]["result"]["serverInfo"]["name"] == "rs-learn"
+    assert set(replies[0]["result"]["capabilities"]) == {"tools", "resources"}, "no empty prompts capability"
     assert replies[1]["result"]["isError"] is False
     assert replies[1]["result"]["structuredContent"]["namespace"] == "default"
     assert b"rs_learn" in stderr  # -v: the logs are on stderr, stdout held only the replies
     assert leftovers(project) == []
+
+
+def test_a_first_start_answers_at_once_and_the_first_call_waits_for_the_compile(wasm_runtime, project: Path,
+                                                                              tmp_path: Path):
+    """Issue 26: initialize and tools/list are answered while the component cannot have loaded yet.
+
+    Another process holds the compile lock of the empty cache, so the server's load waits however fast
+    the machine is; the first tool call reports progress meanwhile and completes once the compile is done.
+    """
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime)
+    env = host_env(project, RS_LEARN_CACHE_DIR=str(compile_.cache))
+    progress: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append((done, total, message))
+
+    async def scenario() -> None:
+        async with connect(project, env=env) as client:
+            assert "prompts" not in client.server_capabilities.model_dump(exclude_none=True)
+            assert len((await client.list_tools()).tools) > 10
+            skills_only = await client.list_resources()  # a listing never waits for the compile
+            assert skills_only.resources == []
+            assert not compile_.artifact.exists(), "answered before the compile finished"
+            fact = {"text": "Compiled once, then warm."}
+            call = asyncio.ensure_future(client.call_tool("memorize", fact, read_timeout_seconds=900,
+                                                          progress_callback=on_progress))
+            for _ in range(600):
+                if len(progress) >= 2 or call.done():
+                    break
+                await asyncio.sleep(0.5)
+            assert not call.done() and len(progress) >= 2, "the call waits, reporting progress"
+            compile_.finish()
+            stored = await call
+            assert stored.is_error is False and stored.structured_content["deduped"] is False
+            assert (await client.call_tool("recall", {"query": "compiled"})).structured_content["result"]
+
+    try:
+        run(scenario())
+    finally:
+        compile_.release()
+    assert [p[0] for p in progress] == sorted(p[0] for p in progress), "progress only grows"
+    assert all(m and "compiling its component" in m and "rs-learn-host warmup" in m for _, _, m in progress)
+
+
+def test_a_component_that_cannot_load_is_an_error_result_not_a_dead_server(project: Path, tmp_path: Path):
+    broken = tmp_path / "broken.wasm"
+    broken.write_bytes(b"\x00asm\x0d\x00\x01\x00" + b"\xff" * 64)  # a component header, then garbage
+    env = host_env(project, RS_LEARN_WASM=str(broken), RS_LEARN_CACHE_DIR=str(tmp_path / "cache"))
+
+    async def scenario() -> None:
+        async with connect(project, env=env) as client:
+            assert len((await client.list_tools()).tools) > 10
+            for _ in range(2):  # every call says why, none kills the server
+                failed = await client.call_tool("memorize", {"text": "Not stored."})
+                assert failed.is_error is True
+                assert text(failed).startswith("internal: cannot load the component: "), text(failed)
+            assert (await client.list_resources()).resources == []
+
+    run(scenario())
+    assert not (project / ".gm" / "rs-learn.db").exists()
 
 
 def readme_mcp_section() -> str:

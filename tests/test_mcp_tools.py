@@ -19,9 +19,11 @@ import pytest
 from mcp import Client
 from structured_helpers import db_digest, write_config
 
-from guest.structured import query, records, tree
+from guest.structured import shapes, tree
 from guest.structured.fields import SCOPE_KEYS
 from host_harness.guests.base import BaseGuest
+from host_harness.mcp import server as server_module
+from host_harness.mcp.outputs import OUTPUTS
 from host_harness.mcp.schemas import property_names
 from host_harness.mcp.server import RsLearnServer
 from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, ToolSpec, prepare
@@ -137,6 +139,32 @@ def test_tools_cover_the_seeds_with_valid_schemas_and_annotations(serve):
     serve().run(scenario)
 
 
+def test_every_tool_declares_the_schema_of_its_structured_results(serve):
+    """The SDK client validates every successful result against it: every test here checks them."""
+
+    async def scenario(client: Client, served: Served) -> None:
+        assert "prompts" not in client.server_capabilities.model_dump(exclude_none=True)
+        for tool in (await client.list_tools()).tools:
+            schema = tool.output_schema
+            assert schema is not None and schema["type"] == "object", tool.name
+            jsonschema.Draft202012Validator.check_schema(schema)
+            assert not jsonschema.Draft202012Validator(schema).is_valid({}), f"{tool.name}: not vacuous"
+        stored = await client.call_tool("memorize", {"text": "Output schemas are checked."})
+        assert stored.is_error is False
+        broken = {**stored.structured_content, "deduped": "no"}
+        assert not jsonschema.Draft202012Validator(OUTPUTS["memorize"]).is_valid(broken)
+
+    serve().run(scenario)
+
+
+def test_tools_are_registered_through_the_sdks_public_api_only():
+    package = Path(server_module.__file__).parent
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in package.glob("*.py"))
+    for private in ("ArgModelBase", "FuncMetadata", "func_metadata", "_tool_manager", "_lowlevel_server",
+                    "mcpserver"):
+        assert private not in sources, private
+
+
 def test_every_advertised_argument_reaches_the_guest(serve):
     async def scenario(client: Client, served: Served) -> None:
         for tool in (await client.list_tools()).tools:
@@ -171,11 +199,27 @@ def test_structured_schemas_are_exactly_the_guest_field_lists(serve):
     probe = {"title": "t", "items": [{"title": "a", "zzProbe": 1}]}
     guest_items = allowed_by_guest(served, "create_checklist", probe)
     assert set(items["properties"]) == guest_items == {*tree.ITEM_FIELDS, "items"}
-    assert set(schemas["create_todo"]["properties"]) == set(records.FIELDS["todo"])
-    assert set(schemas["query_records"]["properties"]) == set(query.QUERY_FIELDS)
+    assert set(schemas["create_todo"]["properties"]) == set(shapes.FIELDS["todo"])
+    assert set(schemas["query_records"]["properties"]) == set(shapes.QUERY_FIELDS)
     envelope = asyncio.run(served.worker.dispatch("learn", {"memory": "m", "zzProbe": 1}))
     takes = re.search(r"learn takes (.*)\)", envelope["error"])
     assert takes and set(takes.group(1).split(", ")) == set(schemas["learn"]["properties"])
+
+
+def test_limit_zero_means_the_default_in_every_schema_and_every_verb(serve):
+    """Issue 25, item 19: the schemas said minimum 1 where the guest took 0 (recall) or refused it."""
+    served = serve()
+    for tool in ("recall", "recall_search", "query_records", "retrieve_memory"):
+        limit = served.server.schemas[tool]["properties"]["limit"]
+        assert limit["minimum"] == 0 and "0 or omitted: the" in limit["description"], tool
+    for n in range(12):
+        assert asyncio.run(served.worker.dispatch("create_todo", {"title": f"todo {n}"}))["ok"]
+    for verb, body in (("recall", {"query": "todo"}), ("recall_search", {"query": "todo"}),
+                       ("query_records", {}), ("retrieve_memory", {})):
+        zero = asyncio.run(served.worker.dispatch(verb, {**body, "limit": 0}))
+        omitted = asyncio.run(served.worker.dispatch(verb, body))
+        assert zero["ok"] is True and zero == omitted, (verb, zero)
+    assert len(asyncio.run(served.worker.dispatch("query_records", {"limit": 0}))["data"]["hits"]) == 10
 
 
 def test_checklist_items_unroll_to_the_configured_depth(project: Path, serve):

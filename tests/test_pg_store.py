@@ -23,6 +23,7 @@ from envelopes import ok
 from hostprocs import Watcher, host, host_env, wait_for, write_request
 
 from guest.host import HostError
+from host_harness.cachedir import default_cache_dir
 from host_harness.cli.main import cli
 from host_harness.guests.native import NativeGuest
 from host_harness.services import HostServices
@@ -120,8 +121,10 @@ def test_bad_connection_strings_are_one_line_errors_without_the_password(pg_clus
 
 def test_two_checkouts_share_one_memory_and_write_no_sqlite_file(pg_url: str, tmp_path: Path, wasm_path):
     team = f"team-{uuid.uuid4().hex[:8]}"
-    laptop = write_config(tmp_path / "laptop", store=pg_url, project=team)
-    desktop = write_config(tmp_path / "desktop", store=pg_url, project=team)
+    laptop, desktop = tmp_path / "laptop", tmp_path / "desktop"
+    for root in (laptop, desktop):
+        root.mkdir()
+        use_postgresql(root, pg_url, team)
     assert cli_run(laptop, "memorize", "Deploys go through ArgoCD, never kubectl apply.").exit_code == 0
     assert cli_run(laptop, "memorize", "-n", "frontend", "The app is built with vite.").exit_code == 0
     (tmp_path / "build.log").write_text("3 warnings, 0 errors\n")
@@ -300,7 +303,7 @@ def test_a_restart_fails_the_call_in_flight_and_the_next_one_reconnects(tmp_path
         services.begin()
         services.kv_get("meta", "stats")
         cluster.restart()  # the call in flight loses its connection
-        with pytest.raises(HostError, match=r"lost the connection to postgresql://postgres:\*\*\*@127\.0\.0\.1"):
+        with pytest.raises(HostError, match=r"lost the connection to postgresql://postgres@127\.0\.0\.1:\d+/rs_learn\?password=\*\*\*"):
             services.kv_put("notes", "n", b"x")
         assert cluster.password not in services.failure()
         services.rollback()
@@ -338,3 +341,77 @@ def test_eight_writers_from_two_checkouts_lose_nothing(pg_url: str, wasm_path: P
     assert report["crashed"] == [] and report["errors"] == [], report["errors"][:3] + report["crashed"][:1]
     assert report["locked"] == [] and report["missing"] == []
     assert report["memorized"] == report["distinct"] == report["counted"] > 8 * 5
+
+
+# the password stays out of the committed config (issue 25, item 20)
+
+
+def bare(pg_cluster, database: str) -> str:
+    """The URL of ``database`` on the session's server, without a password (as a committed config has it)."""
+    return f"postgresql://postgres@127.0.0.1:{pg_cluster.port}/{database}"
+
+
+def without_passwords(env: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in env.items() if k != "PGPASSWORD" and not k.startswith("PG_TEST_PASSWORD")}
+
+
+def test_the_password_comes_from_the_environment_or_pgpass(pg_cluster, pg_url: str, tmp_path: Path):
+    database, team = pg_url.rsplit("/", 1)[1], f"pw-{uuid.uuid4().hex}"
+    project = write_config(tmp_path / "project", store=bare(pg_cluster, database), project=team)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**without_passwords(host_env(project)), "HOME": str(home),
+           "RS_LEARN_CACHE_DIR": str(default_cache_dir())}  # the compiled component, not the new HOME's
+    refused = host("stats", "--json", env=env)  # no password anywhere
+    assert refused.returncode == 1 and b"password" in refused.stderr, refused.stderr
+    assert pg_cluster.password.encode() not in refused.stderr
+    by_libpq = host("stats", "--json", env={**env, "PGPASSWORD": pg_cluster.password})
+    assert by_libpq.returncode == 0, by_libpq.stderr
+    pgpass = home / ".pgpass"
+    pgpass.write_text(f"127.0.0.1:{pg_cluster.port}:*:postgres:{pg_cluster.password}\n")
+    pgpass.chmod(0o600)
+    assert host("memorize", "The password came from ~/.pgpass.", env=env).returncode == 0
+    pgpass.unlink()
+    write_config(project, store=bare(pg_cluster, database), project=team, password_env="TEAM_PG_PASSWORD")
+    named = host("recall", "pgpass", "--json", env={**env, "TEAM_PG_PASSWORD": pg_cluster.password})
+    assert named.returncode == 0 and "~/.pgpass" in json.loads(named.stdout)[0]["text"], named.stderr
+    for done in (by_libpq, named):
+        assert b"holds the database password" not in done.stderr
+    assert host("stats", env=env).returncode == 1, "password_env set but the variable is not: no password"
+
+
+@pytest.mark.parametrize(("document", "message"), [
+    ({"password_env": "TEAM_PG_PASSWORD", "store": f"postgresql://u:{SECRET}@h/db"}, "holds a password and"),
+    ({"password_env": "not a variable"}, "password_env must name an environment variable"),
+    ({"password_env": 7}, "password_env must name an environment variable"),
+])
+def test_a_bad_password_env_is_a_clear_error(tmp_path: Path, document, message: str):
+    write_config(tmp_path, **{"store": "postgresql://u@h/db", "project": "p", **document})
+    with pytest.raises(ConfigError, match=message) as caught:
+        resolve_store(tmp_path, environ={"TEAM_PG_PASSWORD": SECRET})
+    assert SECRET not in str(caught.value)
+
+
+def test_password_env_puts_the_password_in_the_connection_only(tmp_path: Path):
+    write_config(tmp_path, store="postgresql://u@h/db?sslmode=require", project="p", password_env="PW")
+    choice = resolve_store(tmp_path, environ={"PW": "p@ss:w/rd&x"})
+    assert choice.url == "postgresql://u@h/db?sslmode=require&password=p%40ss%3Aw%2Frd%26x"
+    assert choice.warnings == () and "p@ss" not in choice.describe()
+    assert resolve_store(tmp_path, environ={}).url == "postgresql://u@h/db?sslmode=require"
+
+
+def test_a_password_in_the_committed_config_is_warned_about(pg_url: str, tmp_path: Path, wasm_path: Path):
+    project = write_config(tmp_path / "project", store=pg_url, project=f"warn-{uuid.uuid4().hex}")
+    env = without_passwords(host_env(project, RS_LEARN_HOOK_TIMEOUT="30"))
+    warning = f"{project / '.gm' / 'config.json'} holds the database password in its store URL"
+    done = host("memorize", "Deploys go through ArgoCD.", env=env)
+    assert done.returncode == 0 and done.stderr.decode().count(warning) == 1, done.stderr
+    assert pg_url.split("@")[0].split(":")[-1] not in done.stderr.decode()
+    services = HostServices(project)
+    envelope = json.loads(NativeGuest(services).dispatch("stats", "{}"))
+    services.close()
+    assert envelope["ok"] is True and any(warning in w for w in envelope["warnings"])
+    event = {"hook_event_name": "UserPromptSubmit", "cwd": str(project), "prompt": "deploy with argocd"}
+    hook = host("hook", "prompt-submit", env=env, input=json.dumps(event).encode())
+    assert hook.returncode == 0 and "ArgoCD" in hook.stdout.decode()
+    assert warning in (project / ".gm" / "logs" / "hook.log").read_text()

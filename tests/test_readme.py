@@ -12,6 +12,8 @@ from pathlib import Path
 from conftest import use_postgresql
 from docpages import PAGES, blocks, page
 
+from host_harness.cachedir import default_cache_dir
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -44,6 +46,12 @@ def test_make_demo_memorizes_and_recalls_through_the_component():
     assert "terrain palette" in sections[1].splitlines()[1]
     assert "8080" in sections[2].splitlines()[1]
     assert "-wal" not in out and "-shm" not in out
+    project = re.search(r"^project: (\S+)$", out, re.M)
+    assert project and not Path(project.group(1)).exists(), "the demo project is removed"
+    steps = out.split("Next steps\n")[1]
+    assert "uv tool install ." in steps and "rs-learn-host setup claude-code" in steps
+    assert "/plugin install rs-learn@rs-learn" in steps
+    assert "deprecat" not in (out + done.stderr).lower()
 
 
 # Every `rs-learn-host` command line of the README's shell blocks, run as written, in order, in one
@@ -78,7 +86,23 @@ CHECKS = {
     "records --project-id app show cl-1": ("Collect entries",),
     "retrieve": ("## Structured memory",),
     'recall "how do we deploy?"': ("ArgoCD",),
+    'recall "staging deploys key"': ("[REDACTED:aws-access-key-id]", "DB_PASSWORD=[REDACTED:password]"),
+    "-host quarantined": ("mem-8f9a9ca21d617641-59: pipes a download into a shell",),
+    "approve mem-8f9a9ca21d617641-59": ("approved (was quarantined: pipes a download into a shell)",),
+    "rs-learn-host --version": ("rs-learn-host 0.1.0",),
+    "setup claude-code   #": (".mcp.json: wrote mcpServers.rs-learn", "component"),
+    "setup codex --scope user": (".codex/config.toml: wrote [mcp_servers.rs-learn]",),
+    "import --from claude-md   #": ("3 new, 0 already stored, 1 skipped: an @-import",),
+    "setup claude-code --dry-run": ("already set up: nothing would change",),
+    'again: "already set up': ("already set up: nothing changed",),
+    "setup cursor --no-warmup": (".cursor/mcp.json: wrote mcpServers.rs-learn",),
+    "setup cursor --remove": ("removed mcpServers.rs-learn",),
+    "import --from claude-md --dry-run": ("(nothing stored)",),
+    "import --from claude-md             # again": ("0 new, 3 already stored",),
+    "host warmup": ("compiled",),
 }
+CLAUDE_MD = ("# Conventions\n- Use pnpm, not npm.\n- Deploys go through ArgoCD.\n\n"
+             "## Style\nShort functions.\n\n@docs/more.md\n")
 
 
 def readme_commands() -> list[str]:
@@ -90,7 +114,7 @@ def readme_commands() -> list[str]:
     return lines
 
 
-def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path, pg_url: str):
+def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path, wasm_runtime, pg_url: str):
     work = tmp_path / "work"  # the examples' folder; ../other-checkout and ../copy are its siblings
     for sibling in ("other-checkout", "copy"):
         (tmp_path / sibling).mkdir()
@@ -104,10 +128,14 @@ def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path, pg_url: str)
     (work / "path" / "to" / "project").mkdir(parents=True)
     (work / "build.log").write_text("step 1 ok\nstep 2 failed: timeout\n", encoding="utf-8")
     (work / "deploy.md").write_text("1. Build\n2. Smoke test\n3. Ship\n", encoding="utf-8")
+    (work / "CLAUDE.md").write_text(CLAUDE_MD, encoding="utf-8")
     subprocess.run(["git", "init", "-q"], cwd=work, check=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RS_LEARN_") or k == "RS_LEARN_CACHE_DIR"}
+    home = tmp_path / "home"  # `setup --scope user` writes the agents' files here, never in the real home
+    home.mkdir()
+    agents = ("RS_LEARN_", "CODEX_", "CLAUDE_", "XDG_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(agents)}
     env.update(PATH=f"{shim.parent}{os.pathsep}{env.get('PATH', '')}", RS_LEARN_WASM=str(wasm_path),
-               PYTHONPATH=str(ROOT))
+               PYTHONPATH=str(ROOT), HOME=str(home), RS_LEARN_CACHE_DIR=str(default_cache_dir()))
     commands = readme_commands()
     assert len(commands) >= 30
     ran = []
@@ -133,6 +161,8 @@ def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path, pg_url: str)
     assert not list((work / "laptop").rglob("*.db")) and not list((work / "desktop").rglob("*.db"))
     moved, back = (work / "memories.jsonl").read_text(), (work / "back.jsonl").read_text()
     assert back.count("\n") == moved.count("\n") + 1 and "ArgoCD" in back, "the imported ones and the new one"
+    assert (work / ".claude" / "settings.json").is_file() and (home / ".codex" / "config.toml").is_file()
+    assert ".gm/exec-spool/" in (work / ".gitignore").read_text()
 
 
 def test_the_readme_is_short_and_links_every_docs_page():

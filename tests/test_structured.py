@@ -459,7 +459,7 @@ BAD = [
     ("update_session_note", {"id": "nt-1", "content": ""}, "validation", "field 'content' is empty"),
     ("query_records", {"query": 5}, "validation", "field 'query' must be a string"),
     ("query_records", {"kinds": ["task"]}, "validation", "must be one of checklist, todo, session_note"),
-    ("query_records", {"limit": 0}, "validation", "between 1 and 100"),
+    ("query_records", {"limit": -1}, "validation", "between 0 and 100"),  # 0 is the default (issue 25)
     ("query_records", {"status": "deleted"}, "validation", "must be one of"),
     ("query_records", {"includeArchived": "yes"}, "validation", "must be true or false"),
     ("query_records", {"query": "x", "threadId": "t"}, "validation", "'threadId' is a scope field"),

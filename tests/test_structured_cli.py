@@ -75,7 +75,9 @@ def test_records_round_trip(run):
 
 def test_scope_flags_and_environment_isolate_records(run):
     assert run("--project-id", "p1", "--actor", "alice", "create", "todo", "alice's todo").output == "td-1\n"
-    assert run("list").output == "No records found.\n", "unscoped callers do not see scoped records"
+    hidden = run("list").output  # unscoped callers do not see scoped records, but hear of them
+    assert hidden.startswith("No records found.\n(1 record in a scope not shown: ")
+    assert "--project-id" in hidden
     assert run("--project-id", "p2", "list").output == "No records found.\n"
     env = {"RS_LEARN_SCOPE_PROJECT": "p1", "RS_LEARN_SCOPE_ACTOR": "alice"}
     assert "alice's todo" in run("list", env=env).output
@@ -83,6 +85,19 @@ def test_scope_flags_and_environment_isolate_records(run):
     assert missing.exit_code == 1 and "not_found: no record 'td-1' in this scope" in missing.output
     assert run("--global", "create", "note", "Everyone sees this.").output == "nt-1\n"
     assert "Everyone sees this." in run("--project-id", "p2", "list").output
+
+
+def test_unscoped_list_says_how_many_records_a_scope_hides(run):
+    assert run("--project-id", "p1", "create", "todo", "p1 todo").exit_code == 0
+    assert run("--project-id", "p1", "--thread", "t", "create", "note", "p1 note").exit_code == 0
+    assert run("create", "todo", "an unscoped todo").exit_code == 0
+    lines = run("list").output.splitlines()
+    assert "an unscoped todo" in lines[0] and lines[1].startswith("(2 records in a scope not shown: ")
+    assert "(1 record in a scope" in run("list", "--kind", "note").output
+    assert json.loads(run("list", "--json").output)["hiddenByScope"] == 2
+    scoped = run("--project-id", "p1", "list").output
+    assert "p1 todo" in scoped and "not shown" not in scoped
+    assert "not shown" not in run("list", env={"RS_LEARN_SCOPE_PROJECT": "p1"}).output
 
 
 def test_bad_input_is_a_clean_error(run):

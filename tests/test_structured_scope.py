@@ -210,3 +210,35 @@ def test_a_corrupt_stored_tree_is_refused_not_looped_over(guest, services):
     repaired = ok(guest, "update_checklist_item", {"checklistId": "cl-1", "itemId": "it-1", "parentId": None})
     tree = [(i["id"], i["parentId"]) for i in repaired["checklist"]["items"]]
     assert tree == [("it-3", None), ("it-1", None), ("it-2", "it-1")]
+
+
+def test_an_unscoped_caller_can_count_what_scopes_hide(scoped):
+    """Issue 25, item 19: `records list` says how many records scopes hide; a scoped caller is never told."""
+    app = scoped(projectId="app")
+    ok(app, "create_todo", {"title": "app todo", "tags": ["ci"]})
+    ok(app, "create_session_note", {"title": "app note", "content": "x"})
+    ok(scoped(projectId="web", threadId="t"), "create_todo", {"title": "web todo"})
+    ok(scoped(projectId="web", **{"global": True}), "create_todo", {"title": "everyone's todo"})
+    unscoped = scoped()
+    ok(unscoped, "create_todo", {"title": "loose todo"})
+    found = ok(unscoped, "query_records", {"countHidden": True})
+    assert sorted(h["record"]["title"] for h in found["hits"]) == ["everyone's todo", "loose todo"]
+    assert found["hiddenByScope"] == 3, "the global record is seen, not hidden"
+    assert ok(unscoped, "query_records", {"countHidden": True, "kinds": ["todo"]})["hiddenByScope"] == 2
+    assert ok(unscoped, "query_records", {"countHidden": True, "tags": ["ci"]})["hiddenByScope"] == 1
+    assert ok(unscoped, "query_records", {"countHidden": True, "query": "app"})["hiddenByScope"] == 3
+    assert "hiddenByScope" not in ok(unscoped, "query_records", {})
+    refused = fails(app, "query_records", {"countHidden": True}, "validation")
+    assert "countHidden' is for an unscoped caller only" in refused
+
+
+def test_limit_zero_is_the_default_limit(scoped):
+    """Issue 25, item 19: 0 means the default for query_records and retrieve_memory, as for recall."""
+    caller = scoped()
+    for n in range(12):
+        ok(caller, "create_todo", {"title": f"todo {n}"})
+    assert len(ok(caller, "query_records", {"limit": 0})["hits"]) == 10  # defaultLimit
+    assert len(ok(caller, "query_records", {"limit": 12})["hits"]) == 12
+    default = ok(caller, "retrieve_memory", {})["records"]
+    assert ok(caller, "retrieve_memory", {"limit": 0})["records"] == default
+    assert "must be between 0 and 100, got -1" in fails(caller, "query_records", {"limit": -1}, "validation")

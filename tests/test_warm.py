@@ -3,7 +3,8 @@
 Real processes throughout: a ``spool --watch`` (or ``mcp``) server, and the hook started the way
 Claude Code starts it, under ``python -X importtime`` so that its stderr lists every module it
 imported. The warm answer must be the cold one, byte for byte; a stale socket, a planted link or a
-socket others could reach must never be used (the hook then takes the cold path).
+socket others could reach must never be used (the hook then takes the cold path). A busy server, an
+idle client, a server that stalls or dies: the hook still answers, by its deadline (issue 25).
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ import time
 from pathlib import Path
 
 import pytest
-from hostprocs import HOST, Watcher, host_env, remember
+from hostprocs import HOST, Watcher, host_env, remember, wait_for, write_lock_held, write_request
 
 from host_harness.guests.runtime import Runtime
-from host_harness.hooks.warm import SOCKET_NAME, Handoff, NoServer, WarmServer, ask
+from host_harness.hooks.reader import WarmReader
+from host_harness.hooks.server import WarmServer
+from host_harness.hooks.warm import SOCKET_NAME, STARTED, NoServer, ask
 
 PROMPT = "which port does the staging server use?"
 HEAVY = ("wasmtime", "numpy")
@@ -32,19 +35,35 @@ def remembered(project: Path, wasm_runtime: Runtime) -> Path:
     return remember(project, wasm_runtime)
 
 
-def hook(project: Path, prompt: str = PROMPT) -> tuple[str, set[str]]:
+def hook(project: Path, prompt: str = PROMPT, timeout: str = "20") -> tuple[str, set[str]]:
     """Run the prompt-submit hook as a new process: its output and the modules it imported.
 
     Each module is there by its full name and by its top-level package's (``numpy.linalg``: both).
     """
     event = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(project), "prompt": prompt})
-    env = host_env(project, RS_LEARN_HOOK_TIMEOUT="20")
+    env = host_env(project, RS_LEARN_HOOK_TIMEOUT=timeout)
     done = subprocess.run([sys.executable, "-X", "importtime", *HOST[1:], "hook", "prompt-submit"],
                           input=event.encode(), env=env, capture_output=True, timeout=60, cwd=project)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     names = [line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
              if line.startswith("import time:")]
     return done.stdout.decode(), {*names, *(name.split(".")[0] for name in names)}
+
+
+def asked(project: Path, body: dict | None = None) -> str:
+    """``auto_recall`` through the warm socket, with 5 s to answer."""
+    body = {"prompt": PROMPT} if body is None else body
+    return ask(project, "auto_recall", body, time.monotonic() + 5, 5.0)
+
+
+def serving(project: Path, serve) -> WarmServer:
+    """A warm server on ``project`` whose reader answers with ``serve(verb, body)``."""
+    return WarmServer(project, WarmReader(lambda verb, body, _left: serve(verb, body)))
+
+
+def hook_log(project: Path) -> str:
+    path = project / ".gm" / "logs" / "hook.log"
+    return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
 def test_a_warm_watcher_answers_the_hook_as_the_cold_path_does(remembered: Path):
@@ -85,7 +104,7 @@ def test_a_stale_socket_is_skipped_by_the_hook_and_replaced_by_a_server(remember
         os.umask(old)
     dead.close()
     with pytest.raises(NoServer):
-        ask(remembered, "auto_recall", {"prompt": PROMPT}, 5.0)
+        asked(remembered)
     cold, modules = hook(remembered)
     assert "8080" in cold and set(HEAVY) <= modules
     watcher = Watcher(host_env(remembered))
@@ -100,53 +119,61 @@ def test_a_stale_socket_is_skipped_by_the_hook_and_replaced_by_a_server(remember
 def test_a_planted_link_is_never_followed(remembered: Path, tmp_path: Path):
     elsewhere = tmp_path / "elsewhere.sock"
     (remembered / ".gm" / SOCKET_NAME).symlink_to(elsewhere)
-    server = WarmServer(remembered, lambda verb, body: "{}")
+    server = serving(remembered, lambda verb, body: "{}")
     assert not server.start(), "a link at the socket's name is left alone"
     server.close()
     assert (remembered / ".gm" / SOCKET_NAME).is_symlink() and not elsewhere.exists()
     with pytest.raises(NoServer):
-        ask(remembered, "auto_recall", {"prompt": PROMPT}, 5.0)
+        asked(remembered)
     out, modules = hook(remembered)
     assert "8080" in out and set(HEAVY) <= modules
 
 
 def test_a_socket_others_can_reach_is_not_used(project: Path):
     (project / ".gm").mkdir()
-    server = WarmServer(project, lambda verb, body: json.dumps({"ok": True, "verb": verb, "data": {}}))
+    server = serving(project, lambda verb, body: json.dumps({"ok": True, "verb": verb, "data": {}}))
     assert server.start()
     try:
-        assert json.loads(ask(project, "auto_recall", {"prompt": "x"}, 5.0))["ok"]
+        assert json.loads(asked(project))["ok"]
         (project / ".gm" / SOCKET_NAME).chmod(0o666)
         with pytest.raises(NoServer):
-            ask(project, "auto_recall", {"prompt": "x"}, 5.0)
+            asked(project)
     finally:
         server.close()
 
 
 def test_a_second_server_leaves_a_live_socket_alone(project: Path):
     (project / ".gm").mkdir()
-    first = WarmServer(project, lambda verb, body: json.dumps({"ok": True, "verb": verb, "data": 1}))
-    second = WarmServer(project, lambda verb, body: json.dumps({"ok": True, "verb": verb, "data": 2}))
+    first = serving(project, lambda verb, body: json.dumps({"ok": True, "verb": verb, "data": 1}))
+    second = serving(project, lambda verb, body: json.dumps({"ok": True, "verb": verb, "data": 2}))
     assert first.start()
     try:
         assert not second.start()
-        assert json.loads(ask(project, "auto_recall", {}, 5.0))["data"] == 1
+        assert json.loads(asked(project, {}))["data"] == 1
     finally:
         second.close()
         first.close()
     assert not (project / ".gm" / SOCKET_NAME).exists()
 
 
+LIMITS = {"start_within": 1, "within": 5}
+
+
 @pytest.mark.parametrize(("request_line", "error"), [
-    ({"v": 1, "verb": "memorize", "body": {"text": "x"}}, "serves only auto_recall, session_start"),
-    ({"v": 2, "verb": "auto_recall", "body": {}}, "protocol is version 1"),
-    ({"v": 1, "verb": "auto_recall", "body": "x"}, "serves only"),
-    ({"v": 1, "verb": "auto_recall", "body": {}, "project": "/elsewhere"}, "this warm server serves"),
+    ({"v": 2, "verb": "memorize", "body": {"text": "x"}, **LIMITS}, "serves only auto_recall, session_start"),
+    ({"v": 3, "verb": "auto_recall", "body": {}, **LIMITS}, "protocol is version 2"),
+    ({"v": 2, "verb": "auto_recall", "body": "x", **LIMITS}, "serves only"),
+    ({"v": 2, "verb": "auto_recall", "body": {}, "project": "/x", **LIMITS}, "this warm server serves"),
+    ({"v": 2, "verb": "auto_recall", "body": {}}, "field 'start_within' must be a number of seconds"),
+    ({"v": 2, "verb": "auto_recall", "body": {}, "start_within": 1, "within": 61}, "field 'within'"),
+    ({"v": 2, "verb": "auto_recall", "body": {}, "start_within": True, "within": 5}, "got True"),
+    ({"v": 2, "verb": "auto_recall", "body": {}, "start_within": 0, "within": 5}, "got 0"),
+    ({"v": 1, "verb": "memorize", "body": {"text": "x"}}, "serves only"),
 ])
 def test_the_server_refuses_what_it_does_not_serve(project: Path, request_line: dict, error: str):
     (project / ".gm").mkdir()
     served: list[str] = []
-    server = WarmServer(project, lambda verb, body: served.append(verb) or "{}")
+    server = serving(project, lambda verb, body: served.append(verb) or "{}")
     assert server.start()
     try:
         line = {"project": str(project), **request_line}
@@ -160,17 +187,50 @@ def test_the_server_refuses_what_it_does_not_serve(project: Path, request_line: 
     assert not answer["ok"] and error in answer["error"] and not served
 
 
-def test_handoff_runs_requests_on_the_owners_thread():
-    handoff = Handoff()
-    owner = threading.get_ident()
-    seen: list[int] = []
-    results: list[str] = []
-    client = threading.Thread(target=lambda: results.append(handoff.submit("auto_recall", "{}")))
-    client.start()
-    handoff.wait(5)  # woken by the request
-    assert handoff.run(lambda verb, body: seen.append(threading.get_ident()) or f"{verb} {body}") == 1
-    client.join(5)
-    assert results == ["auto_recall {}"] and seen == [owner]
+def test_an_old_client_is_answered_without_an_acknowledgement(project: Path):
+    """A version 1 request (a hook of the previous release) gets the envelope alone, as it expects."""
+    (project / ".gm").mkdir()
+    server = serving(project, lambda verb, body: json.dumps({"ok": True, "verb": verb, "data": "v1"}))
+    assert server.start()
+    try:
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.settimeout(5)
+            sock.connect(str(project / ".gm" / SOCKET_NAME))
+            line = {"v": 1, "project": str(project), "verb": "auto_recall", "body": {}}
+            sock.sendall(json.dumps(line).encode() + b"\n")
+            lines = sock.makefile("rb").readlines()
+    finally:
+        server.close()
+    assert [json.loads(x)["data"] for x in lines] == ["v1"]
+
+
+def test_the_reader_answers_in_turn_on_its_own_thread(project: Path):
+    (project / ".gm").mkdir()
+    threads: list[str] = []
+    busy = threading.Lock()
+    overlapped: list[bool] = []
+
+    def serve(verb: str, body: str) -> str:
+        overlapped.append(not busy.acquire(blocking=False))
+        threads.append(threading.current_thread().name)
+        time.sleep(0.05)
+        busy.release()
+        return json.dumps({"ok": True, "verb": verb, "data": body})
+
+    server = serving(project, serve)
+    assert server.start()
+    answers: list[str] = []
+    try:
+        clients = [threading.Thread(target=lambda i=i: answers.append(asked(project, {"n": i})))
+                   for i in range(6)]
+        for client in clients:
+            client.start()
+        for client in clients:
+            client.join(30)
+    finally:
+        server.close()
+    assert sorted(json.loads(json.loads(a)["data"])["n"] for a in answers) == list(range(6))
+    assert set(threads) == {"rs-learn-warm-reader"} and not any(overlapped)
 
 
 def test_the_mcp_server_answers_the_hook_warm(remembered: Path):
@@ -191,3 +251,185 @@ def test_the_mcp_server_answers_the_hook_warm(remembered: Path):
         server.stdin.close()  # end of the MCP session: the server exits
         server.wait(30)
     assert not (remembered / ".gm" / SOCKET_NAME).exists()
+
+
+# issue 25: a busy, idle, stalled, older or dying server never costs a hook its answer or its deadline
+
+
+@pytest.mark.both_stores
+def test_hooks_are_answered_while_the_spool_is_busy(remembered: Path):
+    """Three spool writes wait ~10 s each for a lock; the hooks are answered warm meanwhile."""
+    cold, _ = hook(remembered)
+    assert "8080" in cold
+    watcher: Watcher | None = None
+    try:
+        with write_lock_held(remembered):
+            for n in range(3):
+                body = json.dumps({"text": f"Fact {n}."}).encode()
+                write_request(remembered, "memorize", f"{n}.json", body)
+            watcher = Watcher(host_env(remembered))
+            watcher.wait_ready()  # from here its guest thread waits for the lock, ~30 s in all
+            for _ in range(2):
+                warm, modules = hook(remembered)  # 20 s: less than the ~30 s the spool is busy
+                assert warm == cold, hook_log(remembered)
+                assert not modules & set(HEAVY), "answered by the warm server, not cold"
+            assert list((remembered / ".gm" / "exec-spool" / "in" / "memorize").glob("*.json")), "still busy"
+    finally:
+        if watcher is not None:
+            assert watcher.stop() == 0
+    assert hook_log(remembered) == ""
+
+
+class Fake:
+    """A warm socket answered by ``act(connection)``: what an older, stalled or dying server does."""
+
+    def __init__(self, project: Path, act) -> None:
+        self.path = project / ".gm" / SOCKET_NAME
+        self.sock = socket.socket(socket.AF_UNIX)
+        old = os.umask(0o177)
+        try:
+            self.sock.bind(str(self.path))
+        finally:
+            os.umask(old)
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.act, self.stopped, self.cut_off = act, threading.Event(), threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.makefile("rb").readline()  # the request
+                try:
+                    self.act(conn, self.stopped)
+                except OSError:
+                    self.cut_off.set()  # the client closed the connection: it left
+
+    def close(self) -> None:
+        self.stopped.set()
+        self.thread.join(10)
+        self.sock.close()
+        self.path.unlink(missing_ok=True)
+
+
+def old_version(conn: socket.socket, _stop) -> None:
+    conn.sendall(b'{"ok": false, "verb": "?", "error": "validation: the warm protocol is version 1"}\n')
+
+
+def started_then_gone(conn: socket.socket, _stop) -> None:
+    conn.sendall(STARTED)  # then the server dies: the connection closes without an answer
+
+
+def trickle(conn: socket.socket, stop) -> None:
+    for _ in range(600):  # a byte every 0.1 s for a minute, never a whole line
+        if stop.is_set():
+            return
+        conn.sendall(b" ")
+        time.sleep(0.1)
+
+
+def started_then_trickle(conn: socket.socket, stop) -> None:
+    conn.sendall(STARTED)
+    trickle(conn, stop)
+
+
+@pytest.mark.parametrize(("act", "logged"), [
+    (old_version, "refused the request: 'validation: the warm protocol is version 1'; answering without it"),
+    (started_then_gone, "closed the connection without an answer; answering without it (cold)"),
+    (trickle, "did not start the request within 4 s; answering without it (cold)"),
+])
+def test_a_server_that_cannot_serve_sends_the_hook_cold(remembered: Path, act, logged: str):
+    cold, _ = hook(remembered)
+    fake = Fake(remembered, act)
+    try:
+        out, modules = hook(remembered)
+    finally:
+        fake.close()
+    assert out == cold and set(HEAVY) <= modules, "answered by the cold path"
+    assert logged in hook_log(remembered)
+
+
+def test_a_server_that_started_and_stalls_cannot_hold_the_hook_past_its_budget(remembered: Path):
+    fake = Fake(remembered, started_then_trickle)
+    try:
+        out, _ = hook(remembered, timeout="10")
+        wait_for(fake.cut_off.is_set, 30, "the hook to close the connection")
+    finally:
+        fake.close()
+    assert out == "" and "the warm server did not answer: timed out; nothing injected" in hook_log(remembered)
+
+
+def test_the_budget_ends_the_hook_whatever_it_waits_for(remembered: Path):
+    """A hook whose stdin never closes leaves, status 0, at the end of its budget, and says why."""
+    env = host_env(remembered, RS_LEARN_HOOK_TIMEOUT="5")
+    proc = subprocess.Popen([*HOST, "hook", "prompt-submit"], env=env, cwd=remembered, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(b'{"prompt": "which port')  # and never more, never closed
+        proc.stdin.flush()
+        code = proc.wait(60)
+    finally:
+        proc.stdin.close()
+        if proc.poll() is None:
+            proc.kill()
+    assert code == 0 and proc.stdout is not None and proc.stdout.read() == b""
+    logged = hook_log(remembered)
+    assert "the 5 s time budget" in logged and "; nothing injected" in logged, logged
+
+
+def test_a_server_busy_with_another_hook_sends_this_one_cold(remembered: Path):
+    cold, _ = hook(remembered)
+    holding, release = threading.Event(), threading.Event()
+
+    def serve(verb: str, body: str) -> str:
+        holding.set()
+        release.wait(60)
+        return json.dumps({"ok": True, "verb": verb, "data": {"context": ""}})
+
+    server = serving(remembered, serve)
+    assert server.start()
+    first = threading.Thread(target=lambda: ask(remembered, "auto_recall", {"prompt": PROMPT},
+                                                time.monotonic() + 60, 60.0))
+    try:
+        first.start()
+        assert holding.wait(30)  # the reader is busy with the first request
+        out, modules = hook(remembered, timeout="10")
+    finally:
+        release.set()
+        first.join(30)
+        server.close()
+    assert out == cold and set(HEAVY) <= modules
+    assert "did not start the request within 2 s; answering without it (cold)" in hook_log(remembered)
+
+
+def test_idle_connections_do_not_stall_the_socket(remembered: Path):
+    cold, _ = hook(remembered)
+    watcher = Watcher(host_env(remembered))
+    idle: list[socket.socket] = []
+    try:
+        watcher.wait_ready()
+        for _ in range(17):  # connected, never a byte sent
+            sock = socket.socket(socket.AF_UNIX)
+            sock.connect(str(remembered / ".gm" / SOCKET_NAME))
+            idle.append(sock)
+        warm, modules = hook(remembered)
+        assert warm == cold and not modules & set(HEAVY), "answered warm beside 17 idle connections"
+        for sock in idle:
+            sock.settimeout(30)
+            assert sock.recv(1) == b"", "the server drops an idle connection after its own deadline"
+        for _ in range(40):  # more than the server serves at once: the rest are closed at once
+            sock = socket.socket(socket.AF_UNIX)
+            sock.connect(str(remembered / ".gm" / SOCKET_NAME))
+            idle.append(sock)
+        crowded, _ = hook(remembered)
+        assert crowded == cold
+    finally:
+        for sock in idle:
+            sock.close()
+        assert watcher.stop() == 0

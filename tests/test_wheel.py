@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from host_harness.guests.runtime import cache_file_name, default_cache_dir
 
@@ -74,7 +77,7 @@ def test_a_fresh_venv_memorizes_and_recalls_outside_the_checkout(installed: Path
     project.mkdir()
     cache = tmp_path / "cache"
     seed_cache(cache)
-    env = clean_env(RS_LEARN_CACHE_DIR=str(cache))
+    env = clean_env(RS_LEARN_CACHE_DIR=str(cache), RS_LEARN_HOOK_TIMEOUT="60")  # a loaded machine: no timing
 
     def host(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
         return subprocess.run([str(bin_dir / "rs-learn-host"), "-p", str(project), *args], input=stdin,
@@ -100,3 +103,124 @@ def test_a_fresh_venv_memorizes_and_recalls_outside_the_checkout(installed: Path
     assert spooled.returncode == 0, spooled.stderr
     answer = json.loads((project / ".gm" / "exec-spool" / "out" / "1.json").read_text(encoding="utf-8"))
     assert answer["ok"] and answer["data"][0]["id"] == memory_id
+
+
+# Every command a user runs from the installed wheel, outside the checkout (issue 26).
+
+
+class Installed:
+    """The wheel's ``rs-learn-host`` in its venv, with a home and a compile cache of the test's own."""
+
+    def __init__(self, venv_dir: Path, tmp_path: Path) -> None:
+        self.bin = venv_dir / "bin"
+        self.home = tmp_path / "home"
+        self.home.mkdir()
+        cache = self.home / ".cache" / "rs-learn"
+        cache.parent.mkdir()
+        seed_cache(cache)
+        self.env = clean_env(HOME=str(self.home), GIT_CONFIG_GLOBAL=str(tmp_path / "gitconfig"),
+                             RS_LEARN_HOOK_TIMEOUT="60",  # the cache is the home's default: ~/.cache/rs-learn
+                             **{f"GIT_{who}_{what}": value for who in ("AUTHOR", "COMMITTER")
+                                for what, value in (("NAME", "T"), ("EMAIL", "t@example.com"))})
+        self.env.pop("RS_LEARN_CACHE_DIR", None)
+
+    def run(self, *args: str | Path, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(self.bin / "rs-learn-host"), *map(str, args)], input=stdin, cwd=cwd,
+                              env=self.env, capture_output=True, text=True, timeout=300)
+
+    def ok(self, *args: str | Path, cwd: Path, stdin: str | None = None) -> str:
+        done = self.run(*args, cwd=cwd, stdin=stdin)
+        assert done.returncode == 0, f"{args}: {done.stdout}\n{done.stderr}"
+        return done.stdout
+
+
+@pytest.fixture
+def wheel_host(installed: Path, tmp_path: Path) -> Installed:
+    return Installed(installed, tmp_path)
+
+
+@pytest.fixture
+def repo(git_repo: Path) -> Path:
+    return git_repo
+
+
+def test_the_wheel_knows_its_version_and_license(wheel: Path, wheel_host: Installed, repo: Path):
+    assert wheel_host.ok("--version", cwd=repo).strip() == "rs-learn-host 0.1.0"
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read("rs_learn-0.1.0.dist-info/METADATA").decode()
+        assert "License-Expression: Apache-2.0" in metadata
+        assert "Classifier: Programming Language :: Python :: 3" in metadata
+        assert archive.read("rs_learn-0.1.0.dist-info/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
+
+
+def test_setup_and_both_hooks_from_the_wheel(wheel_host: Installed, repo: Path, tmp_path: Path):
+    out = wheel_host.ok("setup", "claude-code", cwd=repo)
+    assert "component already compiled" in out, "warmup found the packaged component's compiled artifact"
+    command = str((wheel_host.bin / "rs-learn-host").resolve())
+    assert json.loads((repo / ".mcp.json").read_text())["mcpServers"]["rs-learn"]["command"] == command
+    hooks = json.loads((repo / ".claude" / "settings.json").read_text())["hooks"]
+    assert hooks["UserPromptSubmit"][0]["hooks"][0]["command"] == f"{command} hook prompt-submit"
+    wheel_host.ok("memorize", "Deploys go through ArgoCD; never kubectl apply by hand.", cwd=repo)
+    (tmp_path / "release.md").write_text("1. Tag\n2. Ship\n", encoding="utf-8")
+    wheel_host.ok("learn", "Releases follow a checklist.", "--skill", "release", "--description",
+                  "How we release", "--body", tmp_path / "release.md", cwd=repo)
+    event = {"cwd": str(repo), "prompt": "how do we deploy to production?"}
+    prompt = wheel_host.ok("hook", "prompt-submit", cwd=repo, stdin=json.dumps(event))
+    assert "ArgoCD" in json.loads(prompt)["hookSpecificOutput"]["additionalContext"]
+    started = wheel_host.ok("hook", "session-start", cwd=repo, stdin=json.dumps({"cwd": str(repo)}))
+    assert "release" in json.loads(started)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_import_from_and_git_install_from_the_wheel(wheel_host: Installed, repo: Path):
+    (repo / "CLAUDE.md").write_text("# Conventions\n- Use pnpm, not npm.\n- Staging is on port 8080.\n")
+    assert wheel_host.ok("import", "--from", "claude-md", cwd=repo).strip() == "2 new, 0 already stored"
+    assert wheel_host.ok("import", "--from", "claude-md", cwd=repo).strip() == "0 new, 2 already stored"
+    out = wheel_host.ok("git", "install", cwd=repo)
+    assert ".gitignore" in out and ".gm/exec-spool/" in (repo / ".gitignore").read_text()
+    subprocess.run(["git", "add", "-A"], cwd=repo, env=wheel_host.env, check=True)
+    subprocess.run(["git", "commit", "-qm", "memory"], cwd=repo, env=wheel_host.env, check=True)
+    wheel_host.ok("memorize", "Backups run nightly at 02:00.", cwd=repo)
+    diff = subprocess.run(["git", "diff", ".gm/rs-learn.db"], cwd=repo, env=wheel_host.env,
+                          capture_output=True, text=True, timeout=300)
+    assert '+memory mem-' in diff.stdout and "Backups run nightly" in diff.stdout, diff.stdout + diff.stderr
+
+
+def test_the_conformance_runner_from_the_wheel(wheel_host: Installed, tmp_path: Path):
+    traces = sorted((ROOT / "conformance" / "traces").glob("*.json"))
+    runner = [str(wheel_host.bin / "python"), "-m", "host_harness.conformance", *map(str, traces)]
+    done = subprocess.run(runner, cwd=tmp_path, env=wheel_host.env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("\nok ") + done.stdout.startswith("ok ") == len(traces) > 0
+
+
+def test_the_installed_mcp_server_and_warmup_work_outside_the_checkout(installed: Path, tmp_path: Path):
+    """Issue 26: the wheel has no models/ folder, and ``mcp`` must not need it to start."""
+    assert not list(installed.glob("lib/python*/site-packages/models")), "no embedder files installed"
+    project = tmp_path / "project"
+    project.mkdir()
+    cache = tmp_path / "cache"
+    seed_cache(cache)
+    env = clean_env(RS_LEARN_CACHE_DIR=str(cache))
+    command = str(installed / "bin" / "rs-learn-host")
+    warmed = subprocess.run([command, "warmup"], capture_output=True, text=True, cwd=tmp_path, env=env,
+                            timeout=900)
+    assert warmed.returncode == 0, warmed.stderr
+    assert warmed.stdout.startswith(("already compiled: ", "compiled the component in ")), warmed.stdout
+    params = StdioServerParameters(command=command, args=["-p", str(project), "mcp"], env=env, cwd=tmp_path)
+    errlog = tmp_path / "mcp-stderr.log"
+
+    async def scenario() -> None:
+        with errlog.open("w", encoding="utf-8") as err:
+            transport = stdio_client(params, errlog=err)
+            async with Client(transport, mode="legacy", read_timeout_seconds=300) as client:
+                assert client.server_info is not None and client.server_info.name == "rs-learn"
+                tools = {tool.name for tool in (await client.list_tools()).tools}
+                assert {"recall", "memorize", "learn", "archive", "recall_search", "create_todo"} <= tools
+                stored = await client.call_tool("memorize", {"text": "The wheel's MCP server works."})
+                assert stored.is_error is False, stored.content
+                hits = await client.call_tool("recall", {"query": "wheel server"})
+                assert hits.structured_content["result"][0]["id"] == stored.structured_content["id"]
+
+    asyncio.run(scenario())
+    assert "Traceback" not in errlog.read_text(encoding="utf-8")

@@ -1,11 +1,14 @@
 """The verbatim archive's storage: blocks under short ids ``r<seq>`` (seed 002).
 
-A block is archived once and never changes: its id points at that block forever.
+A block is archived once and its content never changes: its id points at that block forever
+(approving a quarantined block adds a field to its record, nothing else).
 Everything goes through the host's key-value imports, one store per namespace
 (``default`` uses plain buckets, a discipline ``name`` uses ``disciplines/<name>/…``;
 see :func:`guest.host.bucket`). Buckets of a store:
 
-* ``archive``        ``%020d`` seq -> JSON block ``{id, seq, label, content, ts[, locked]}``
+* ``archive``        ``%020d`` seq -> JSON block ``{id, seq, label, content, ts[, locked][, quarantined,
+  approved]}`` (``quarantined: {reason}`` for a block that reads as an instruction aimed at the agent,
+  ``approved: {ts}`` once someone released it: ``guest/text/screen.py``)
 * ``archive-index``  ``%020d`` chunk number -> JSON search entries, column by column:
   ``{seq: [...], label: [...], excerpt: [...], label_terms: [...], content_terms: [...][,
   locked: [seq, ...]]}``: what ``archive_search`` needs, so that a search never loads the
@@ -45,7 +48,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from guest.archive import terms
@@ -92,6 +95,7 @@ class Block:
     label: str
     content: str
     ts: int
+    flags: dict[str, Any] = field(default_factory=dict)  # ``quarantined``, ``approved``
 
     @property
     def id(self) -> str:
@@ -101,7 +105,7 @@ class Block:
     def encode(self) -> bytes:
         """Stable JSON bytes."""
         data = {"id": self.id, "seq": self.seq, "label": self.label, "content": self.content, "ts": self.ts}
-        return _dump(data)
+        return _dump({**data, **self.flags})
 
 
 @dataclass(frozen=True)
@@ -296,7 +300,7 @@ class Archive:
         data = self._decode(raw) if raw else None
         if data is None:
             return None
-        return Block(seq, data["label"], data["content"], data["ts"])
+        return Block(seq, data["label"], data["content"], data["ts"], _flags(data))
 
     def chunks(self) -> Iterator[Chunk]:
         """Every well-formed index chunk, by increasing sequence, read one at a time."""
@@ -345,7 +349,12 @@ def decode_block(raw: bytes) -> Block | None:
     data = _record(raw)
     if data is None or data.get("locked") is True:
         return None
-    return Block(data["seq"], data["label"], data["content"], data["ts"])
+    return Block(data["seq"], data["label"], data["content"], data["ts"], _flags(data))
+
+
+def _flags(data: dict[str, Any]) -> dict[str, Any]:
+    """A block record's quarantine fields."""
+    return {name: data[name] for name in FLAGS if name in data}
 
 
 def decode_aliases(raw: bytes | None) -> list[int]:
@@ -373,6 +382,7 @@ def _valid(data: object, fields: dict[str, type]) -> TypeGuard[dict[str, Any]]:
 
 
 _BLOCK_FIELDS: dict[str, type] = {"seq": int, "label": str, "content": str, "ts": int}
+FLAGS = ("quarantined", "approved")
 COLUMN_TYPES: dict[str, type] = {
     "seq": int, "label": str, "excerpt": str, "label_terms": str, "content_terms": str,
 }

@@ -16,11 +16,22 @@ from __future__ import annotations
 from typing import Any
 
 from guest import requests
-from guest.archive.search import derived_label, entry_of, limit_of, query_terms, results_text, search
+from guest.archive.search import (
+    MAX_TERMS,
+    derived_label,
+    entry_of,
+    left_out_text,
+    limit_of,
+    query_keywords,
+    query_terms,
+    results_text,
+    search,
+)
 from guest.archive.store import Archive, Block, Entry, format_id, parse_id
 from guest.errors import InvalidRequest, NotFound
 from guest.host import Host
 from guest.text.gostrings import quote, trim_space
+from guest.text.screen import Screen, quarantine, quarantine_of, quarantined
 from guest.verbs import Verb
 
 MAX_CONTENT_BYTES = requests.MAX_BODY_BYTES - 64 * 1024
@@ -49,25 +60,35 @@ class ArchiveVerbs:
         }
 
     def archive(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``archive {label?, content, namespace?}``: store the block, return its new id."""
+        """``archive {label?, content, namespace?}``: store the block, return its new id.
+
+        Verbatim, except that secrets are redacted (``redacted`` says which) and a block that
+        reads as an instruction aimed at the agent is stored quarantined (``quarantined``).
+        """
+        screen = Screen(self.host)
         content = _string(body, "content", MAX_CONTENT_BYTES, "the block to archive", allow_blank=True)
+        content = screen.text(content, "content", MAX_CONTENT_BYTES)
         label = _label(body)
+        label = None if label is None else screen.text(label, "label", MAX_LABEL_BYTES)
         namespace = requests.namespace(body) or requests.DEFAULT_NAMESPACE
         if label is None:
             label = derived_label(content)
+        reason = quarantine(label, content)
         store = Archive(self.host, namespace)
         seq = store.next_seq()
-        block = Block(seq, label, content, self.host.now_ms())
+        block = Block(seq, label, content, self.host.now_ms(), quarantined(reason) if reason else {})
         store.add(block, entry_of(block))
         size = len(content.encode("utf-8"))
-        return {
-            "text": f"Archived as {block.id}: {label} ({size} bytes).",
+        held = f" Quarantined: {reason}." if reason else ""
+        answer = {
+            "text": f"Archived as {block.id}: {label} ({size} bytes).{screen.note()}{held}",
             "id": block.id,
             "seq": seq,
             "label": label,
             "namespace": namespace,
             "bytes": size,
         }
+        return screen.report({**answer, "quarantined": reason} if reason else answer)
 
     def recall(self, body: dict[str, Any]) -> dict[str, Any]:
         """``archive_recall {id, namespace?}``: the block verbatim."""
@@ -84,11 +105,14 @@ class ArchiveVerbs:
         if block is None:
             raise NotFound(
                 f"archived block {quote(raw)} not found: check the id, "
-                "or find the block by keywords with archive_search"
+                "or find the block by keywords with recall_search"
             )
         note = "".join(f"; another branch's {format_id(seq)} is now {b.id} ({b.label})" for b in moved)
         if block.seq != seq:
             note = f"; {format_id(seq)} on another branch" + note
+        held = quarantine_of(block.flags)
+        if held:
+            note += f"; quarantined: {held}"
         answer = {
             "text": f"[{block.id} — {block.label}, recalled verbatim{note}]\n{block.content}",
             "id": block.id,
@@ -99,6 +123,8 @@ class ArchiveVerbs:
         }
         if moved:
             answer["renumbered"] = [{"id": b.id, "label": b.label} for b in moved]
+        if held:
+            answer["quarantined"] = held
         return answer
 
     def search(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -106,11 +132,15 @@ class ArchiveVerbs:
         query = _string(body, "query", MAX_QUERY_BYTES, "keywords to look for")
         namespace = requests.namespace(body) or requests.DEFAULT_NAMESPACE
         limit = limit_of(body.get("limit"))
-        terms = query_terms(query)
+        keywords = query_keywords(query)
+        terms = query_terms(query)  # at most MAX_TERMS of them: bounded work (guest/archive/search.py)
         archive = Archive(self.host, namespace)
         results = search(terms, archive.chunks(), limit, archive.has_term) if terms else []
+        text = results_text(results)
+        if len(keywords) > MAX_TERMS:
+            text += "\n" + left_out_text(keywords)
         return {
-            "text": results_text(results),
+            "text": text,
             "terms": terms,
             "namespace": namespace,
             "results": [r.as_dict() for r in results],

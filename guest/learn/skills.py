@@ -2,7 +2,8 @@
 
 The guest decides and renders; the host writes the file (atomically, and only
 under ``<project>/.gm/managed-skills/<name>/``). Names are lowercase kebab-case,
-at most 64 characters, starting with a letter or digit. Authored skills
+at most 64 characters, starting with a letter or digit, and never a Windows device name
+(``con``, ``nul``, ``lpt1``: the folder would break a checkout on Windows). Authored skills
 (``.gm/skills/``, ``.claude/skills/``) always win over managed ones.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from guest import requests
 from guest.errors import InvalidRequest
 from guest.host import HOST_NS, Host
 from guest.text.slug import kebab
@@ -67,6 +69,8 @@ def parse(value: object) -> SkillRequest:
         raise InvalidRequest(
             f"skill name {fields['name']!r} has no letter or digit to make a kebab-case name from"
         )
+    if requests.is_device_name(name):
+        raise InvalidRequest(requests.device_name(name, "skill name"))
     description = " ".join(fields["description"].split())
     skill = SkillRequest(str(action), name, description, fields["body"])
     size = len(skill.render().encode("utf-8"))

@@ -8,7 +8,10 @@ skill problem -- a malformed ``skill`` object, a name with no letter or digit, a
 ``SKILL.md`` over 64,000 bytes, an authored skill of that name, ``update`` of a
 skill that does not exist, or (host side) a failed write -- is reported *after*
 the lesson is stored: the envelope is ``ok`` (the lesson is committed) and its
-data carries ``isError: true`` with the seed's text and details.
+data carries ``isError: true`` with the seed's text and details. So is a lesson
+or skill that reads as an instruction aimed at the agent (``guest/text/screen.py``):
+the lesson is stored quarantined and no ``SKILL.md`` is written until it is
+approved. Secrets in the lesson, its context and the skill are redacted first.
 
 The data is the seed's tool result -- ``content: [{"type": "text", "text"}]``,
 ``details``, ``isError`` -- plus ``text`` (the same text), ``id`` and
@@ -27,6 +30,7 @@ from guest import requests
 from guest.errors import InvalidRequest
 from guest.learn import discovery, skills
 from guest.memory.verbs import MemoryVerbs
+from guest.text.screen import Screen, quarantine
 from guest.verbs import Verb
 
 IMPORTANCE = 0.8
@@ -76,19 +80,31 @@ class LearnVerbs:
         context = body.get("context")
         if context is not None and not isinstance(context, str):
             raise InvalidRequest("field 'context' must be a string")
-        context = sanitize(context) if context else None
+        screen = Screen(self.memory.host)
+        context = screen.text(sanitize(context)) if context else None
+        raw_skill = screen.strings(body.get("skill"))
+        suspect = quarantine(*_skill_texts(raw_skill))  # a skill body aimed at the agent taints its lesson
 
         stored = self.memory.store(
             {"text": lesson, **({"namespace": body["namespace"]} if "namespace" in body else {})},
             source=SOURCE,
+            screen=screen,
+            suspect=suspect,
             importance=IMPORTANCE,
             context=context,
         )
-        lesson_id = {"id": stored.id, "namespace": stored.namespace}
-        if body.get("skill") is None:
+        lesson_id = screen.report({"id": stored.id, "namespace": stored.namespace})
+        if stored.quarantined:
+            lesson_id["quarantined"] = stored.quarantined
+        if raw_skill is None:
             return {**result(f"{STORED}.", False, {"skill": None}), **lesson_id}
+        held = stored.quarantined or (suspect if not stored.approved else None)
+        if held:  # never promote an instruction aimed at the agent into a SKILL.md
+            text = (f"{STORED}, but it is quarantined ({held}), so no managed skill was written; "
+                    f"check it, approve it (approve {stored.id}) and run learn again.")
+            return {**result(text, True, {"skill": None, "quarantined": held}), **lesson_id}
         try:
-            skill = skills.parse(body["skill"])
+            skill = skills.parse(raw_skill)
         except InvalidRequest as error:  # the lesson is stored: report the skill, do not undo the lesson
             text = f"{STORED}, but the managed skill could not be written: {error.message}"
             return {**result(text, True, {"skill": None}), **lesson_id}
@@ -112,6 +128,13 @@ class LearnVerbs:
             **result(f'{STORED}. {verb} managed skill "{skill.name}".', False, {"skill": skill.name}),
             "write": {"path": skill.path, "content": skill.render(), "failure_prefix": STORED},
         }
+
+
+def _skill_texts(skill: Any) -> list[str]:
+    """The texts of a ``skill`` object that would reach the SKILL.md (whatever their types)."""
+    if not isinstance(skill, dict):
+        return []
+    return [skill[f] for f in ("name", "description", "body") if isinstance(skill.get(f), str)]
 
 
 def result(text: str, is_error: bool, details: dict[str, Any]) -> dict[str, Any]:

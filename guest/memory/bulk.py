@@ -12,15 +12,20 @@ rules: the id is content-addressed (``mem-<fnv1a64(namespace|text)>-<length>``, 
 ``id`` in the input is ignored), so importing the same memories again stores nothing (``deduped``).
 Each item is ``{text, namespace?, created?, source?, importance?, context?, embedder?, vector?}``; a
 leading ``@name`` in the text chooses the discipline as in memorize; the batch's ``namespace`` is
-the store of items that name none (by a sigil or their own ``namespace``). ``created`` is epoch
+the store of items that name none (by a sigil or their own ``namespace``). With ``dry_run: true``
+nothing is written (nor embedded): the counts say what an import would do, and ``new`` lists the
+indexes of the items it would store (``import --from`` shows them). ``created`` is epoch
 milliseconds or an ISO-8601 date (UTC when no offset is given; the host clock when absent). A
 ``vector`` (base64 of float32 little-endian, or a list of numbers) is kept only when ``embedder``
 names this engine's embedder -- then it must be a finite unit (or zero) vector of the right size --
 and the text is embedded otherwise. Every item is checked before anything is written; an error names
 the item (``memories[3]: field 'created' ...``) and the batch stores nothing. Keyword postings of
-the batch are written once per term. Items may carry supersede links, files and tombstones
+the batch are written once per term. Every item goes through memorize's screen
+(``guest/text/screen.py``): secrets redacted (a vector of a text that changed is not kept),
+instructions aimed at the agent quarantined -- whatever the item says -- and the answer counts
+``redacted`` and ``quarantined``. Items may carry supersede links, files and tombstones
 (:mod:`guest.memory.carry`): the answer then also counts ``forgotten``, the tombstones that took
-effect.
+effect (with ``dry_run``, those that would).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from guest.memory.memorize import write
 from guest.memory.records import Memory, Stats, memory_id
 from guest.memory.tombstones import Tombstone
 from guest.text.embed import StaticEmbedder, dot, pack
+from guest.text.screen import Screen, quarantine, quarantine_of, quarantined
 
 MAX_ITEMS = 5000
 MAX_PAGE = 5000
@@ -91,6 +97,8 @@ def _exported(memory: Memory) -> dict[str, Any]:
         item["importance"] = memory.importance
     if memory.context is not None:
         item["context"] = memory.context
+    if quarantine_of(memory.extra):
+        item["quarantined"] = quarantine_of(memory.extra)
     return {**item, **carry.exported(memory)}
 
 
@@ -106,37 +114,51 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
     if len(items) > MAX_ITEMS:
         raise InvalidRequest(f"field 'memories' holds {len(items)} items; the limit is {MAX_ITEMS}")
     fallback = requests.namespace(body, default=None)
-    checked = [_item(host, embedder, item, f"memories[{i}]", fallback) for i, item in enumerate(items)]
+    dry_run = requests.boolean(body, "dry_run", False)
+    screen = Screen(host)
+    checked = [_item(host, embedder, it, f"memories[{i}]", fallback, screen) for i, it in enumerate(items)]
     batch: list[tuple[Memory, bytes]] = []
     tombs: list[Tombstone] = []
+    fresh: list[int] = []
     seen: set[str] = set()
     embedded = 0
-    for memory, vector, carried in checked:
+    for index, (memory, vector, carried) in enumerate(checked):
         if carried.forgotten is not None:
             tombs.append(Tombstone(memory, carried.forgotten, carried.reason))
             continue
         raw = host.kv_get(bucket(memory.namespace, "memories"), memory.id)
         if raw is not None:
-            carry.link_stored(host, Memory.decode(raw), carried)
+            if not dry_run:
+                carry.link_stored(host, Memory.decode(raw), carried)
             continue
-        if memory.id in seen or carry.blocked(host, memory):
+        if memory.id in seen or carry.blocked(host, memory, revive=not dry_run):
             continue
         seen.add(memory.id)
+        fresh.append(index)
         if vector is None:
-            vector = pack(embedder.embed(memory.text))
             embedded += 1
+            if dry_run:
+                continue
+            vector = pack(embedder.embed(memory.text))
         carry.apply(memory, carried)
         batch.append((memory, vector))
-    write(host, batch)
-    forgotten = carry.forget_imported(host, tombs)
-    imported = len(batch)
-    out = {"items": len(items), "imported": imported, "deduped": len(items) - imported - forgotten,
-           "embedded": embedded}
-    return {**out, "forgotten": forgotten} if forgotten else out
+    if not dry_run:
+        write(host, batch)
+    forgotten = carry.forget_imported(host, tombs, dry_run=dry_run)
+    counts = {"items": len(items), "imported": len(fresh), "deduped": len(items) - len(fresh) - forgotten,
+              "embedded": embedded}
+    held = sum(1 for index in fresh if quarantine_of(checked[index][0].extra))
+    if held:
+        counts["quarantined"] = held
+    if forgotten:
+        counts["forgotten"] = forgotten
+    if dry_run:
+        return screen.report(counts | {"dry_run": True, "new": fresh})
+    return screen.report(counts)
 
 
 def _item(
-    host: Host, embedder: StaticEmbedder, item: Any, where: str, fallback: str | None
+    host: Host, embedder: StaticEmbedder, item: Any, where: str, fallback: str | None, screen: Screen
 ) -> tuple[Memory, bytes | None, Carried]:
     """Validate one item: the memory to store (``doc`` not yet assigned) and its vector, if usable."""
     if not isinstance(item, dict):
@@ -144,19 +166,24 @@ def _item(
     try:
         text = requests.text(item, "text", 64 * 1024)
         target = disciplines.for_write(host, text, requests.namespace(item, default=None))
-        text = requests.text({"text": target.text}, "text", 64 * 1024)
+        given = requests.text({"text": target.text}, "text", 64 * 1024)
+        text = screen.text(given, "text", 64 * 1024)
         namespace = target.namespaces[0] if target.explicit else fallback or disciplines.DEFAULT
         created = _created(item.get("created"))
-        source = _optional_text(item, "source", MAX_SOURCE_BYTES) or "import"
+        source = screen.text(_optional_text(item, "source", MAX_SOURCE_BYTES) or "import")
         context = _optional_text(item, "context", MAX_CONTEXT_BYTES)
+        context = None if context is None else screen.text(context)
         importance = None if item.get("importance") is None else requests.number(item, "importance", 0, 0, 1)
-        vector = _vector(item, embedder)
-        carried = carry.check(item, _created)
+        vector = _vector(item, embedder) if text == given else None  # embedded from the secret: redo it
+        carried = carry.check(item, _created, screen)
     except InvalidRequest as error:
         raise InvalidRequest(f"{where}: {error.message}") from None
     ts = host.now_ms() if created is None else created
     key = memory_id(namespace, text)
-    return Memory(key, text, namespace, ts, embedder.id, source, 0, importance, context), vector, carried
+    reason = quarantine(text)  # the input's own marks are not trusted: screened again
+    extra = quarantined(reason) if reason else {}
+    memory = Memory(key, text, namespace, ts, embedder.id, source, 0, importance, context, extra)
+    return memory, vector, carried
 
 
 def _optional_text(item: dict[str, Any], field: str, max_bytes: int) -> str | None:

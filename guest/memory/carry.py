@@ -27,6 +27,7 @@ from guest.memory import lookup, timeline, tombstones
 from guest.memory.records import Memory
 from guest.memory.reindex import remove
 from guest.memory.tombstones import Tombstone
+from guest.text.screen import Screen
 
 SHA256_RE = re.compile(r"[0-9a-f]{64}")
 MAX_FILES = 64
@@ -57,8 +58,11 @@ def forgotten_page(host: Host, namespace: str, start: int, limit: int) -> tuple[
     return [Tombstone.decode(raw) for _, raw in found[start : start + limit]], len(found)
 
 
-def check(item: dict[str, Any], created: Callable[[Any, str], int | None]) -> Carried:
-    """Validate the optional fields of an import item (``created``: the checker of a time field)."""
+def check(item: dict[str, Any], created: Callable[[Any, str], int | None], screen: Screen) -> Carried:
+    """Validate the optional fields of an import item (``created``: the checker of a time field).
+
+    A tombstone's ``reason`` goes through the request's ``screen`` like the item's other texts.
+    """
     supersedes = lookup.ids(item, "supersedes", required=False) or None
     superseded_by = None
     if item.get("superseded_by") is not None:
@@ -74,7 +78,7 @@ def check(item: dict[str, Any], created: Callable[[Any, str], int | None]) -> Ca
         if forgotten is None:
             raise InvalidRequest("field 'forgotten.ts' must be a time, not null")
         if mark.get("reason") is not None:
-            reason = requests.text(mark, "reason", tombstones.MAX_REASON_BYTES)
+            reason = screen.text(requests.text(mark, "reason", tombstones.MAX_REASON_BYTES))
     return Carried(supersedes, superseded_by, files, forgotten, reason)
 
 
@@ -107,20 +111,27 @@ def link_stored(host: Host, stored: Memory, carried: Carried) -> None:
         host.kv_put(bucket(stored.namespace, "memories"), stored.id, stored.encode())
 
 
-def blocked(host: Host, memory: Memory) -> bool:
-    """Whether the store forgot ``memory`` after it was created (then it is not imported)."""
+def blocked(host: Host, memory: Memory, *, revive: bool = True) -> bool:
+    """Whether the store forgot ``memory`` after it was created (then it is not imported).
+
+    Otherwise, with ``revive``, a tombstone of an older forget is deleted (the memory comes back).
+    """
     tomb = tombstones.get(host, memory.namespace, memory.id)
     if tomb is None:
         return False
     if tomb.beats(memory):
         return True
-    tombstones.delete(host, memory.namespace, memory.id)  # created after the forget: it comes back
-    timeline.drop(host, memory.namespace, tomb.memory.seq)
+    if revive:  # created after the forget: it comes back
+        tombstones.delete(host, memory.namespace, memory.id)
+        timeline.drop(host, memory.namespace, tomb.memory.seq)
     return False
 
 
-def forget_imported(host: Host, tombs: list[Tombstone]) -> int:
-    """Honour imported tombstones (after the batch's memories are stored); how many took effect."""
+def forget_imported(host: Host, tombs: list[Tombstone], *, dry_run: bool = False) -> int:
+    """Honour imported tombstones (after the batch's memories are stored); how many took effect.
+
+    With ``dry_run`` nothing is written: how many would take effect in the store as it is.
+    """
     applied = 0
     appender = timeline.Appender(host)
     for tomb in tombs:
@@ -131,10 +142,12 @@ def forget_imported(host: Host, tombs: list[Tombstone]) -> int:
         known = tombstones.get(host, namespace, memory_id)
         if known is not None and known.forgotten >= tomb.forgotten:
             continue
+        applied += 1
+        if dry_run:
+            continue
         if record is not None:
             remove(host, namespace, [memory_id])
         tomb.memory.seq = known.memory.seq if known is not None else appender.append(namespace, memory_id)
         tombstones.put(host, namespace, tomb)
-        applied += 1
     appender.close()
     return applied

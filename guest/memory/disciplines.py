@@ -72,7 +72,8 @@ def names(host: Host, key: str, raw: bytes | None = None) -> list[str]:
         return []
     out: list[str] = []
     for name in listed if isinstance(listed, list) else []:
-        usable = isinstance(name, str) and NAME_RE.fullmatch(name) and name not in RESERVED_NAMES
+        usable = (isinstance(name, str) and NAME_RE.fullmatch(name) and name not in RESERVED_NAMES
+                  and not requests.is_device_name(name))
         if usable and name != DEFAULT and name not in out:
             out.append(name)
         elif name != DEFAULT:
@@ -122,6 +123,18 @@ def label(text: str, namespace: str, fanned_out: bool) -> str:
     return PREFIX.format(namespace) + text if fanned_out and namespace != DEFAULT else text
 
 
+def check_case(name: str, existing: set[str]) -> None:
+    """Refuse a discipline that differs only in case from a known one: one folder on macOS and Windows."""
+    if name in existing:
+        return
+    twin = next((other for other in sorted(existing) if other.casefold() == name.casefold()), None)
+    if twin is not None:
+        raise InvalidRequest(
+            f"field 'namespace' {name!r} differs only in case from the discipline {twin!r}: on macOS "
+            "and Windows they would be one folder; use the existing name"
+        )
+
+
 def _choose(host: Host, text: str, namespace: str | None) -> tuple[str | None, str]:
     """The store a known sigil or ``namespace`` names, and the text without the sigil.
 
@@ -129,6 +142,8 @@ def _choose(host: Host, text: str, namespace: str | None) -> tuple[str | None, s
     "namespace": "ops"}`` writes ``x`` to ``ops`` even before ``ops`` exists).
     """
     explicit = namespace if namespace not in (None, DEFAULT) else None
+    if explicit is not None:
+        check_case(explicit, known(host))
     sigil, rest = split_sigil(text, lambda name: name == explicit or name in known(host))
     if sigil is None:
         return namespace, text

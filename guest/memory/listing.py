@@ -1,19 +1,21 @@
 """``list_memories`` and ``get_memory``: what a store holds, as a person reads it.
 
-**list_memories** ``{namespace?, limit?, cursor?, query?, include?, stale?}`` pages through one store
-newest first -- most recently stored (or, with ``include: ["forgotten"]``, forgotten) first; the
-order of the store's timeline (:mod:`guest.memory.timeline`) -- and answers ``{namespace, memories,
-next}``. ``next`` is an opaque cursor for the following page, ``null`` after the last; memories
-stored between two pages come before the cursor, so a page never repeats or skips one. A page reads
-the entries it shows and at most :data:`MAX_SCAN` entries in all, so its cost does not grow with the
-store: with a ``query`` (a case-insensitive substring of the text, not a ranked recall) or
-``stale: true`` a page may come back short, with a ``next`` to go on from.
+**list_memories** ``{namespace?, limit?, cursor?, query?, include?, stale?, quarantined?}`` pages
+through one store newest first -- most recently stored (or, with ``include: ["forgotten"]``,
+forgotten) first; the order of the store's timeline (:mod:`guest.memory.timeline`) -- and answers
+``{namespace, memories, next}``. ``next`` is an opaque cursor for the following page, ``null`` after
+the last; memories stored between two pages come before the cursor, so a page never repeats or skips
+one. A page reads the entries it shows and at most :data:`MAX_SCAN` entries in all, so its cost does
+not grow with the store: with a ``query`` (a case-insensitive substring of the text, not a ranked
+recall), ``stale: true`` or ``quarantined: true`` a page may come back short, with a ``next`` to go
+on from.
 
 Hidden unless ``include`` names them: ``forgotten`` memories (their tombstones) and ``superseded``
 ones. Each memory is ``{id, text, namespace, ts}`` plus, when they apply, ``origin`` (how it was
 stored, when not by ``memorize``: ``learn``, ``import`` …), ``supersedes``, ``superseded_by``,
-``files`` (the project files it names), ``stale: {files}`` (those that changed or vanished since)
-and ``forgotten: {ts, reason?}``.
+``files`` (the project files it names), ``stale: {files}`` (those that changed or vanished since),
+``quarantined`` (why it is held back from the agent, until approved: ``guest/text/screen.py``) and
+``forgotten: {ts, reason?}``.
 
 **get_memory** ``{id, namespace?}`` answers one memory in the same shape, forgotten or not.
 """
@@ -29,6 +31,7 @@ from guest.host import Host
 from guest.memory import disciplines, freshness, lookup, timeline, tombstones
 from guest.memory.records import Memory
 from guest.memory.tombstones import Tombstone
+from guest.text.screen import quarantine_of
 
 DEFAULT_PAGE = 20
 MAX_PAGE = 200
@@ -49,6 +52,7 @@ def list_memories(host: Host, body: dict[str, Any]) -> dict[str, Any]:
         needle = requests.text(body, "query", MAX_QUERY_BYTES).casefold()
     include = _include(body)
     only_stale = requests.boolean(body, "stale", False)
+    only_quarantined = requests.boolean(body, "quarantined", False)
     out: list[dict[str, Any]] = []
     seq = start
     while seq > 0 and len(out) < limit and start - seq < MAX_SCAN:
@@ -60,7 +64,7 @@ def list_memories(host: Host, body: dict[str, Any]) -> dict[str, Any]:
         if not hidden(memory, tombstone) <= include or needle not in memory.text.casefold():
             continue
         shown = item(host, memory, tombstone)
-        if only_stale and "stale" not in shown:
+        if (only_stale and "stale" not in shown) or (only_quarantined and "quarantined" not in shown):
             continue
         out.append(shown)
     return {"namespace": namespace, "memories": out, "next": f"m{seq}" if seq > 0 else None}
@@ -99,6 +103,8 @@ def item(host: Host, memory: Memory, tombstone: Tombstone | None = None) -> dict
         changed = freshness.changed(host, memory.files) if tombstone is None else []
         if changed:
             out["stale"] = {"files": changed}
+    if quarantine_of(memory.extra):
+        out["quarantined"] = quarantine_of(memory.extra)
     if tombstone is not None:
         out["forgotten"] = {"ts": tombstone.forgotten}
         if tombstone.reason is not None:

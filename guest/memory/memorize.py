@@ -18,6 +18,7 @@ from guest.memory.records import Memory, Stats, memory_id, write_stats
 from guest.memory.reindex import rebuild
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
+from guest.text.screen import APPROVED, quarantine_of, quarantined
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class Stored:
     id: str
     namespace: str
     deduped: bool
+    quarantined: str | None = None  # why the stored memory is quarantined (not approved)
+    approved: bool = False  # someone approved the stored memory
 
 
 def memorize(
@@ -37,25 +40,31 @@ def memorize(
     source: str = "memorize",
     importance: float | None = None,
     context: str | None = None,
+    quarantine: str | None = None,
     vector: list[float] | None = None,
 ) -> Stored:
     """Store ``text`` in ``namespace`` (already validated) unless it is already there.
 
+    ``quarantine``: why the text reads as an instruction aimed at the agent; a new memory is
+    stored quarantined. A stored one keeps its own state, which the answer reports.
     ``vector``: the text's embedding when the caller computed it already.
     """
     key = memory_id(namespace, text)
-    if host.kv_get(bucket(namespace, "memories"), key) is not None:
-        return Stored(key, namespace, True)
+    raw = host.kv_get(bucket(namespace, "memories"), key)
+    if raw is not None:
+        stored = Memory.decode(raw).extra if quarantine or b'"quarantined"' in raw else {}
+        return Stored(key, namespace, True, quarantine_of(stored), bool(stored.get(APPROVED)))
     if vector is None:
         vector = embedder.embed(text)  # embed first: no text is ever stored without its vector
-    record = Memory(key, text, namespace, host.now_ms(), embedder.id, source, 0, importance, context,
+    extra = quarantined(quarantine) if quarantine else {}
+    record = Memory(key, text, namespace, host.now_ms(), embedder.id, source, 0, importance, context, extra,
                     files=freshness.digests(host, text) or None)
     forgotten = tombstones.get(host, namespace, key)
     if forgotten is not None:  # memorized again after a forget: a new decision
         tombstones.delete(host, namespace, key)
         timeline.drop(host, namespace, forgotten.memory.seq)
     write(host, [(record, pack(vector))])
-    return Stored(key, namespace, False)
+    return Stored(key, namespace, False, quarantine)
 
 
 def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None) -> None:

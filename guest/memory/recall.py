@@ -26,8 +26,7 @@ from guest.memory.records import Memory, Stats
 from guest.text import keywords, postings
 from guest.text.embed import StaticEmbedder, cosine, unpack
 from guest.text.postings import PostingsCache
-
-MODES = ("hybrid", "vector", "keyword")
+from guest.text.screen import quarantine_of
 
 
 @dataclass(frozen=True)
@@ -41,6 +40,7 @@ class Hit:
     cosine: float = 0.0  # raw cosine to the query (0 when not a vector candidate)
     matched: bool = False  # at least one query term matched (keyword channel)
     stale: tuple[str, ...] = ()  # cited project files that changed or vanished since it was stored
+    quarantined: str | None = None  # why the memory is quarantined: never injected by auto_recall
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,7 @@ def recall(
             max(cosines.get(key, 0.0) for key in keys),
             any(key in matched for key in keys),
             stale,
+            quarantine_of(m.extra) if m.extra else None,
         ))
     out.sort(key=lambda h: -h.score)  # stable: only a stale hit moves (below equal fresh ones)
     return [replace(hit, score=f32(hit.score)) for hit in out]

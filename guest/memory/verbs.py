@@ -9,20 +9,18 @@ from typing import Any
 from guest import requests
 from guest.host import Host, ReadOnce, bucket
 from guest.memory import autorecall, bulk, correct, disciplines, listing, lookup, tombstones
+from guest.memory.limits import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES, MAX_TEXT_BYTES, MODES
 from guest.memory.memorize import Stored, memorize
-from guest.memory.recall import MODES, Hit, RecallOptions, recall
+from guest.memory.recall import Hit, RecallOptions, recall
 from guest.memory.records import Stats, memory_id
 from guest.memory.reindex import rebuild, reindex
 from guest.memory.similar import similar
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, to_json
 from guest.text.postings import PostingsCache
+from guest.text.screen import Screen, quarantine
 from guest.verbs import Rendered, Verb
 
-MAX_TEXT_BYTES = 64 * 1024
-MAX_QUERY_BYTES = 8 * 1024
-DEFAULT_LIMIT = 8
-MAX_LIMIT = 100
 MAX_PROMPT_BYTES = 1024 * 1024
 DEFAULT_BUDGET_TOKENS = 1500
 DEFAULT_HIT_TOKENS = 200
@@ -53,16 +51,28 @@ class MemoryVerbs:
             "forget": Verb(self.forget, "ids"),
         }
 
-    def target(self, body: dict[str, Any]) -> tuple[str, str]:
-        """Validate ``{text, namespace?}`` (``@name`` sigil allowed): the text to store and its store."""
+    def target(self, body: dict[str, Any], screen: Screen | None = None) -> tuple[str, str]:
+        """Validate ``{text, namespace?}`` (``@name`` sigil allowed) and screen the text.
+
+        The text to store -- its secrets redacted (``screen`` counts them) -- and its store.
+        """
         text = requests.text(body, "text", MAX_TEXT_BYTES)
         target = disciplines.for_write(self.host, text, disciplines.requested(body))
-        return requests.text({"text": target.text}, "text", MAX_TEXT_BYTES), target.namespaces[0]
+        text = requests.text({"text": target.text}, "text", MAX_TEXT_BYTES)
+        return (screen or Screen(self.host)).text(text, "text", MAX_TEXT_BYTES), target.namespaces[0]
 
-    def store(self, body: dict[str, Any], source: str = "memorize", **extra: Any) -> Stored:
-        """Validate ``{text, namespace?}`` (``@name`` sigil allowed) and memorize it."""
-        text, namespace = self.target(body)
-        return memorize(self.host, self.embedder, text, namespace, source, **extra)
+    def store(
+        self, body: dict[str, Any], source: str = "memorize", screen: Screen | None = None,
+        suspect: str | None = None, **extra: Any,
+    ) -> Stored:
+        """Validate ``{text, namespace?}`` (``@name`` sigil allowed), screen it and memorize it.
+
+        Its secrets are redacted (``screen`` counts them); it is stored quarantined when it reads
+        as an instruction aimed at the agent, or for ``suspect`` (a reason found elsewhere).
+        """
+        text, namespace = self.target(body, screen)
+        reason = quarantine(text) or suspect
+        return memorize(self.host, self.embedder, text, namespace, source, quarantine=reason, **extra)
 
     def hits(self, body: dict[str, Any]) -> list[Hit]:
         """Validate ``{query, limit?, namespace?, mode?, recency_weight?, ...}`` and recall."""
@@ -81,11 +91,13 @@ class MemoryVerbs:
         return [replace(h, text=disciplines.label(h.text, h.namespace, True)) for h in hits]
 
     def memorize(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``memorize``: ``{id, namespace, deduped}``, plus ``supersedes`` and ``similar`` when they apply.
+        """``memorize``: ``{id, namespace, deduped}`` (and what applies of the fields below).
 
-        Every id of ``supersedes`` is checked before anything is stored (:mod:`guest.memory.correct`).
+        ``redacted``, ``quarantined`` (:mod:`guest.text.screen`), ``supersedes`` and ``similar``. Every
+        id of ``supersedes`` is checked before anything is stored (:mod:`guest.memory.correct`).
         """
-        text, namespace = self.target(body)
+        screen = Screen(self.host)
+        text, namespace = self.target(body, screen)
         replaced = lookup.ids(body, "supersedes", required=False)
         key = memory_id(namespace, text)
         old = correct.superseded(self.host, namespace, replaced, key)
@@ -95,23 +107,30 @@ class MemoryVerbs:
             # the host bring its persisted index up to date first (measured: most of the memorize).
             vector = self.embedder.embed(text)
             close = similar(self.host, self.embedder, namespace, text, vector, set(replaced))
-        stored = memorize(self.host, self.embedder, text, namespace, vector=vector)
+        reason = quarantine(text)
+        stored = memorize(self.host, self.embedder, text, namespace, quarantine=reason, vector=vector)
         if old:
             correct.link(self.host, namespace, stored.id, old)
         out: dict[str, Any] = {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
+        if stored.quarantined:
+            out["quarantined"] = stored.quarantined
         if replaced:
             out["supersedes"] = replaced
         if close:
             out["similar"] = close
-        return out
+        return screen.report(out)
 
     def forget(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``forget {ids, reason?, namespace?}``: ``{forgotten, missing}`` (:mod:`guest.memory.correct`)."""
+        """``forget {ids, reason?, namespace?}``: ``{forgotten, missing}`` (:mod:`guest.memory.correct`).
+
+        The ``reason`` is stored, so it is screened for secrets like a memory's text.
+        """
         memory_ids = lookup.ids(body, "ids")
+        screen = Screen(self.host)
         reason = None
         if body.get("reason") is not None:
-            reason = requests.text(body, "reason", tombstones.MAX_REASON_BYTES)
-        return correct.forget(self.host, memory_ids, reason, lookup.stores(self.host, body))
+            reason = screen.text(requests.text(body, "reason", tombstones.MAX_REASON_BYTES))
+        return screen.report(correct.forget(self.host, memory_ids, reason, lookup.stores(self.host, body)))
 
     def recall(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """``recall``: the hits as objects."""
@@ -152,7 +171,7 @@ class MemoryVerbs:
         if use_full and derived.cleaned:
             lists.append(recall(host, self.embedder, derived.cleaned, limit, target.namespaces, options,
                                 self.postings))
-        hits = autorecall.merge(*lists)[:limit]
+        hits = [h for h in autorecall.merge(*lists) if not h.quarantined][:limit]  # never injected
         if gate:
             hits = [h for h in hits if autorecall.relevant(h)]
         hits = [replace(h, text=disciplines.label(h.text, h.namespace, not target.explicit)) for h in hits]
@@ -192,4 +211,4 @@ def _hit(hit: Hit) -> dict[str, Any]:
     out = {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}
     if hit.stale:
         out["stale"] = {"files": list(hit.stale)}
-    return out
+    return {**out, "quarantined": hit.quarantined} if hit.quarantined else out

@@ -31,7 +31,8 @@ from guest.errors import InvalidRequest
 from guest.host import Host
 from guest.structured import fields, index, store
 from guest.structured.context import Context, record_scope
-from guest.structured.store import ARCHIVED, DELETED, KINDS
+from guest.structured.shapes import ALL_KINDS, ALL_STATUSES, MAX_LIMIT, MAX_QUERY_BYTES
+from guest.structured.store import ARCHIVED, DELETED
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder
 
@@ -39,11 +40,6 @@ RRF_K = 60
 KEYWORD_WEIGHT = 1.0
 SEMANTIC_WEIGHT = 0.5
 MIN_COSINE = 0.55
-MAX_QUERY_BYTES = 4 * 1024
-MAX_LIMIT = 100
-QUERY_FIELDS = ("query", "kinds", "status", "tags", "includeArchived", "limit")
-ALL_KINDS = tuple(KINDS.values())
-ALL_STATUSES = tuple(sorted({s for kind in ALL_KINDS for s in store.STATUSES[kind]}))
 
 
 @dataclass(frozen=True)
@@ -67,11 +63,15 @@ class Query:
         statuses = _names(body.get("status"), "status", ALL_STATUSES)
         tags = tuple(fields.tags(body["tags"], "tags")) if body.get("tags") is not None else ()
         archived = fields.boolean(body.get("includeArchived", False), "includeArchived")
-        limit = fields.integer(body.get("limit", default_limit), "limit", 1, MAX_LIMIT)
+        limit = fields.integer(body.get("limit", 0), "limit", 0, MAX_LIMIT) or default_limit  # 0: the default
         return cls(text.strip(), kinds, statuses, tags, archived, limit)
 
     def accepts(self, ctx: Context, record: dict[str, Any]) -> bool:
         """Whether ``record`` passes the scope and the filters."""
+        return self.matches(record) and ctx.scope.sees(record_scope(record))
+
+    def matches(self, record: dict[str, Any]) -> bool:
+        """Whether ``record`` passes the filters (kinds, status, tags, archived), whatever its scope."""
         status = record.get("status")
         if status == DELETED or record.get("kind") not in self.kinds:
             return False
@@ -80,9 +80,7 @@ class Query:
                 return False
         elif status == ARCHIVED and not self.include_archived:
             return False
-        if self.tags and not set(self.tags) <= set(record.get("tags", [])):
-            return False
-        return ctx.scope.sees(record_scope(record))
+        return not (self.tags and not set(self.tags) <= set(record.get("tags", [])))
 
 
 def _names(value: Any, field: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
@@ -166,13 +164,23 @@ def _semantic(
     return out
 
 
+def hidden(host: Host, ctx: Context, query: Query) -> int:
+    """How many records the filters accept but the caller's scope hides (the query's words aside)."""
+    return sum(1 for r in store.scan(host, _prefilter(query))
+               if query.matches(r) and not ctx.scope.sees(record_scope(r)))
+
+
+def _prefilter(query: Query) -> str:
+    """A text every record the filters accept contains: the host's scan skips the others."""
+    if query.tags:
+        return f'"{query.tags[0]}"'
+    if len(query.kinds) == 1:
+        return f'"kind":"{query.kinds[0]}"'
+    return ""
+
+
 def _listing(host: Host, ctx: Context, query: Query) -> list[Hit]:
     """Every matching record, newest first (the host prefilters on one tag or kind)."""
-    prefilter = ""
-    if query.tags:
-        prefilter = f'"{query.tags[0]}"'
-    elif len(query.kinds) == 1:
-        prefilter = f'"kind":"{query.kinds[0]}"'
-    records = [r for r in store.scan(host, prefilter) if query.accepts(ctx, r)]
+    records = [r for r in store.scan(host, _prefilter(query)) if query.accepts(ctx, r)]
     records.sort(key=lambda r: (-int(r.get("updatedAt", 0)), r["id"]))
     return [Hit(r, 0.0, ()) for r in records[: query.limit]]

@@ -16,16 +16,11 @@ from guest.errors import Conflict, InvalidRequest
 from guest.host import Host
 from guest.structured import fields, index, slugs, store, tree
 from guest.structured.context import Context
+from guest.structured.shapes import FIELDS
 from guest.structured.store import ARCHIVED, DEFAULT_STATUS, STATUSES
 from guest.text.embed import StaticEmbedder
 
 NOTE_TITLE_CHARS = 80
-COMMON = ("title", "tags", "status")
-FIELDS = {
-    "checklist": (*COMMON, "description", "due"),
-    "todo": (*COMMON, "description", "due", "priority"),
-    "session_note": (*COMMON, "content", "importance"),
-}
 DEFAULTS: dict[str, dict[str, Any]] = {
     "checklist": {"description": None, "due": None, "items": []},
     "todo": {"description": None, "due": None, "priority": 0},

@@ -16,10 +16,10 @@ from typing import Any
 from guest.host import Host
 from guest.structured import fields, query, tree
 from guest.structured.context import Context
+from guest.structured.shapes import MAX_TOKENS
 from guest.text.embed import StaticEmbedder
 
 HEADING = "## Structured memory"
-MAX_TOKENS = 100_000
 MARKS = {"pending": "[ ]", "in_progress": "[~]", "done": "[x]", "skipped": "[-]"}
 LABELS = {"checklist": "checklist", "todo": "todo", "session_note": "note"}
 

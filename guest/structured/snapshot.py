@@ -27,7 +27,7 @@ from typing import Any
 from guest.errors import Conflict, InvalidRequest
 from guest.host import Host
 from guest.requests import kind_of
-from guest.structured import fields, records, slugs, store, tree
+from guest.structured import fields, records, shapes, slugs, store, tree
 from guest.structured.context import Context
 from guest.structured.store import ARCHIVED, DEFAULT_STATUS, PREFIXES
 
@@ -69,7 +69,7 @@ def _record(raw: Any, path: str, ctx: Context) -> Plan:
     if not isinstance(raw, dict):
         raise InvalidRequest(f"field {path!r} must be a record object, not {kind_of(raw)}")
     kind = fields.choice(raw.get("kind"), f"{path}.kind", tuple(PREFIXES))
-    allowed = (*EXTRA, *records.FIELDS[kind], *(("items",) if kind == "checklist" else ()))
+    allowed = (*EXTRA, *shapes.FIELDS[kind], *(("items",) if kind == "checklist" else ()))
     fields.only(raw, allowed, path)
     try:
         values = records.parse(kind, raw)

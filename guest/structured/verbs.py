@@ -19,10 +19,11 @@ from typing import Any
 
 from guest.errors import InvalidRequest
 from guest.host import Host, HostWrapper
-from guest.structured import fields, maintenance, query, retrieve, snapshot, store
+from guest.structured import fields, maintenance, query, retrieve, shapes, snapshot, store
 from guest.structured.context import Context, load_context
 from guest.structured.records import RecordWriter
 from guest.text.embed import StaticEmbedder
+from guest.text.screen import Screen
 from guest.verbs import Verb
 
 HELPER_VERSION = "1.0.0"
@@ -71,12 +72,15 @@ class StructuredVerbs:
             "reconcile_index": (self.reconcile, "text", False),
         }
         table = {
-            name: Verb(self._serve(handler, lazy), field) for name, (handler, field, lazy) in verbs.items()
+            name: Verb(self._serve(handler, lazy, lazy or name == "reconcile_index"), field)
+            for name, (handler, field, lazy) in verbs.items()
         }
         table["memory_helper_version"] = Verb(self.version)
         return table
 
-    def _serve(self, handler: Handler, lazy_retention: bool) -> Callable[[dict[str, Any]], Any]:
+    def _serve(self, handler: Handler, lazy_retention: bool, writes: bool) -> Callable[[dict[str, Any]], Any]:
+        """The verb: context, scope check, secrets redacted from what ``writes`` stores, lazy retention."""
+
         def run(body: dict[str, Any]) -> Any:
             ctx = load_context(self.host)
             if not ctx.config.enabled:
@@ -85,11 +89,14 @@ class StructuredVerbs:
                     "or RS_LEARN_MEMORY_ENABLED)"
                 )
             fields.reject_scope(body)
+            screen = Screen(self.host) if writes else None
+            if screen is not None:
+                body = screen.strings(body)
             puts = self.host.puts
             result = handler(ctx, body)
             if lazy_retention and self.host.puts > puts:  # only after a verb that wrote
                 maintenance.retention(self.host, self.embedder, ctx)
-            return result
+            return screen.report(result) if screen is not None and isinstance(result, dict) else result
 
         return run
 
@@ -114,15 +121,28 @@ class StructuredVerbs:
         return store.find(self.host, ctx, fields.record_id(body["id"], "id", ("cl", "td", "nt")))
 
     def query(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
-        """``query_records``: ``{hits: [{score, channels, record}], semantic}``."""
-        fields.only(body, query.QUERY_FIELDS)
+        """``query_records``: ``{hits: [{score, channels, record}], semantic[, hiddenByScope]}``.
+
+        ``countHidden: true`` (an unscoped caller only: the CLI's person) adds how many records of other
+        scopes the filters would accept, so that ``records list`` can say they exist and how to see them.
+        """
+        body = dict(body)
+        count = fields.boolean(body.pop("countHidden", False), "countHidden")  # a host's option, not a filter
+        fields.only(body, shapes.QUERY_FIELDS)
+        if count and not ctx.scope.unscoped:
+            raise InvalidRequest("field 'countHidden' is for an unscoped caller only: a scoped caller never "
+                                 "learns of other scopes' records")
         request = query.Query.parse(body, ctx.config.defaultLimit)
         hits = query.run(self.host, self.embedder, ctx, request)
-        return {"hits": [hit.as_json() for hit in hits], "semantic": ctx.config.enableSemanticNotes}
+        semantic = ctx.config.enableSemanticNotes
+        data: dict[str, Any] = {"hits": [hit.as_json() for hit in hits], "semantic": semantic}
+        if count:
+            data["hiddenByScope"] = query.hidden(self.host, ctx, request)
+        return data
 
     def retrieve(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
         """``retrieve_memory``: the ranked records rendered within the token budget."""
-        fields.only(body, (*query.QUERY_FIELDS, "maxTokens"))
+        fields.only(body, (*shapes.QUERY_FIELDS, "maxTokens"))
         return retrieve.retrieve(self.host, self.embedder, ctx, body)
 
     def delete(self, ctx: Context, body: dict[str, Any]) -> dict[str, Any]:

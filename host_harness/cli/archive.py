@@ -7,11 +7,15 @@ is ``archive search`` under the seed's tool name.
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import IO
 
 import click
 
+from guest.archive.store import format_id, parse_id
+from guest.archive.verbs import MAX_CONTENT_BYTES
+from guest.requests import MAX_BODY_BYTES
 from host_harness.guests.session import Session, echo_json
 
 NAMESPACE_HELP = "default or a discipline (each store has its own ids)."
@@ -39,26 +43,38 @@ def archive() -> None:
 def put(session: Session, source: IO[bytes], label: str | None, namespace: str, as_json: bool) -> None:
     """Archive the content of SOURCE (a file, or - for stdin) verbatim and print its id.
 
-    The content must be UTF-8; it is stored byte for byte (line endings included).
+    The content must be UTF-8, at most 2,031,616 bytes (1.94 MiB); it is stored byte for
+    byte (line endings included).
 
     \b
     Examples:
       rs-learn-host archive put --label "nginx config" /etc/nginx/nginx.conf
       pytest -q 2>&1 | rs-learn-host archive put --label "failing tests" -
     """
-    raw = source.read()
+    raw, name = source.read(), getattr(source, "name", "-")
     try:
         content = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise click.ClickException(f"{source.name} is not UTF-8 text: {error}") from None
+        raise click.ClickException(f"{name} is not UTF-8 text: {error}") from None
     body: dict[str, str] = {"content": content, "namespace": namespace}
     if label is not None:
         body["label"] = label
+    check_size(name, len(raw), len(json.dumps(body, ensure_ascii=False).encode("utf-8")))
     data = session.dispatch("archive", body)
     if as_json:
         echo_json(data)
     else:
         click.echo(data["id"])
+
+
+def check_size(name: str, size: int, request: int) -> None:
+    """Refuse content the archive cannot take, saying so about the *content* and its real limit."""
+    if size > MAX_CONTENT_BYTES:
+        raise click.ClickException(f"{name}: the content is {size:,} bytes; an archived block holds at most "
+                                   f"{MAX_CONTENT_BYTES:,} bytes ({MAX_CONTENT_BYTES / 2**20:.2f} MiB)")
+    if request > MAX_BODY_BYTES:  # escapes (quotes, backslashes, control characters) made it larger
+        raise click.ClickException(f"{name}: the content is {size:,} bytes, {request:,} once escaped for the "
+                                   f"request, whose limit is {MAX_BODY_BYTES:,}: archive it in parts")
 
 
 @archive.command("get")
@@ -79,6 +95,9 @@ def get(session: Session, block_id: str, namespace: str, as_json: bool) -> None:
     if as_json:
         echo_json(data)
         return
+    seq = parse_id(block_id)
+    if data.get("renumbered") or (seq is not None and data["id"] != format_id(seq)):
+        click.echo(data["text"].split("\n", 1)[0], err=True)  # "[r2 — label, recalled verbatim; r1 on ...]"
     sys.stdout.buffer.write(data["content"].encode("utf-8"))
     sys.stdout.buffer.flush()
 

@@ -4,28 +4,37 @@ The guest owns the memory format: ``export`` pages through a store with the ``ex
 ``import`` sends batches to the ``import`` verb (one transaction each), so ids, deduplication,
 disciplines and the keyword index follow exactly the rules of ``memorize``.
 
-Import checks every line first (a JSON object with a ``text`` string; blank lines are skipped),
-so a damaged file imports nothing. A batch the engine refuses (say, a bad ``created`` date) stops
+Import checks every line first (a JSON object with a ``text`` string, valid Unicode, at most
+:data:`MAX_LINE_BYTES`; blank lines are skipped), so a damaged file imports nothing, and every bad
+line is named ``FILE:LINE: reason``. A batch the engine refuses (say, a bad ``created`` date) stops
 the import with the line named; the batches before it stay imported, and running the import again
 after fixing the line stores only what is missing (ids are content-addressed).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO, Any
 
 import click
 
+from guest.requests import MAX_DEPTH
+from host_harness.cli.importing import import_existing
 from host_harness.guests.session import Session, echo_json
+from host_harness.integrations.importers import KINDS
 
 PAGE = 500
 BATCH = 500
 MAX_BATCH_BYTES = 1_800_000  # under the guest's 2 MiB body limit
+MAX_LINE_BYTES = MAX_BATCH_BYTES  # a line must fit in one batch
+MAX_REPORTED = 20  # bad lines named before "... and N more"
+MAX_LINE_DEPTH = MAX_DEPTH - 2  # the component reads bodies MAX_DEPTH deep; {"memories": [...]} takes 2
 ITEM_RE = re.compile(r"memories\[(\d+)\]")
 
 
@@ -60,31 +69,54 @@ def export(session: Session, namespace: str | None, vectors: bool, output: IO[st
 
 
 @click.command("import")
-@click.argument("source", type=click.File("rb"))
+@click.argument("source", required=False)
+@click.option("--from", "kind", type=click.Choice(KINDS),
+              help="Read memories people already keep (SOURCE: a file or folder; default: this project's).")
 @click.option("-n", "--namespace", help="The store of lines that name none (default: the project store).")
 @click.option("--batch", type=click.IntRange(1, 5000), default=BATCH, show_default=True,
               help="Memories per transaction.")
+@click.option("--dry-run", is_flag=True, help="Show what would be stored; store nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
-@click.pass_obj
-def import_(session: Session, source: IO[bytes], namespace: str | None, batch: int, as_json: bool) -> None:
+@click.pass_context
+def import_(ctx: click.Context, source: str | None, kind: str | None, namespace: str | None, batch: int,
+            dry_run: bool, as_json: bool) -> None:
     """Store the memories of SOURCE (JSON lines, or - for stdin); already stored ones are skipped.
 
     Each line is an object with a "text"; optional: namespace, created (epoch ms or ISO-8601),
     source, importance, context, embedder + vector from `export --vectors`, supersedes,
     superseded_by, files, and forgotten ({"ts", "reason"}: a tombstone, honoured by time).
 
+    With --from, SOURCE is what people already keep: claude-md (a CLAUDE.md), agents-md (an
+    AGENTS.md), cursor-rules (.cursor/rules/*.mdc) or claude-memory (Claude Code's auto-memory
+    folder); one memory per bullet or paragraph, the headings above it kept as its context.
+
     \b
     Examples:
       rs-learn-host import memories.jsonl
       rs-learn-host -p ../other-checkout export | rs-learn-host import -
+      rs-learn-host import --from claude-md               # ./CLAUDE.md
+      rs-learn-host import --from cursor-rules --dry-run  # .cursor/rules/
     """
+    session: Session = ctx.obj
+    if kind is not None:
+        import_existing(session, kind, Path(source) if source else None, namespace, dry_run, as_json)
+        return
+    if source is None:
+        raise click.UsageError("Missing argument 'SOURCE' (a JSON lines file, - for stdin, or use --from).")
+    stream = click.File("rb").convert(source, None, ctx)
+    import_lines(session, stream, namespace, batch, dry_run, as_json)
+
+
+def import_lines(session: Session, source: IO[bytes], namespace: str | None, batch: int, dry_run: bool,
+                 as_json: bool) -> None:
+    """Import JSON lines (every line checked first), batch by batch."""
     lines = checked_lines(source)
     name = getattr(source, "name", "-")
     totals = {"lines": len(lines), "imported": 0, "deduped": 0, "embedded": 0, "forgotten": 0}
     progress = Progress(len(lines))
     started = time.perf_counter()
     for first, chunk in batches(lines, batch):
-        body: dict[str, Any] = {"memories": [json.loads(raw) for _, raw in chunk]}
+        body: dict[str, Any] = {"memories": [json.loads(raw) for _, raw in chunk], "dry_run": dry_run}
         if namespace:
             body["namespace"] = namespace
         try:
@@ -98,32 +130,90 @@ def import_(session: Session, source: IO[bytes], namespace: str | None, batch: i
     progress.done()
     seconds = time.perf_counter() - started
     if as_json:
-        echo_json(totals | {"seconds": round(seconds, 3)})
+        echo_json(totals | {"seconds": round(seconds, 3)} | ({"dry_run": True} if dry_run else {}))
         return
     rate = f" ({totals['lines'] / seconds:,.0f} lines/s)" if seconds > 0 and totals["lines"] else ""
+    would = "dry run: would import" if dry_run else "imported"
     forgot = f", forgotten {totals['forgotten']:,}" if totals["forgotten"] else ""
-    click.echo(f"imported {totals['imported']:,}, already stored {totals['deduped']:,}, "
+    click.echo(f"{would} {totals['imported']:,}, already stored {totals['deduped']:,}, "
                f"embedded {totals['embedded']:,}{forgot} of {totals['lines']:,} lines "
                f"in {seconds:.1f} s{rate}")
 
 
 def checked_lines(source: IO[bytes]) -> list[tuple[int, bytes]]:
-    """``(line number, raw line)`` of every non-blank line, each a JSON object with a ``text`` string."""
+    """``(line number, raw line)`` of every non-blank line, each a JSON object with a ``text`` string.
+
+    Every line is checked; when any is bad, nothing is returned: a ``ClickException`` names each bad
+    line as ``FILE:LINE: reason`` (the first :data:`MAX_REPORTED`, then how many more).
+    """
     name = getattr(source, "name", "-")
-    out = []
-    for number, raw in enumerate(source, start=1):
-        if not raw.strip():
-            continue
-        try:
-            value = json.loads(raw.decode("utf-8-sig" if number == 1 else "utf-8"))
-        except UnicodeDecodeError as error:
-            raise click.ClickException(f"{name}:{number}: not UTF-8: {error}") from None
-        except ValueError as error:
-            raise click.ClickException(f"{name}:{number}: not JSON: {error}") from None
-        if not isinstance(value, dict) or not isinstance(value.get("text"), str):
-            raise click.ClickException(f"{name}:{number}: expected a JSON object with a \"text\" string")
-        out.append((number, raw))
+    out: list[tuple[int, bytes]] = []
+    bad: list[str] = []
+    for number, raw, size in read_lines(source, MAX_LINE_BYTES):
+        problem = line_problem(number, raw, size)
+        if problem is not None:
+            bad.append(f"{name}:{number}: {problem}")
+        elif raw.strip():
+            out.append((number, raw))
+    if bad:
+        more = f"\n... and {len(bad) - MAX_REPORTED} more" if len(bad) > MAX_REPORTED else ""
+        count = f"{len(bad)} bad lines" if len(bad) > 1 else "1 bad line"
+        raise click.ClickException("\n".join(bad[:MAX_REPORTED]) + more + f"\n{count}: nothing was imported")
     return out
+
+
+def read_lines(source: IO[bytes], limit: int) -> Iterator[tuple[int, bytes, int]]:
+    """``(number, line, size)``; a line over ``limit`` bytes (newline aside) comes as ``b""``, never held."""
+    for number in itertools.count(1):
+        raw = source.readline(limit + 1)
+        if not raw:
+            return
+        size = len(raw) - raw.endswith(b"\n")
+        if size > limit:  # too long: skip the rest of the line, a piece at a time
+            for piece in iter(lambda: source.readline(1 << 20), b""):
+                size += len(piece) - piece.endswith(b"\n")
+                if piece.endswith(b"\n"):
+                    break
+            raw = b""
+        yield number, raw, size
+
+
+def line_problem(number: int, raw: bytes, size: int) -> str | None:
+    """Why one line cannot be imported (``None`` when it can, or when it is blank)."""
+    if size > MAX_LINE_BYTES:
+        return f"the line is {size:,} bytes; a line may hold at most {MAX_LINE_BYTES:,}"
+    if not raw.strip():
+        return None
+    try:
+        value = json.loads(raw.decode("utf-8-sig" if number == 1 else "utf-8"))
+    except UnicodeDecodeError as error:
+        return f"not UTF-8: {error}"
+    except RecursionError:
+        return f"nested too deeply (over a thousand levels); a line may nest at most {MAX_LINE_DEPTH} levels"
+    except ValueError as error:
+        return f"not JSON: {error}"
+    if not isinstance(value, dict) or not isinstance(value.get("text"), str):
+        return 'expected a JSON object with a "text" string'
+    levels = nesting(value)
+    if levels > MAX_LINE_DEPTH:
+        return f"nested {levels} levels deep; a line may nest at most {MAX_LINE_DEPTH} levels"
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as error:
+        lone = error.object[error.start : error.end].encode("unicode-escape").decode("ascii")
+        return f"not valid Unicode: a lone surrogate {lone} (a \\u escape that is half of a pair)"
+    return None
+
+
+def nesting(value: Any) -> int:
+    """How many arrays and objects deep ``value`` nests (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def batches(lines: list[tuple[int, bytes]], size: int) -> Iterator[tuple[int, list[tuple[int, bytes]]]]:

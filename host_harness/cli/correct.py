@@ -29,6 +29,7 @@ def describe(memory: dict[str, Any]) -> str:
     if memory.get("supersedes"):
         notes.append(f"supersedes {', '.join(memory['supersedes'])}")
     notes += [f"may be stale: {stale}" for stale in [_stale(memory)] if stale]
+    notes += [f"quarantined: {memory['quarantined']}"] if memory.get("quarantined") else []
     notes += [f"forgotten {forgotten}" for forgotten in [_forgotten(memory)] if forgotten]
     where = "" if memory["namespace"] == "default" else f" [{memory['namespace']}]"
     extra = f"  ({'; '.join(notes)})" if notes else ""
@@ -49,11 +50,13 @@ def includes(value: str | None) -> list[str]:
 @click.option("--include", metavar=",".join(INCLUDE),
               help="Also show these hidden memories (comma-separated).")
 @click.option("--stale", is_flag=True, help="Only memories whose cited files changed since they were stored.")
+@click.option("--quarantined", "held", is_flag=True,
+              help="Only memories held back from the agent (see `rs-learn-host approve`).")
 @click.option("--cursor", help="Go on from the 'next' of an earlier --json listing.")
 @click.option("--json", "as_json", is_flag=True, help="Print {namespace, memories, next} as JSON.")
 @click.pass_obj
 def list_(session: Session, namespace: str, limit: int, everything: bool, query: str | None,
-          include: str | None, stale: bool, cursor: str | None, as_json: bool) -> None:
+          include: str | None, stale: bool, held: bool, cursor: str | None, as_json: bool) -> None:
     """List stored memories, newest first (most recently stored or forgotten first).
 
     \b
@@ -63,7 +66,8 @@ def list_(session: Session, namespace: str, limit: int, everything: bool, query:
       rs-learn-host list --stale --all
       rs-learn-host list --namespace frontend --json
     """
-    body: dict[str, Any] = {"namespace": namespace, "include": includes(include), "stale": stale}
+    body: dict[str, Any] = {"namespace": namespace, "include": includes(include), "stale": stale,
+                            "quarantined": held}
     if query:
         body["query"] = query
     shown: list[dict[str, Any]] = []

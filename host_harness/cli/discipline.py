@@ -6,9 +6,11 @@ from typing import Any
 
 import click
 
+from host_harness.errors import StoreError
 from host_harness.guests.session import Session, echo_json
+from host_harness.store import confine
 from host_harness.store.enabled_list import BadName, EnabledList, check_name
-from host_harness.store.router import Project
+from host_harness.store.router import DISCIPLINES, Project
 
 
 def _name(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
@@ -52,7 +54,7 @@ def list_(session: Session, counts: bool, as_json: bool) -> None:
     enabled = EnabledList(project).names()
     stored = set(session.stored_disciplines())  # files, or a PostgreSQL store's rows
     rows: list[dict[str, Any]] = []
-    for name in sorted(set(project.known_disciplines()) | stored):
+    for name in sorted((set(project.known_disciplines()) | stored) - {"default"}):  # the project store
         rows.append({"name": name, "enabled": name in enabled, "store": name in stored, "memories": None})
     if counts:
         _count(session, rows)
@@ -95,9 +97,14 @@ def create(session: Session, name: str) -> None:
     Example:
       rs-learn-host discipline create notes
     """
-    folder = Project(session.project).discipline_db(name).parent
-    existed = folder.is_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    project = Project(session.project)
+    try:
+        project.check_case(name)
+        existed = name in project.discipline_dirs()
+        with confine.directory(project.root, (".gm", DISCIPLINES, name), create=True):
+            pass  # made without following a link below the project
+    except (StoreError, OSError) as error:
+        raise click.ClickException(str(error)) from None
     click.echo(f"{name} already exists" if existed else f"created {name}")
 
 
@@ -111,7 +118,10 @@ def enable(session: Session, name: str) -> None:
     Example:
       rs-learn-host discipline enable frontend
     """
-    changed = EnabledList(Project(session.project)).enable(name)
+    try:
+        changed = EnabledList(Project(session.project)).enable(name)
+    except BadName as error:
+        raise click.ClickException(str(error)) from None
     click.echo(f"enabled {name}" if changed else f"{name} is already enabled")
 
 

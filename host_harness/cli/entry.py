@@ -13,11 +13,17 @@ import sys
 
 def main() -> None:
     """Answer a hook through a warm server if one listens; otherwise run the full command line."""
-    from host_harness.hooks import fast
+    from host_harness.hooks import fast, protocol
+    from host_harness.project import find_project
 
-    options = fast.hook_options(sys.argv[1:])
-    if options is not None:
-        fast.warm_hook(*options)  # leaves the process when it answered
+    timeout = fast.hook_timeout(sys.argv[1:])
+    if timeout is not None:
+        start = fast.project_start(sys.argv[1:])
+        protocol.note_project(find_project(start) if start is not None else None)  # until the event says
+        protocol.arm(timeout)  # the budget is hard from here on, whatever path answers
+        options = fast.hook_options(sys.argv[1:])
+        if options is not None:
+            fast.warm_hook(*options)  # leaves the process when it answered
     from host_harness.cli.main import main as full
 
     full()

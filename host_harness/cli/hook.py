@@ -11,7 +11,6 @@ exception -- into exit status 0 and a line in the hook log.
 from __future__ import annotations
 
 import itertools
-import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,7 +31,17 @@ from host_harness.hooks.cold import (
     log_reason,
     process_started,
 )
-from host_harness.hooks.protocol import BUDGET_ENV, BUDGET_RANGE, EVENTS, TIMEOUT_ENV, TIMEOUT_RANGE, leave
+from host_harness.hooks.fast import project_start
+from host_harness.hooks.protocol import (
+    BUDGET_ENV,
+    BUDGET_RANGE,
+    EVENTS,
+    TIMEOUT_ENV,
+    TIMEOUT_RANGE,
+    arm,
+    leave,
+)
+from host_harness.project import find_project
 from host_harness.store.kv import SqliteKV
 from host_harness.store.vecindex import IndexDir, IndexPolicy
 from host_harness.store.vectors import VectorIndex
@@ -109,6 +118,7 @@ def session_start(session: Session, budget: int, timeout: float) -> None:
 
 def _run(kind: type[Hook], session: Session, budget: int, timeout: float) -> None:
     """Run one hook on stdin and print what it has to add."""
+    arm(timeout)  # (the entry point armed it already with the same budget, unless run otherwise)
     config = HookConfig(wasm=session.wasm, fallback_project=session.project, native=session.native,
                         budget_tokens=budget, timeout_s=timeout, started=process_started())
     runner = kind(config)
@@ -151,10 +161,10 @@ def run_hook(command: click.Command, args: Sequence[str]) -> int:
 
 
 def _project_hint(args: Sequence[str]) -> Path | None:
-    """``-p``/``--project`` or ``$RS_LEARN_PROJECT``, if it names a directory (for the log)."""
-    value = os.environ.get("RS_LEARN_PROJECT")
-    for flag, nxt in itertools.pairwise(args):
-        if flag in ("-p", "--project"):
-            value = nxt
-    path = Path(value) if value else None
-    return path if path is not None and path.is_dir() else None
+    """The project whose hook log gets a rejected command line's reason; ``None``: the cache dir's log.
+
+    Found as a hook finds it (``host_harness/project.py``) from ``-p``/``--project``, else
+    ``$RS_LEARN_PROJECT``, else the working directory; a ``-p`` that is no directory names none.
+    """
+    start = project_start(list(args))
+    return find_project(start) if start is not None else None

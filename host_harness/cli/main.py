@@ -23,15 +23,21 @@ from host_harness.cli.hook import hook, is_hook, run_hook
 from host_harness.cli.learn import learn, skills
 from host_harness.cli.mcp import mcp
 from host_harness.cli.records import records
+from host_harness.cli.setup import setup
 from host_harness.cli.spool import spool
+from host_harness.cli.trust import approve, notes, quarantined
+from host_harness.cli.warmup import warmup
 from host_harness.guests.runtime import WASMTIME_VERSION
 from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
+from host_harness.project import FROM_ENV, GIVEN, chosen
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
-    "-p", "--project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=".",
-    envvar="RS_LEARN_PROJECT", show_envvar=True, help="Project directory (its memory lives in .gm/).",
+    "-p", "--project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+    envvar="RS_LEARN_PROJECT", show_envvar=True,
+    help="Project directory (its memory lives in .gm/). Default: the nearest folder at or above the "
+    "working directory holding .gm/, else the git work tree's root, else the working directory.",
 )
 @click.option(
     "--wasm", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_WASM, envvar="RS_LEARN_WASM",
@@ -44,9 +50,11 @@ from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
 )
 @click.option("--native", is_flag=True, hidden=True, help="Run the guest in-process (development).")
 @click.option("-v", "--verbose", is_flag=True, help="Log the guest's info messages to stderr.")
+@click.version_option(__version__, "-V", "--version", prog_name="rs-learn-host",
+                      message="%(prog)s %(version)s", help="Print the version and exit.")
 @click.pass_context
 def cli(
-    ctx: click.Context, project: Path, wasm: Path, store: str | None, native: bool, verbose: bool
+    ctx: click.Context, project: Path | None, wasm: Path, store: str | None, native: bool, verbose: bool
 ) -> None:
     """Remember facts for coding agents and recall them later (rs-learn).
 
@@ -57,7 +65,10 @@ def cli(
       rs-learn-host -p ~/code/app stats --json
     """
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(name)s: %(message)s")
-    session = Session(project.resolve(), wasm, native, store)
+    from_env = ctx.get_parameter_source("project") is click.core.ParameterSource.ENVIRONMENT
+    found = chosen(project, FROM_ENV if from_env else GIVEN)  # host_harness/project.py
+    session = Session(found.root, wasm, native, store)
+    session.found = found
     ctx.obj = session
     ctx.call_on_close(session.close)
 
@@ -90,10 +101,11 @@ def memorize(session: Session, text: str, namespace: str, supersedes: tuple[str,
     data = session.dispatch("memorize", body)
     if as_json:
         echo_json(data)
-        return
-    click.echo(f"{data['id']} (already stored)" if data.get("deduped") else data["id"])
-    for close in data.get("similar", []):
-        click.echo(f"similar: {close['id']} ({close['score']:.2f}) {close['text']}", err=True)
+    else:
+        click.echo(f"{data['id']} (already stored)" if data.get("deduped") else data["id"])
+        notes(data)
+        for close in data.get("similar", []):
+            click.echo(f"similar: {close['id']} ({close['score']:.2f}) {close['text']}", err=True)
 
 
 @cli.command()
@@ -116,8 +128,10 @@ def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
     if not hits:
         click.echo("No memories found.")
     for number, hit in enumerate(hits, start=1):
-        where = "" if hit["namespace"] == "default" else f" [{hit['namespace']}]"
-        click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}  {hit['id']}")
+        fanned_out = hit["text"].startswith(f"[discipline:{hit['namespace']}] ")  # it names its store already
+        where = "" if hit["namespace"] == "default" or fanned_out else f" [{hit['namespace']}]"
+        held = " [quarantined]" if hit.get("quarantined") else ""
+        click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}{held}  {hit['id']}")
 
 
 @cli.command()
@@ -125,7 +139,10 @@ def recall(session: Session, query: str, limit: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.pass_obj
 def stats(session: Session, namespace: str, as_json: bool) -> None:
-    """Show how many memories a store holds and which embedder wrote them.
+    """Show how many memories a store holds, which embedder wrote them, and which project this is.
+
+    The project line says why that folder: -p, $RS_LEARN_PROJECT, ".gm found"
+    (the nearest folder above holding .gm/), "git root" or "working directory".
 
     \b
     Example:
@@ -133,10 +150,11 @@ def stats(session: Session, namespace: str, as_json: bool) -> None:
     """
     data = session.dispatch("stats", {"namespace": namespace})
     if as_json:
-        echo_json(data)
+        echo_json({**data, "project": session.found.as_json()})
         return
     for key, value in data.items():
         click.echo(f"{key}: {'-' if value is None else value}")
+    click.echo(f"project: {session.found.root} ({session.found.reason})")
 
 
 @cli.command()
@@ -156,7 +174,7 @@ def version(session: Session, as_json: bool) -> None:
         echo_json(data)
         return
     for key, value in data.items():
-        click.echo(f"{key}: {value}")
+        click.echo(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
 
 
 def main() -> None:
@@ -168,7 +186,9 @@ def main() -> None:
 
 # Command groups of other capabilities register here, one line each.
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp, git]
-COMMAND_GROUPS += [export, import_, list_, show, forget]
+COMMAND_GROUPS += [export, import_, approve, quarantined, setup]
+COMMAND_GROUPS += [list_, show, forget]
+COMMAND_GROUPS += [warmup]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)
 cli.add_command(search, "recall-search")  # the seed's tool name for `archive search`

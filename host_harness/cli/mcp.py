@@ -1,16 +1,28 @@
-"""``rs-learn-host mcp``: serve the project's memory to MCP clients over stdio (issue #14)."""
+"""``rs-learn-host mcp``: serve the project's memory to MCP clients over stdio (issues #14, 26).
+
+The server answers ``initialize`` and ``tools/list`` at once: the stores open before it serves (a bad
+configuration fails here), the component loads on its own thread meanwhile (a first start after an
+install or upgrade compiles it), and the first tool call waits for it with progress notifications.
+The hooks' warm socket opens once the component is loaded, so a hook never waits for a compile: until
+then hooks take their own (cold) path.
+"""
 
 from __future__ import annotations
 
-import logging
-import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
-from types import FrameType
+from typing import TYPE_CHECKING
 
 import click
 
 from host_harness.cli.records import scope_options, trusted_scope
 from host_harness.guests.session import Session
+
+if TYPE_CHECKING:
+    from host_harness.guests.runtime import Runtime
+    from host_harness.hooks.server import WarmServer
 
 
 @click.command("mcp")
@@ -42,41 +54,68 @@ def mcp(
     component serves every call, one transaction each, alongside a spool watcher or
     hooks on the same project. The scope of structured memory comes from these
     options (or RS_LEARN_SCOPE_*), never from a tool call. stdout carries the
-    protocol; logs go to stderr.
+    protocol; logs go to stderr. The server answers at once; after an install or
+    upgrade its first tool call waits for the component to compile (run
+    `rs-learn-host warmup` ahead to spare that wait).
 
     \b
     Examples:
       claude mcp add rs-learn -- rs-learn-host mcp -p /path/to/project
       rs-learn-host -p ~/code/app mcp --project-id app
     """
-    from host_harness.guests.base import answer
-    from host_harness.hooks.warm import WarmServer
+    from host_harness.hooks.reader import start_warm_server
     from host_harness.mcp.server import RsLearnServer  # the SDK takes ~1 s to import: only here
     from host_harness.mcp.worker import GuestWorker
+    from host_harness.warmup import Compiling
 
     if project is not None:
         session.project = project.resolve()
     session.scope = trusted_scope(actor, conversation, project_id, thread, is_global)
     session.timeout_s = timeout
+    compiling = None if session.native else Compiling(session.require_wasm())
+    if compiling is not None:
+        session.load_runtime = lambda _wasm: compiling.runtime()
     worker = GuestWorker(session.open, session.close)
-    services = worker.start().services  # load it now: the first call is warm, a missing .wasm fails here
-    verbose = logging.getLogger().getEffectiveLevel() <= logging.INFO
-    server = RsLearnServer(worker, services.project, services.router.memory_config,
-                           log_level="INFO" if verbose else "WARNING")
-    # hooks hand their requests to this warm component, on the guest's own thread
-    warm = WarmServer(services.project.root,
-                      lambda verb, body: worker.run_sync(lambda: answer(session.open(), verb, body)))
-    warm.start()
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    services = worker.begin(session.open_services)  # a bad configuration or store fails here
+    server = RsLearnServer(worker, services.project, services.router.memory_config, compiling)
+    # once the component is loaded, hooks are answered by a guest of their own beside the tools'
+    # (host_harness/hooks/reader.py)
+    hooks = HooksOnceLoaded(
+        lambda: start_warm_server(services.project.root, services.store, session.guest_beside))
+    if compiling is None:
+        hooks.start()
+    else:
+        compiling.future.add_done_callback(hooks.loaded)
     try:
-        server.run("stdio")
-    except KeyboardInterrupt:  # SIGINT or SIGTERM: finish the call in progress, then close
-        pass
+        server.run_stdio()  # until stdin closes, SIGTERM or SIGINT: the call in progress finishes first
     finally:
-        signal.signal(signal.SIGTERM, previous)
-        warm.close()
+        hooks.close()
         worker.close()
 
 
-def _interrupt(_signum: int, _frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+class HooksOnceLoaded:
+    """Open the warm socket when the component has loaded, unless the server is closing by then."""
+
+    def __init__(self, start: Callable[[], WarmServer]) -> None:
+        self._start = start
+        self.warm: WarmServer | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def start(self) -> None:
+        """Serve hooks now (once)."""
+        with self._lock:
+            if not self._closed and self.warm is None:
+                self.warm = self._start()
+
+    def loaded(self, future: Future[Runtime]) -> None:
+        """The component finished loading (on the loading thread): serve hooks if it loaded."""
+        if future.exception() is None:
+            self.start()
+
+    def close(self) -> None:
+        """Stop serving hooks (or never start)."""
+        with self._lock:
+            self._closed = True
+            if self.warm is not None:
+                self.warm.close()

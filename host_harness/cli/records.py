@@ -9,6 +9,7 @@ records are unscoped (seen only by unscoped callers).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -55,17 +56,22 @@ def trusted_scope(
     return {**ids, "global": is_global} if any(ids.values()) or is_global else None
 
 
+def with_scope(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the trusted-scope options; ``command`` receives them as one ``scope`` (:func:`trusted_scope`)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, actor: str | None, conversation: str | None, project_id: str | None,
+            thread: str | None, is_global: bool, **kwargs: Any) -> Any:
+        scope = trusted_scope(actor, conversation, project_id, thread, is_global)
+        return command(*args, scope=scope, **kwargs)
+
+    return scope_options(run)
+
+
 @click.group("records")
-@scope_options
+@with_scope
 @click.pass_obj
-def records(
-    session: Session,
-    actor: str | None,
-    conversation: str | None,
-    project_id: str | None,
-    thread: str | None,
-    is_global: bool,
-) -> None:
+def records(session: Session, scope: dict[str, Any] | None) -> None:
     """Checklists, todos and session notes that survive across tasks (structured memory).
 
     \b
@@ -76,7 +82,7 @@ def records(
       rs-learn-host records --project-id app list "login test"
       rs-learn-host records --project-id app show cl-1
     """
-    session.scope = trusted_scope(actor, conversation, project_id, thread, is_global)
+    session.scope = scope
 
 
 @records.group("create")

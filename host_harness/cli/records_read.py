@@ -95,6 +95,8 @@ def list_records(
         body["status"] = list(statuses)
     if limit is not None:
         body["limit"] = limit
+    if session.scope is None:  # unscoped: say whether records of other scopes exist (D18 rule 2)
+        body["countHidden"] = True
     data = session.dispatch("query_records", body)
     if as_json:
         echo_json(data)
@@ -105,6 +107,12 @@ def list_records(
         click.echo(summary(hit["record"]))
         for line in tree_lines(hit["record"].get("items", [])):
             click.echo(line)
+    hidden = data.get("hiddenByScope", 0)
+    if hidden:
+        records = "1 record" if hidden == 1 else f"{hidden} records"
+        click.echo(f"({records} in a scope not shown: without a scope option `records` shows unscoped and "
+                   "global records only; pass theirs, e.g. `records --project-id ID list`, or set "
+                   "RS_LEARN_SCOPE_PROJECT)")
 
 
 @click.command("show")

@@ -8,14 +8,18 @@ import sys
 import threading
 from collections.abc import Callable
 from types import FrameType
+from typing import Any
 
 import click
 
+from host_harness.cli.records import with_scope
 from host_harness.guests.session import Session
 from host_harness.spool.lock import LockHeld, SpoolLock
+from host_harness.spool.scope import TRUST_FLAG
 from host_harness.spool.watcher import ANSWERED, DEFERRED, POLL_INTERVAL_S, SPOOL, Spool, spool_root
 from host_harness.store import confine
 
+Scope = dict[str, Any]
 EXIT_LOCK_HELD = 3
 EXIT_LOCK_LOST = 4
 
@@ -27,9 +31,20 @@ EXIT_LOCK_LOST = 4
     "--interval", type=click.FloatRange(0.01, 60.0), default=POLL_INTERVAL_S, show_default=True,
     help="Seconds between polls of in/ (--watch).",
 )
+@click.option(
+    TRUST_FLAG, "trust_request_scope", is_flag=True,
+    help='Use the scope a request names in its "$spool" field (set by a trusted spool writer).',
+)
+@with_scope
 @click.pass_obj
-def spool(session: Session, mode: str | None, interval: float) -> None:
+def spool(
+    session: Session, mode: str | None, interval: float, trust_request_scope: bool, scope: Scope | None
+) -> None:
     """Answer requests written to .gm/exec-spool/in/<verb>/<N>.<ext> in out/<N>.json.
+
+    Structured records get the scope of the scope options (or RS_LEARN_SCOPE_*),
+    as with `records`; with --trust-request-scope a request may name its own in
+    a "$spool" field: {"$spool": {"scope": {"projectId": "app"}}, ...}.
 
     One watcher per project: the lock is .gm/exec-spool/.lock. If another live
     watcher holds it, this command exits with status 3 (a dead or stale holder is
@@ -40,10 +55,12 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
     Examples:
       rs-learn-host spool --once
       rs-learn-host -p ~/code/app spool --watch --interval 0.05
+      rs-learn-host spool --watch --project-id app
       echo '{"query": "build tool"}' > .gm/exec-spool/in/recall/1.json
     """
     if mode is None:
         raise click.UsageError("choose --once or --watch")
+    session.scope = scope
     root = spool_root(session.project)
     if mode == "once" and not (root / "in").is_dir() and not (root / "work").is_dir():
         click.echo("answered 0 request(s)")  # no spool here: create nothing
@@ -57,19 +74,19 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
         sys.exit(EXIT_LOCK_HELD)
     except OSError as error:
         raise click.ClickException(f"cannot use the spool: {error}") from None
-    from host_harness.hooks.warm import Handoff, WarmServer  # here: the hook's cold path imports this module
+    from host_harness.hooks.reader import start_warm_server  # here: the hook's cold path imports this module
+    from host_harness.hooks.server import WarmServer
 
-    lost, stop, handoff = threading.Event(), threading.Event(), Handoff()
-    stopper = _stopper(stop, handoff.wake)
+    lost, stop = threading.Event(), threading.Event()
+    stopper = _stopper(stop)
     previous = {sig: signal.signal(sig, stopper) for sig in (signal.SIGTERM, signal.SIGINT)}
     queue: Spool | None = None
     warm: WarmServer | None = None
     try:
-        queue = Spool(session.project, session.open())
-        lock.start_heartbeat(lambda: _set(lost, stop, handoff.wake))
-        if mode == "watch":  # hooks hand their requests to this warm component (host_harness/hooks/warm.py)
-            warm = WarmServer(session.project, handoff.submit)
-            warm.start()
+        queue = Spool(session.project, session.open(), trust_request_scope=trust_request_scope)
+        lock.start_heartbeat(lambda: _set(lost, stop))
+        if mode == "watch":  # hooks get a guest of their own, beside the spool's (hooks/reader.py)
+            warm = start_warm_server(session.project, queue.guest.services.store, session.guest_beside)
         if mode == "once":
             counts = queue.drain_all(stop, interval)
             waiting = counts[DEFERRED]
@@ -77,7 +94,7 @@ def spool(session: Session, mode: str | None, interval: float) -> None:
                        + (f"; {waiting} wait until their id's answer is read" if waiting else ""))
         else:
             click.echo(f"rs-learn-host spool: watching {queue.root} (pid {os.getpid()})", err=True)
-            queue.watch(stop, interval, handoff)
+            queue.watch(stop, interval)
     except OSError as error:  # e.g. a full disk or a planted link: stop; a restart answers the claim
         raise click.ClickException(f"the spool cannot go on: {error}") from error
     finally:

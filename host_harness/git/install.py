@@ -5,7 +5,9 @@
 * the repository's ``.git/config`` (or ``~/.gitconfig`` with ``--global``) gets
   ``diff.rs-learn.textconv``, ``diff.rs-learn.cachetextconv`` (git caches each blob's text) and
   ``merge.rs-learn.name`` / ``.driver``. Each driver runs this interpreter (``python -m
-  host_harness``), so it works whether or not ``rs-learn-host`` is on git's ``PATH``.
+  host_harness``), so it works whether or not ``rs-learn-host`` is on git's ``PATH``;
+* the project's ``.gitignore`` gets the local state that must not be committed (the spool, the
+  logs, the socket: ``host_harness/integrations/localstate.py``).
 
 A value that is already set as wanted is not written again; the answer lists what changed.
 """
@@ -17,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from host_harness.integrations.localstate import gitignore_edit
 from host_harness.store.atomic import write_atomic
 
 ATTRIBUTES = ".gm/**/*.db diff=rs-learn merge=rs-learn"
@@ -62,6 +65,10 @@ def install(where: Path, base: str, global_: bool = False) -> list[str]:
             continue
         _git(top, "config", scope, key, value)
         changed.append(f"git config {scope} {key}")
+    ignore = gitignore_edit(where)
+    if ignore.changes:
+        ignore.apply()
+        changed.append(f"{ignore.path}: {ignore.what}")
     return changed
 
 

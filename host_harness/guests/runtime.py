@@ -12,6 +12,13 @@ deserialises, so a corrupt, truncated or orphaned artifact is detected first,
 logged and replaced by a fresh compile. At most :data:`CACHE_KEEP` artifacts are
 kept (least recently used go first).
 
+One compile per artifact at a time: a process about to compile holds ``<artifact>.lock``
+(``flock``); another one (the MCP server's background compile, ``rs-learn-host warmup``, a hook's
+background compile) waits for it, up to :data:`LOCK_WAIT_S`, then loads what the first one wrote
+instead of compiling the same bytes again on the same cores. Each compile records how long it took
+(``compile-seconds`` in the cache directory): :func:`expected_compile_s` is what progress reports
+expect the next one to take on this machine.
+
 Deadline: the engine uses *epoch interruption* rather than fuel. Fuel slows the
 pure-Python interpreter inside the component and would need a per-verb budget;
 an epoch deadline is a wall-clock bound that also covers time spent in host
@@ -28,17 +35,21 @@ import importlib.metadata
 import logging
 import os
 import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from wasmtime import Config, Engine, WasmtimeError
 from wasmtime.component import Component
 
-from host_harness.cachedir import CACHE_ENV, default_cache_dir
+from host_harness.cachedir import CACHE_ENV, default_cache_dir, flock_within
 from host_harness.guests import accel
 
 ENGINE_FLAVOUR = "epoch"  # part of the cache key: artifacts depend on the engine configuration
 CACHE_KEEP = 4  # artifacts kept per cache directory (newest first); each is ~50 MB
 TICK_S = 0.05
+LOCK_WAIT_S = 600.0  # how long a compile waits for another process compiling the same artifact
+COMPILE_SECONDS = "compile-seconds"  # the last compile's duration, in the cache directory
 WASMTIME_VERSION = importlib.metadata.version("wasmtime")
 
 __all__ = ["CACHE_ENV", "Runtime", "default_cache_dir", "load_component", "make_engine"]
@@ -104,6 +115,7 @@ def prune(cache_dir: Path, keep: int) -> list[Path]:
     for stale in artifacts[keep:]:
         stale.unlink(missing_ok=True)
         _digest_path(stale).unlink(missing_ok=True)
+        lock_path(stale).unlink(missing_ok=True)
     return artifacts[keep:]
 
 
@@ -119,22 +131,71 @@ def load_component(engine: Engine, wasm_path: Path | str, cache_dir: Path | str 
     wasm = Path(wasm_path).read_bytes()
     path = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     path = path / cache_file_name(wasm)
-    if path.exists() and not artifact_is_intact(path):
-        log.warning("precompiled component %s is corrupt; recompiling", path)
-    elif path.exists():
-        try:
-            component = Component.deserialize_file(engine, str(path))  # mmap: no copy
-        except WasmtimeError as error:  # e.g. another engine configuration
-            log.warning("cannot load precompiled component %s (%s); recompiling", path, error)
-        else:
-            log.debug("loaded precompiled component %s", path)
-            with contextlib.suppress(OSError):
-                os.utime(path)  # most recently used: the last to be pruned
-            return component
-    log.debug("compiling %s", wasm_path)
-    component = Component(engine, wasm)
-    _write_artifact(path, bytes(component.serialize()))
+    if artifact_is_intact(path) and (component := _deserialize(engine, path)) is not None:
+        return component
+    with compile_lock(path):  # an artifact being written reads as damaged until its writer lets go
+        if artifact_is_intact(path):
+            if (component := _deserialize(engine, path)) is not None:
+                return component  # another process compiled it while this one waited
+        elif path.exists():
+            log.warning("precompiled component %s is corrupt; recompiling", path)
+        log.debug("compiling %s", wasm_path)
+        started = time.monotonic()
+        component = Component(engine, wasm)
+        _write_artifact(path, bytes(component.serialize()))
+        seconds = f"{time.monotonic() - started:.1f}\n"
+        with contextlib.suppress(OSError):
+            _write_atomic(path.parent / COMPILE_SECONDS, seconds.encode("ascii"))
     return component
+
+
+def _deserialize(engine: Engine, path: Path) -> Component | None:
+    try:
+        component = Component.deserialize_file(engine, str(path))  # mmap: no copy
+    except WasmtimeError as error:  # e.g. another engine configuration
+        log.warning("cannot load precompiled component %s (%s); recompiling", path, error)
+        return None
+    log.debug("loaded precompiled component %s", path)
+    with contextlib.suppress(OSError):
+        os.utime(path)  # most recently used: the last to be pruned
+    return component
+
+
+def lock_path(artifact: Path) -> Path:
+    """The lock file a process holds while it compiles ``artifact``."""
+    return artifact.with_name(artifact.name + ".lock")
+
+
+@contextlib.contextmanager
+def compile_lock(artifact: Path, wait_s: float = LOCK_WAIT_S) -> Iterator[bool]:
+    """Hold ``artifact``'s lock while compiling it; whether it is held.
+
+    Waits up to ``wait_s`` for another process's compile. A cache that cannot be written, or a wait
+    that runs out (a stopped process holding the lock), gives ``False``: compile anyway.
+    """
+    try:
+        artifact.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_path(artifact), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as error:
+        log.warning("cannot lock %s (%s): compiling without the lock", lock_path(artifact), error)
+        yield False
+        return
+    try:
+        locked = flock_within(fd, wait_s, 0.1)
+        if not locked:
+            log.warning("another process has compiled %s for %.0f s: compiling too", artifact, wait_s)
+        yield locked
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def expected_compile_s(cache_dir: Path | str | None = None) -> float | None:
+    """How long the last compile into ``cache_dir`` took (seconds), or ``None`` before the first."""
+    path = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    try:
+        return float((path / COMPILE_SECONDS).read_text(encoding="ascii"))
+    except (OSError, ValueError):
+        return None
 
 
 class Ticker:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import click
 from host_harness.errors import GuestError
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.runtime import Runtime
+from host_harness.project import GIVEN, Found
 from host_harness.services import HostServices
 from host_harness.store.config import ConfigError
 from host_harness.store.pg.driver import PostgresError
@@ -27,6 +29,7 @@ class Session:
 
     def __init__(self, project: Path, wasm: Path, native: bool, store: str | None = None) -> None:
         self.project = project
+        self.found = Found(project, GIVEN)  # which project, and why (host_harness/project.py)
         self.wasm = wasm
         self.native = native
         self.store = store  # --store / $RS_LEARN_STORE (else .gm/config.json decides)
@@ -34,6 +37,7 @@ class Session:
         self.guest: BaseGuest | None = None
         self.scope: dict[str, Any] | None = None  # trusted scope, set by a command group before open()
         self.timeout_s: float | None = None  # the component's per-call deadline (default: the guest's)
+        self.load_runtime: Callable[[Path], Runtime] = Runtime.load  # the MCP server: in the background
 
     def open(self) -> BaseGuest:
         """Return the guest (native or wasm) over the project's services."""
@@ -63,16 +67,29 @@ class Session:
             from host_harness.guests.native import NativeGuest
 
             return NativeGuest(services)
+        self.require_wasm()
+        from host_harness.guests.component import WasmGuest
+
+        runtime = self.load_runtime(self.wasm)
+        if self.timeout_s is None:
+            return WasmGuest(runtime, services)
+        return WasmGuest(runtime, services, timeout_s=self.timeout_s)
+
+    def require_wasm(self) -> Path:
+        """The component's path; a ``ClickException`` when there is no file there."""
         if not self.wasm.is_file():
             raise click.ClickException(
                 f"component not found: {self.wasm} (run `make wasm`, or pass --wasm / set RS_LEARN_WASM)"
             )
+        return self.wasm
+
+    def guest_beside(self, services: HostServices) -> BaseGuest:
+        """Another guest of this target over ``services``, sharing the component already loaded."""
         from host_harness.guests.component import WasmGuest
 
-        runtime = Runtime.load(self.wasm)
-        if self.timeout_s is None:
-            return WasmGuest(runtime, services)
-        return WasmGuest(runtime, services, timeout_s=self.timeout_s)
+        if isinstance(self.guest, WasmGuest):
+            return WasmGuest(self.guest.runtime, services)
+        return self.guest_for(services)
 
     def stored_disciplines(self) -> list[str]:
         """The disciplines whose store exists (files, or rows of a PostgreSQL store)."""

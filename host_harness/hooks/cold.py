@@ -27,7 +27,7 @@ or fail its event:
   ``os._exit(0)`` after printing, so interpreter teardown is not paid either, and
   :data:`EXIT_MARGIN_S` of the budget is kept for printing and exiting;
 * the component is loaded only from the precompiled cache (milliseconds). On a
-  cache miss (first prompt after an upgrade) a detached ``rs-learn-host version``
+  cache miss (first prompt after an upgrade) a detached ``rs-learn-host warmup``
   compiles it in the background and this event gets nothing.
 
 The project is the nearest directory holding ``.gm/``, starting from the hook
@@ -68,18 +68,20 @@ from host_harness.hooks.protocol import (
     SESSION_EVENT,
     Skip,
     clip,
-    find_project,
     has_memory,
     has_skills,
     hook_output,
     log_reason,
+    note_project,
     parse_event,
     parse_input,
     process_started,
 )
+from host_harness.project import find_project
 from host_harness.services import HostServices
 from host_harness.store.atomic import write_atomic
-from host_harness.store.vecindex import IndexDir, IndexPolicy
+from host_harness.store.config import read_memory_config
+from host_harness.store.vecindex import HOOK_SCAN_MAX, IndexDir, IndexPolicy
 
 __all__ = [  # the protocol's pieces live in hooks.protocol (the fast path needs them without this)
     "DEFAULT_BUDGET_TOKENS", "DEFAULT_TIMEOUT_S", "EXIT_MARGIN_S", "HOOK_EVENT", "LOG_NAME",
@@ -104,6 +106,7 @@ class HookConfig:
     timeout_s: float = DEFAULT_TIMEOUT_S
     cache_dir: Path | None = None
     started: float | None = None  # monotonic time the budget counts from (default: the process start)
+    scan_max: int | None = HOOK_SCAN_MAX  # a stale vector index bigger than this: keywords alone
 
 
 def cached_runtime(wasm: Path, cache_dir: Path | None) -> Runtime:
@@ -157,10 +160,20 @@ def verified_artifact(wasm: Path, cache: Path) -> Path | None:
 
 
 def warm_cache(wasm: Path, cache: Path, name: str) -> bool:
-    """Start a detached ``rs-learn-host version`` that compiles the component into ``cache`` (once)."""
+    """Start a detached ``rs-learn-host warmup`` that compiles the component into ``cache`` (once)."""
     cache.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "host_harness", "-p", str(cache), "--wasm", str(wasm), "version"]
+    command = [sys.executable, "-m", "host_harness", "-p", str(cache), "--wasm", str(wasm), "warmup"]
     return start_once(cache / f".warming-{name}", command, cache)
+
+
+def hook_index_policy(cache_dir: Path, scan_max: int | None = HOOK_SCAN_MAX) -> IndexPolicy:
+    """The hooks' vector indexes: never built inside a hook, and a big stale one not scanned either.
+
+    On a miss the hook scans SQLite when the namespace holds at most ``scan_max`` vectors (~0.2 s
+    at the default); above, it answers from the keyword channel alone and says so in the hook log
+    (``host_harness/store/vectors.py``). Either way :func:`warm_vector_indexes` rebuilds the index.
+    """
+    return replace(IndexPolicy.from_env(cache_dir), build_on_miss=False, scan_max=scan_max)
 
 
 def warm_vector_indexes(services: HostServices, cache: Path) -> int:
@@ -287,6 +300,7 @@ class Hook:
         if not start.is_dir():
             raise Skip(f"project directory {str(start)!r} does not exist")
         self.project = find_project(start)
+        note_project(self.project)
         if not self.worth_asking(self.project):
             return ""  # nothing here: not an error
         data = self.ask(self.project, body)
@@ -302,8 +316,10 @@ class Hook:
         the store, and a background process builds the index for the next prompts.
         """
         cache = self.config.cache_dir if self.config.cache_dir is not None else default_cache_dir()
-        policy = replace(IndexPolicy.from_env(cache), build_on_miss=False)
+        policy = hook_index_policy(cache, self.config.scan_max)
         services = HostServices(project, busy_timeout_ms=int(self.remaining() * 1000), index_policy=policy)
+        for warning in read_memory_config(project)[1]:  # a bad RS_LEARN_MEMORY_* variable: said, not fatal
+            self.log(f"warning: {warning}")
         runtime: Runtime | None = None
         guest: BaseGuest
         try:

@@ -14,12 +14,12 @@ import io
 import json
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from host_harness.hooks import protocol
+from host_harness.project import find_project
 
 HOOKS = {"prompt-submit": "auto_recall", "session-start": "session_start"}  # command -> verb
 GLOBAL_FLAGS = ("-v", "--verbose")
@@ -67,11 +67,54 @@ def hook_options(args: list[str]) -> tuple[str, Path | None, int, float] | None:
     return command, Path(root) if root else None, budget, timeout
 
 
+def hook_timeout(args: list[str]) -> float | None:
+    """The time budget of any hook command line (``None``: not a hook), for :func:`protocol.arm`.
+
+    ``--timeout`` after the hook's name, else ``$RS_LEARN_HOOK_TIMEOUT``, else the default; a value
+    the full command line will reject is skipped (the hook then logs why it rejected it).
+    """
+    commands = [i for i in range(len(args) - 1) if args[i] == "hook" and args[i + 1] in HOOKS]
+    if not commands:
+        return None
+    values, rest = [os.environ.get(protocol.TIMEOUT_ENV)], args[commands[0] + 2 :]
+    for i, arg in enumerate(rest):
+        if arg == "--timeout" and i + 1 < len(rest):
+            values.insert(0, rest[i + 1])
+        elif arg.startswith("--timeout="):
+            values.insert(0, arg.split("=", 1)[1])
+    shortest, longest = protocol.TIMEOUT_RANGE
+    for value in values:
+        try:
+            timeout = float(value or "nan")
+        except ValueError:
+            continue
+        if shortest <= timeout <= longest:
+            return timeout
+    return protocol.DEFAULT_TIMEOUT_S
+
+
+def project_start(args: list[str]) -> Path | None:
+    """Where a hook command line starts looking for its project before it reads its event.
+
+    ``-p``/``--project``, else ``$RS_LEARN_PROJECT``, else the working directory; ``None`` when the
+    one named is not a directory (the hook then logs in the cache dir).
+    """
+    value = os.environ.get("RS_LEARN_PROJECT")
+    for i, arg in enumerate(args):
+        if arg in ("-p", "--project") and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("--project="):
+            value = arg.split("=", 1)[1]
+    start = Path(value) if value else Path.cwd()
+    return start if start.is_dir() else None
+
+
 def warm_hook(command: str, project_option: Path | None, budget: int, timeout: float) -> None:
     """Serve the hook through the project's warm server and leave; return (stdin kept) to go cold."""
     verb = HOOKS[command]
     event = protocol.EVENTS[command]
-    deadline = protocol.process_started() + timeout - protocol.EXIT_MARGIN_S
+    deadline = protocol.arm(timeout)  # (the entry point armed it already)
+    fallback = project_option or Path.cwd()
     raw = sys.stdin.buffer.read(protocol.MAX_INPUT_BYTES + 1)
     sys.stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")  # the cold path reads it again
     try:
@@ -84,10 +127,11 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
             body, worth = {"budget_tokens": budget}, protocol.has_skills
     except protocol.Skip:
         return  # the cold path logs why
-    start = Path(cwd) if cwd is not None else project_option or Path.cwd()
+    start = Path(cwd) if cwd is not None else fallback
     if not start.is_dir():
         return
-    project = protocol.find_project(start)
+    project = find_project(start)
+    protocol.note_project(project)
     if not worth(project):
         protocol.leave("")  # nothing here: not an error (as the cold path)
     if not os.path.lexists(project / ".gm" / protocol.WARM_SOCKET):
@@ -95,10 +139,13 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
     from host_harness.hooks import warm
 
     try:
-        envelope = warm.ask(project, verb, body, deadline - time.monotonic())
+        envelope = warm.ask(project, verb, body, deadline, timeout)
+    except warm.ServerBusy as why:
+        protocol.log_reason(project, f"{why}; answering without it (cold)")
+        return
     except warm.NoServer:
         return
-    except OSError as error:
+    except OSError as error:  # it started the request and did not answer in time
         protocol.log_reason(project, f"the warm server did not answer: {error}; nothing injected")
         protocol.leave("")
     protocol.leave(_output(project, verb, event, envelope))

@@ -3,6 +3,11 @@
 Standard library only (plus the confinement helpers), so that a hook answered by a warm server
 (``host_harness/hooks/warm.py``) never imports wasmtime or numpy; ``host_harness/hooks/cold.py`` builds the
 cold path on the same functions.
+
+The time budget is hard (:func:`arm`): a watchdog thread ends the process, status 0, at the end of
+the budget counted from the process start, whatever the hook is doing then -- importing, reading a
+stdin that never closes, waiting for a server or the guest. :func:`leave` and the watchdog take one
+lock, so an answer is printed whole or not at all.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, NoReturn
@@ -89,15 +95,6 @@ def parse_input(raw: bytes) -> tuple[str, str | None]:
     return prompt, cwd
 
 
-def find_project(start: Path) -> Path:
-    """The nearest directory at or above ``start`` that holds ``.gm/`` (else ``start`` itself)."""
-    start = start.resolve()
-    for directory in (start, *start.parents):
-        if (directory / ".gm").is_dir():
-            return directory
-    return start
-
-
 def has_memory(project: Path) -> bool:
     """Whether the project has any store to recall from (a PostgreSQL store: ask it)."""
     gm = project / ".gm"
@@ -158,12 +155,50 @@ def _encoded(line: str) -> bytes:
     return line.encode("utf-8", "backslashreplace")
 
 
+_leaving = threading.Lock()  # held by whoever ends the process: leave() or the watchdog
+_watch: dict[str, Any] = {"project": None, "at": None}
+
+
+def note_project(project: Path | None) -> None:
+    """Where the watchdog logs, should the budget run out (the project found so far)."""
+    _watch["project"] = project
+
+
+def arm(timeout_s: float) -> float:
+    """Make ``timeout_s``, counted from the process start, a hard limit; the deadline the work should keep.
+
+    At ``EXIT_MARGIN_S / 2`` before the end of the budget a daemon thread logs that the hook gave up
+    and ends the process with status 0 (nothing printed), unless :func:`leave` already is. The work
+    itself aims at :data:`EXIT_MARGIN_S` before the end, so the watchdog is the backstop. Arming
+    again with a shorter budget moves the limit earlier, never later.
+    """
+    started = process_started()
+    at = started + timeout_s - EXIT_MARGIN_S / 2
+    if _watch["at"] is None or at < _watch["at"]:
+        _watch["at"] = at
+        threading.Thread(target=_watchdog, args=(at, timeout_s), name="rs-deadline", daemon=True).start()
+    return started + timeout_s - EXIT_MARGIN_S
+
+
+def _watchdog(at: float, timeout_s: float) -> None:
+    spent = time.monotonic() >= at
+    while (left := at - time.monotonic()) > 0:
+        time.sleep(left)
+    if not _leaving.acquire(timeout=EXIT_MARGIN_S / 4):
+        os._exit(0)  # an answer is being printed and stdout does not drain: leave anyway
+    budget = f"the {timeout_s:g} s time budget"
+    log_reason(_watch["project"], f"{budget} was spent during start-up; nothing injected" if spent
+               else f"gave up after {budget}; nothing injected")
+    os._exit(0)
+
+
 def leave(output: str) -> NoReturn:
     """Print a hook's ``output`` (if any) and end the process at once, status 0.
 
     The budget counts to the end of the process: no interpreter teardown, no waiting for a worker
     that may still sit in the guest or in SQLite (the stores were only read; the log is written).
     """
+    _leaving.acquire()  # if the watchdog has it, it ends the process
     if output:
         sys.stdout.write(output + "\n")
     sys.stdout.flush()

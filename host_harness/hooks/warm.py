@@ -1,63 +1,63 @@
-"""The warm socket: a hook hands its request to a server that already has the component loaded.
+"""The warm socket's client: a hook hands its request to a server that already has the component loaded.
 
 A hook is a new process per prompt; starting Python, importing wasmtime and numpy and loading the
 component cost ~200 ms before any work. A long-lived process of the project -- the spool watcher
-(``spool --watch``) or the MCP server -- listens on ``<project>/.gm/rs-learn.sock``, and the hook
-(:func:`ask`) sends it one request and prints the answer; it imports neither wasmtime nor numpy.
-With no server listening the hook takes its cold path, as before.
+(``spool --watch``) or the MCP server -- listens on ``<project>/.gm/rs-learn.sock``
+(:mod:`host_harness.hooks.server`), and the hook (:func:`ask`) sends it one request and prints the
+answer; it imports neither wasmtime nor numpy. Whenever the server cannot serve it in time, the hook
+takes its cold path (:class:`NoServer`), as with no server at all.
 
-Protocol: one connection per request; the client writes one JSON line ``{"v": 1, "project":
-<absolute root>, "verb", "body"}`` and reads one line, the ``dispatch`` envelope. Only the hooks'
+Protocol, version 2: one connection per request. The client writes one JSON line ``{"v": 2,
+"project": <absolute root>, "verb", "body", "start_within": <s>, "within": <s>}``: the server must
+*start* the request within ``start_within`` seconds and answer within ``within``. The server writes
+``{"started": true}`` when its reader takes the request, then one line, the ``dispatch`` envelope.
+No acknowledgement within ``start_within`` (:data:`START_SHARE` of the budget): the client closes
+and goes cold. A server of another version answers an error envelope first: cold too. (Version 1
+had no acknowledgement; a server still answers a version 1 request, without one.) Only the hooks'
 read-only verbs are served (:data:`VERBS`), for the server's own project.
 
+Deadlines are hard: every read and write waits at most until the hook's deadline, however the
+server trickles its bytes.
+
 Safety. ``.gm/`` is committed, so nothing here goes through a link below the project: the folder is
-opened with ``O_NOFOLLOW`` (``host_harness/store/confine.py``) and the socket is bound and reached
-through that open folder (``/proc/self/fd/<fd>/rs-learn.sock``). The socket is created owner-only
-(``0600``); a client uses only a socket that is one, owned by its own user, not reachable by
-others, and whose peer process runs as that user (``SO_PEERCRED``); the server answers only its
-own user. A socket left by a dead server (connecting is refused) is replaced; anything else at that
-name -- a live server, a file, a link -- is left alone, and then this server does not listen.
-Takeovers are serialised by ``flock`` on the ``.gm`` folder.
+opened with ``O_NOFOLLOW`` (``host_harness/store/confine.py``) and the socket is reached through
+that open folder (``/proc/self/fd/<fd>/rs-learn.sock``). A client uses only a socket that is one,
+owned by its own user, not reachable by others, and whose peer process runs as that user
+(``SO_PEERCRED``).
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import fcntl
 import json
-import logging
 import os
 import socket
 import stat
 import struct
-import threading
-from collections.abc import Callable
-from concurrent.futures import Future
+import time
 from pathlib import Path
-from queue import Empty, SimpleQueue
 from typing import Any
 
 from host_harness.hooks.protocol import WARM_SOCKET
 from host_harness.store import confine
 
 SOCKET_NAME = WARM_SOCKET
-VERSION = 1
+VERSION = 2
 VERBS = ("auto_recall", "session_start")
 MAX_LINE = 16 * 1024 * 1024
-READ_TIMEOUT_S = 5.0  # a client that does not send its request within this is dropped
-ANSWER_WAIT_S = 60.0  # a request the guest's thread has not answered by then is given up
+START_SHARE = 0.2  # of the hook's budget: how long the server may take to start the request
+STARTED = b'{"started": true}\n'
 PEERCRED = struct.Struct("3i")  # pid, uid, gid
-
-log = logging.getLogger("rs_learn.warm")
-Serve = Callable[[str, str], str]  # (verb, body JSON) -> envelope
 
 
 class NoServer(Exception):
-    """No warm server listens for this project (the hook takes its cold path)."""
+    """No warm server can serve this hook now (none listens, or it did not start in time): go cold."""
 
 
-def _via(fd: int) -> str:
+class ServerBusy(NoServer):
+    """A server listens but did not serve the request (busy, another version, gone): worth a log line."""
+
+
+def socket_path(fd: int) -> str:
     """The socket's path through the open ``.gm`` folder (short, and never through a link)."""
     proc = f"/proc/self/fd/{fd}"
     if os.path.isdir(proc):
@@ -65,7 +65,7 @@ def _via(fd: int) -> str:
     raise NoServer("no /proc/self/fd: the warm socket needs Linux")
 
 
-def _ours(fd: int) -> os.stat_result | None:
+def own_socket(fd: int) -> os.stat_result | None:
     """The socket's ``lstat`` if it is a socket of this user that no one else can reach, else ``None``."""
     try:
         st = os.stat(SOCKET_NAME, dir_fd=fd, follow_symlinks=False)
@@ -76,231 +76,98 @@ def _ours(fd: int) -> os.stat_result | None:
     return st
 
 
-def _peer_uid(sock: socket.socket) -> int:
+def peer_uid(sock: socket.socket) -> int:
+    """The user id of the process at the other end of ``sock``."""
     return int(PEERCRED.unpack(sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, PEERCRED.size))[1])
 
 
-def _read_line(sock: socket.socket) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-        if chunk.endswith(b"\n") or size > MAX_LINE:
-            break
-    return b"".join(chunks)
+class Lines:
+    """Lines read from a socket, each read bounded by an absolute deadline (``time.monotonic()``)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.buffer = b""
+
+    def read(self, deadline: float) -> bytes:
+        """The next line with its ``\\n`` (``b""`` or a partial line at the end of the stream).
+
+        ``TimeoutError`` at ``deadline``, however the peer spreads its bytes.
+        """
+        while b"\n" not in self.buffer and len(self.buffer) <= MAX_LINE:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("timed out")
+            self.sock.settimeout(left)
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                break
+            self.buffer += chunk
+        line, newline, self.buffer = self.buffer.partition(b"\n")
+        return line + newline
 
 
-def ask(project: Path, verb: str, body: dict[str, Any], timeout_s: float) -> str:
-    """The envelope the project's warm server answers; :class:`NoServer` when none listens.
+def ask(project: Path, verb: str, body: dict[str, Any], deadline: float, budget_s: float) -> str:
+    """The envelope the project's warm server answers by ``deadline`` (``time.monotonic()``).
 
-    ``TimeoutError`` (or another ``OSError``) when a server took the request and did not answer.
+    :class:`NoServer` when none listens, :class:`ServerBusy` when one listens but did not start the
+    request within :data:`START_SHARE` of ``budget_s`` (or speaks another version, or closed the
+    connection without an answer): the hook goes cold. ``TimeoutError`` when the server started the
+    request and did not answer by ``deadline``.
     """
     try:
         fd = confine.open_dir(project, (".gm",))
     except OSError as error:
         raise NoServer(f"no usable .gm folder: {error}") from None
     try:
-        if _ours(fd) is None:
+        if own_socket(fd) is None:
             raise NoServer("no warm socket")
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(max(timeout_s, 0.001))
+            start_by = min(deadline, time.monotonic() + START_SHARE * budget_s)
+            sock.settimeout(max(start_by - time.monotonic(), 0.001))
             try:
-                sock.connect(_via(fd))
+                sock.connect(socket_path(fd))
             except (ConnectionRefusedError, FileNotFoundError) as error:
                 raise NoServer(f"the warm socket does not answer ({error.strerror})") from None
-            if _peer_uid(sock) != os.getuid():
+            except TimeoutError:
+                raise ServerBusy("the warm server did not accept the connection in time") from None
+            if peer_uid(sock) != os.getuid():
                 raise NoServer("the warm socket's server runs as another user")
-            request = {"v": VERSION, "project": str(project), "verb": verb, "body": body}
-            sock.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
-            sock.shutdown(socket.SHUT_WR)
-            answer = _read_line(sock)
+            now = time.monotonic()
+            request = {"v": VERSION, "project": str(project), "verb": verb, "body": body,
+                       "start_within": round(start_by - now, 3), "within": round(deadline - now, 3)}
+            try:
+                sock.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
+                sock.shutdown(socket.SHUT_WR)
+                lines = Lines(sock)
+                first = lines.read(start_by)
+            except TimeoutError:
+                first = b""
+            except OSError as error:
+                raise ServerBusy(f"the warm server went away: {error}") from None
+            if first != STARTED:
+                raise ServerBusy(_refusal(first, time.monotonic() >= start_by, START_SHARE * budget_s))
+            try:
+                answer = lines.read(deadline)
+            except TimeoutError:
+                raise
+            except OSError as error:
+                raise ServerBusy(f"the warm server went away: {error}") from None
     finally:
         os.close(fd)
     if not answer.endswith(b"\n"):
-        raise OSError(errno.EPROTO, "the warm server closed the connection without an answer")
+        raise ServerBusy("the warm server closed the connection without an answer")
     return answer.decode("utf-8")
 
 
-class WarmServer:
-    """The warm socket of one project, answered by ``serve`` (called on the server's thread)."""
-
-    def __init__(self, project: Path, serve: Serve) -> None:
-        self.project = Path(project).resolve()
-        self.serve = serve
-        self.sock: socket.socket | None = None
-        self._fd: int | None = None
-        self._inode: int | None = None
-        self._stopped = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> bool:
-        """Listen if this project's socket is free (or stale); whether it listens. Never raises."""
-        try:
-            self._fd = confine.open_dir(self.project, (".gm",), create=True)
-            fcntl.flock(self._fd, fcntl.LOCK_EX)  # one takeover at a time
-            try:
-                self.sock = self._bind(self._fd)
-            finally:
-                fcntl.flock(self._fd, fcntl.LOCK_UN)
-        except (OSError, NoServer) as error:
-            log.warning("no warm socket for %s: %s", self.project, error)
-        if self.sock is None:
-            self._close_fd()
-            return False
-        self._thread = threading.Thread(target=self._loop, name="rs-learn-warm", daemon=True)
-        self._thread.start()
-        log.info("warm socket %s listening", self.project / ".gm" / SOCKET_NAME)
-        return True
-
-    def _bind(self, fd: int) -> socket.socket | None:
-        try:
-            st = os.stat(SOCKET_NAME, dir_fd=fd, follow_symlinks=False)
-        except FileNotFoundError:
-            st = None
-        if st is not None:
-            if _ours(fd) is None:
-                log.warning(".gm/%s exists and is not this user's socket: left alone", SOCKET_NAME)
-                return None
-            if self._alive(fd):
-                log.info("another warm server answers on .gm/%s", SOCKET_NAME)
-                return None
-            os.unlink(SOCKET_NAME, dir_fd=fd)  # left by a server that died
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        mask = os.umask(0o177)  # created 0600: only this user may connect
-        try:
-            sock.bind(_via(fd))
-        except OSError:
-            sock.close()
-            raise
-        finally:
-            os.umask(mask)
-        sock.listen(16)
-        sock.settimeout(0.5)  # the loop looks at the stop flag this often
-        self._inode = os.stat(SOCKET_NAME, dir_fd=fd, follow_symlinks=False).st_ino
-        return sock
-
-    @staticmethod
-    def _alive(fd: int) -> bool:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-            probe.settimeout(0.5)
-            try:
-                probe.connect(_via(fd))
-            except ConnectionRefusedError:
-                return False
-            except OSError:
-                return True  # cannot tell: do not take it over
-            return True
-
-    def _loop(self) -> None:
-        assert self.sock is not None
-        while not self._stopped.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                if self._stopped.is_set():
-                    return
-                continue
-            with conn:
-                try:
-                    self._answer(conn)
-                except OSError as error:  # the client went away: its hook has given up
-                    log.info("warm socket: %s", error)
-
-    def _answer(self, conn: socket.socket) -> None:
-        if _peer_uid(conn) != os.getuid():
-            return  # not this user: no answer at all
-        conn.settimeout(READ_TIMEOUT_S)
-        raw = _read_line(conn)
-        verb, envelope = "?", ""
-        try:
-            request = json.loads(raw)
-            verb = str(request.get("verb")) if isinstance(request, dict) else "?"
-            refused = self._check(request)
-            envelope = refused or self.serve(verb, json.dumps(request["body"], ensure_ascii=False))
-        except ValueError as error:
-            envelope = _error(verb, f"validation: the warm request is not JSON: {error}")
-        except Exception as error:  # the server keeps serving whatever one request did
-            log.exception("warm socket: %s failed", verb)
-            envelope = _error(verb, f"internal: {type(error).__name__}: {error}")
-        conn.settimeout(ANSWER_WAIT_S)
-        conn.sendall(envelope.encode("utf-8") + b"\n")
-
-    def _check(self, request: Any) -> str | None:
-        """An error envelope for a request this server does not serve, else ``None``."""
-        if not isinstance(request, dict) or request.get("v") != VERSION:
-            return _error("?", f"validation: the warm protocol is version {VERSION}")
-        verb = request.get("verb")
-        if verb not in VERBS or not isinstance(request.get("body"), dict):
-            return _error(str(verb), f"validation: the warm socket serves only {', '.join(VERBS)}")
-        project = request.get("project")
-        if not isinstance(project, str) or Path(project).resolve() != self.project:
-            return _error(str(verb), f"validation: this warm server serves {self.project}")
-        return None
-
-    def close(self) -> None:
-        """Stop listening and remove the socket (if it is still the one this server made)."""
-        self._stopped.set()
-        if self.sock is not None:
-            self.sock.close()
-        if self._thread is not None:
-            self._thread.join(timeout=2.0)
-        if self._fd is not None and self._inode is not None:
-            with contextlib.suppress(OSError):
-                if os.stat(SOCKET_NAME, dir_fd=self._fd, follow_symlinks=False).st_ino == self._inode:
-                    os.unlink(SOCKET_NAME, dir_fd=self._fd)
-        self._close_fd()
-
-    def _close_fd(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
-
-class Handoff:
-    """Requests from the socket's thread, answered on the thread that owns the guest.
-
-    The guest and its SQLite connections belong to one thread. The socket's thread calls
-    :meth:`submit`, which waits; the owner calls :meth:`run` between its own calls and
-    :meth:`wait` instead of sleeping, so a request is served at once when the owner is idle.
-    """
-
-    def __init__(self) -> None:
-        self._requests: SimpleQueue[tuple[str, str, Future[str]]] = SimpleQueue()
-        self.wake = threading.Event()
-
-    def submit(self, verb: str, body: str) -> str:
-        """Queue a request and wait for its envelope (:data:`ANSWER_WAIT_S` at most)."""
-        future: Future[str] = Future()
-        self._requests.put((verb, body, future))
-        self.wake.set()
-        return future.result(timeout=ANSWER_WAIT_S)
-
-    def run(self, serve: Serve) -> int:
-        """Answer every queued request with ``serve`` (on the owner's thread); how many."""
-        done = 0
-        while True:
-            try:
-                verb, body, future = self._requests.get_nowait()
-            except Empty:
-                return done
-            if future.set_running_or_notify_cancel():
-                try:
-                    future.set_result(serve(verb, body))
-                except BaseException as error:
-                    future.set_exception(error)
-            done += 1
-
-    def wait(self, timeout_s: float) -> None:
-        """Sleep up to ``timeout_s``, or until a request (or :attr:`wake` from elsewhere) arrives."""
-        self.wake.wait(timeout_s)
-        self.wake.clear()
-
-
-def _error(verb: str, message: str) -> str:
-    return json.dumps({"ok": False, "verb": verb, "error": message}, ensure_ascii=False)
+def _refusal(line: bytes, late: bool, wait_s: float) -> str:
+    """Why a server's first line is not the acknowledgement (none in time, an old server's error...)."""
+    if not line and late:
+        return f"the warm server did not start the request within {wait_s:.2g} s"
+    if not line:
+        return "the warm server closed the connection without starting the request"
+    try:
+        value = json.loads(line)
+    except ValueError:
+        value = None
+    error = value.get("error") if isinstance(value, dict) else None
+    return f"the warm server refused the request: {error if isinstance(error, str) else line[:200]!r}"

@@ -2,7 +2,7 @@
 
 One source of truth: a property is advertised only when the guest's validation reads it. The
 structured-memory schemas take their property names from the tuples the guest checks bodies
-against (``records.FIELDS``, ``tree.ITEM_FIELDS``, ``query.QUERY_FIELDS``), their statuses from
+against (``shapes.FIELDS``, ``tree.ITEM_FIELDS``, ``shapes.QUERY_FIELDS``), their statuses from
 ``store.STATUSES`` and their bounds from ``guest/structured/fields.py``; the memory, archive and
 learn schemas take their bounds from those capabilities' constants. A field name the guest gains
 without a description here fails at import (:data:`PROPERTIES` has no entry for it), and
@@ -24,10 +24,9 @@ from guest import requests
 from guest.archive import search as archive_search
 from guest.archive import verbs as archive
 from guest.learn import skills
+from guest.memory import limits as memory
 from guest.memory import listing, lookup, tombstones
-from guest.memory import recall as memory_recall
-from guest.memory import verbs as memory
-from guest.structured import fields, query, records, retrieve, tree
+from guest.structured import fields, shapes, tree
 from guest.structured.store import PREFIXES, STATUSES
 
 Schema = dict[str, Any]
@@ -122,12 +121,13 @@ PROPERTIES: dict[str, Schema] = {
     "parentId": {**ITEM_ID, "description": "The parent item id (omit it for a top-level item)."},
     "hard": boolean("true removes the record for good; default false (soft delete, purged later)."),
     "query": string(f"Words to search titles, tags, descriptions and contents for (at most "
-                    f"{query.MAX_QUERY_BYTES} bytes); omit it for the newest records."),
-    "kinds": array("Only these kinds (default all).", enum("A record kind.", query.ALL_KINDS)),
+                    f"{shapes.MAX_QUERY_BYTES} bytes); omit it for the newest records."),
+    "kinds": array("Only these kinds (default all).", enum("A record kind.", shapes.ALL_KINDS)),
     "includeArchived": boolean("Include archived records (default false)."),
-    "limit": integer("At most this many records (default: the configured defaultLimit).", 1, query.MAX_LIMIT),
+    "limit": integer("At most this many records (0 or omitted: the configured defaultLimit).", 0,
+                     shapes.MAX_LIMIT),
     "maxTokens": integer("Token budget of the text (default: the configured maxContextTokens).", 1,
-                         retrieve.MAX_TOKENS),
+                         shapes.MAX_TOKENS),
 }
 
 
@@ -143,7 +143,7 @@ def structured(names: Iterable[str], kind: str | None = None) -> dict[str, Schem
         if name == "status":
             if kind is None:
                 out[name] = array("Only records with one of these statuses.",
-                                  enum("A status.", query.ALL_STATUSES))
+                                  enum("A status.", shapes.ALL_STATUSES))
             else:
                 out[name] = status(kind)
         else:
@@ -195,10 +195,10 @@ def memory_schemas() -> dict[str, Schema]:
                             "leading `@name` searches only that discipline."),
             "id": string("Instead of a query: an archived block's id, e.g. `r7`, to get the block back "
                          "verbatim."),
-            "limit": integer(f"At most this many memories (default {memory.DEFAULT_LIMIT}).", 1,
-                             memory.MAX_LIMIT),
+            "limit": integer(f"At most this many memories (0 or omitted: the default, "
+                             f"{memory.DEFAULT_LIMIT}).", 0, memory.MAX_LIMIT),
             "mode": enum("hybrid (default), vector (meaning only) or keyword (words only).",
-                         memory_recall.MODES),
+                         memory.MODES),
             "namespace": NAMESPACE,
         }),
         "memorize": obj({
@@ -220,6 +220,8 @@ def memory_schemas() -> dict[str, Schema]:
             "include": array("Also list these hidden memories.", enum("A kind of hidden memory.",
                                                                       listing.INCLUDE)),
             "stale": boolean("Only memories whose cited project files changed since they were stored."),
+            "quarantined": boolean("Only memories held back from the agent because they read as "
+                                   "instructions (a person approves them)."),
         }),
         "get_memory": obj({"id": MEMORY_ID, "namespace": STORE}, ["id"]),
         "forget": obj({
@@ -241,8 +243,8 @@ def memory_schemas() -> dict[str, Schema]:
         "recall_search": obj({
             "query": string(f"Keywords (at most {archive.MAX_QUERY_BYTES} bytes); words of one letter are "
                             "ignored.", minLength=1),
-            "limit": integer(f"At most this many blocks (default {archive_search.DEFAULT_LIMIT}).", 1,
-                             archive_search.MAX_LIMIT),
+            "limit": integer(f"At most this many blocks (0 or omitted: the default, "
+                             f"{archive_search.DEFAULT_LIMIT}).", 0, archive_search.MAX_LIMIT),
             "namespace": NAMESPACE,
         }, ["query"]),
     }
@@ -250,7 +252,7 @@ def memory_schemas() -> dict[str, Schema]:
 
 def structured_schemas(max_depth: int) -> dict[str, Schema]:
     """The structured-memory tools; ``max_depth`` is the configured ``maxChecklistDepth``."""
-    checklist = structured(records.FIELDS["checklist"], "checklist")
+    checklist = structured(shapes.FIELDS["checklist"], "checklist")
     item_fields = structured(tree.ITEM_FIELDS, "item")
     return {
         "create_checklist": obj({**checklist, "items": checklist_items(max_depth)}, ["title"]),
@@ -265,15 +267,15 @@ def structured_schemas(max_depth: int) -> dict[str, Schema]:
                        **item_fields}),
             ["checklistId", "itemId"],
         ),
-        **{f"create_{kind}": obj(structured(records.FIELDS[kind], kind),
+        **{f"create_{kind}": obj(structured(shapes.FIELDS[kind], kind),
                                  ["content" if kind == "session_note" else "title"])
            for kind in ("todo", "session_note")},
         **{f"update_{kind}": obj(clearable({"id": record_id(kind), "version": VERSION,
-                                            **structured(records.FIELDS[kind], kind)}), ["id"])
+                                            **structured(shapes.FIELDS[kind], kind)}), ["id"])
            for kind in ("todo", "session_note")},
         "get_record": obj({"id": PROPERTIES["id"]}, ["id"]),
-        "query_records": obj(structured(query.QUERY_FIELDS)),
-        "retrieve_memory": obj(structured((*query.QUERY_FIELDS, "maxTokens"))),
+        "query_records": obj(structured(shapes.QUERY_FIELDS)),
+        "retrieve_memory": obj(structured((*shapes.QUERY_FIELDS, "maxTokens"))),
         "delete_record": obj({
             "id": string("The record id (`cl-`, `td-`, `nt-`), or a checklist item id (`it-`) with "
                          "checklistId."),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -20,6 +21,8 @@ from typing import Any, TypeVar
 from host_harness.guests.base import BaseGuest, answer
 
 T = TypeVar("T")
+
+log = logging.getLogger("rs_learn.mcp")
 
 
 class GuestWorker:
@@ -52,8 +55,12 @@ class GuestWorker:
 
     def start(self) -> BaseGuest:
         """Open the guest now (load the component, read the configuration); raises what opening raises."""
+        return self.begin(self._open)
+
+    def begin(self, work: Callable[[], T]) -> T:
+        """Run ``work`` (opening the stores, say) on the worker thread now; close the worker if it raises."""
         try:
-            return self.run_sync(self._open)
+            return self.run_sync(work)
         except BaseException:
             self.close()
             raise
@@ -65,11 +72,20 @@ class GuestWorker:
     async def dispatch(self, verb: str, body: dict[str, Any]) -> dict[str, Any]:
         """One verb, one transaction: the parsed envelope (never raises for a guest failure)."""
         raw = json.dumps(body, ensure_ascii=False)
-        envelope = await asyncio.wrap_future(self._pool.submit(lambda: answer(self._open(), verb, raw)))
+        envelope = await asyncio.wrap_future(self._pool.submit(lambda: self._answer(verb, raw)))
         value = json.loads(envelope)
         if not isinstance(value, dict):
             return {"ok": False, "verb": verb, "error": "internal: the guest's envelope is not an object"}
         return value
+
+    def _answer(self, verb: str, raw: str) -> str:
+        try:
+            guest = self._open()
+        except Exception as error:  # the component cannot be loaded: every call says why, none crashes
+            message = f"internal: cannot load the component: {type(error).__name__}: {error}"
+            log.error("%s", message)
+            return json.dumps({"ok": False, "verb": verb, "error": message})
+        return answer(guest, verb, raw)
 
     def close(self) -> None:
         """Finish the call in progress, close the guest and the stores, stop the thread."""

@@ -1,11 +1,13 @@
 """The spool's requests: names and order, what counts as a request, reading and decoding a body.
 
-A request is an entry ``in/<verb>/<name>``; its id ``N`` is the name up to the first dot.
+A request is an entry ``in/<verb>/<name>``; its id ``N`` is the name without its final extension
+(``x.y.z.json`` is ``x.y.z``, so ``1.2.json`` and ``1.3.json`` are two ids).
 Dotfiles and ``*.tmp.*`` are never requests (clients write under such names, then rename).
 :func:`scan` returns every other entry -- regular files, but also the FIFOs, directories,
 sockets and links a client (or a planted repository) may leave there: each must be answered or
-set aside, never skipped forever. A verb folder that is a symbolic link is not entered at all
-(its requests live outside the project); :func:`scan` reports it for quarantine.
+set aside, never skipped forever -- a file written into ``in/`` itself too (its verb is
+:data:`STRAY`). A verb folder that is a symbolic link is not entered at all (its requests live
+outside the project); :func:`scan` reports it for quarantine.
 
 :func:`read_body` opens a claimed request without following a link and without blocking (a FIFO
 renamed over a request would otherwise hang the watcher in ``open()``), and accepts only a regular
@@ -22,6 +24,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+STRAY = ""  # the verb of a file written into in/ itself rather than into a verb's folder
 MAX_BODY_BYTES = 2 * 1024 * 1024
 MAX_ID_BYTES = 200  # out/<N>.json must fit in a 255-byte file name
 RAW_TEXT_SUFFIXES = (".md", ".markdown")
@@ -66,13 +69,18 @@ class Request:
     n: str = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "n", self.name.split(".", 1)[0])
+        object.__setattr__(self, "n", request_id(self.name))
 
     @property
     def order(self) -> tuple[int, int, str, str, str]:
         """Numeric ids first (by value), then the others by name; then verb, then file name."""
         numeric = self.n.isascii() and self.n.isdigit()
         return (0 if numeric else 1, int(self.n) if numeric else 0, self.n, self.verb, self.name)
+
+
+def request_id(name: str) -> str:
+    """The id of request file ``name``: the name without its final extension (``a.b.json`` -> ``a.b``)."""
+    return name.rpartition(".")[0] if "." in name else name
 
 
 def unusable(st: os.stat_result) -> str | None:
@@ -108,7 +116,8 @@ def scan(root: Path) -> tuple[list[Request], list[Path]]:
             linked.append(Path(verb.path))
             continue
         if not verb.is_dir(follow_symlinks=False):
-            continue  # a stray file in in/: not a request of any verb
+            found.append(Request(STRAY, verb.name, Path(verb.path)))  # in/<name>: answered with an error
+            continue
         try:
             entries = [e for e in os.scandir(verb.path) if not ignored(e.name)]
         except (FileNotFoundError, NotADirectoryError):

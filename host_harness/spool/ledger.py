@@ -24,7 +24,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from host_harness.store import confine
+from host_harness.store import sqlite_files
 
 ALIAS = "ledger"
 SCHEMA = "CREATE TABLE IF NOT EXISTS {alias}.answers (token TEXT PRIMARY KEY, envelope TEXT NOT NULL)"
@@ -99,8 +99,10 @@ class Ledger:
             self._conn = None
 
     def _connection(self) -> sqlite3.Connection:
-        if self._conn is None:
-            confine.check_database(self.root, self.path, create=True)
+        if self._conn is not None:
+            sqlite_files.check_quick(self.root, self.path)  # nothing planted since it was opened
+        else:
+            sqlite_files.check_database(self.root, self.path, create=True)
             conn = sqlite3.connect(":memory:", isolation_level=None, timeout=BUSY_TIMEOUT_S)
             conn.execute(f"ATTACH DATABASE ? AS {ALIAS}", (str(self.path),))  # the same schema name
             conn.execute(f"PRAGMA {ALIAS}.journal_mode = DELETE").fetchone()

@@ -22,7 +22,7 @@ committed (step 2 done) and the answer is written from the ledger -- the call is
 run twice; otherwise nothing of it was committed and it is run again. Stale temp
 answers are removed.
 
-Ids. ``N`` is the file name up to its first dot; requests are taken in the order
+Ids. ``N`` is the file name without its final extension; requests are taken in the order
 (numeric ``N`` first, by value; then other ids by name; then verb; then file
 name). ``out/<N>.json`` is one mailbox per id, so two requests pending with the
 same ``N`` (under two verbs, or two extensions) cannot both be answered at
@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import logging
 import os
 import stat
@@ -60,12 +61,12 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from host_harness.guests.base import BaseGuest, answer, envelope_ok
 from host_harness.spool.claims import Claim, Claims
 from host_harness.spool.inbox import (
     MAX_BODY_BYTES,
+    STRAY,
     BodyError,
     Request,
     decode_body,
@@ -77,11 +78,9 @@ from host_harness.spool.inbox import (
     scan,
     unusable,
 )
+from host_harness.spool.scope import unwrap
 from host_harness.store import confine
 from host_harness.store.atomic import write_atomic_at
-
-if TYPE_CHECKING:
-    from host_harness.hooks.warm import Handoff
 
 __all__ = ["ANSWERED", "DEFERRED", "BodyError", "Spool", "decode_body", "ignored", "scan", "spool_root"]
 
@@ -90,8 +89,28 @@ ANSWERED, DEFERRED, POSTPONED, GONE = "answered", "deferred", "postponed", "gone
 FRESH_EMPTY_NS = 250_000_000  # an empty request younger than this may still be being written
 SPOOL = (".gm", "exec-spool")
 FOLDERS = ("in", "out", "work")
+STRAY_REQUEST = "a request goes in in/<verb>/<N>.<ext> (one folder per verb), not in in/ itself"
 
 log = logging.getLogger("rs_learn.spool")
+
+
+def served_verbs(guest: BaseGuest) -> list[str]:
+    """The verbs ``guest`` serves, from its ``version`` answer (``[]``, logged, when it cannot say)."""
+    envelope = answer(guest, "version", "{}", "the spool's start (version)")
+    try:
+        verbs = json.loads(envelope)["data"]["verbs"]
+    except (ValueError, KeyError, TypeError):
+        verbs = None
+    if not isinstance(verbs, list) or not all(isinstance(v, str) and _plain(v) for v in verbs):
+        log.warning("the component did not list its verbs (%s); no in/<verb>/ folder is created",
+                    envelope[:200])
+        return []
+    return verbs
+
+
+def _plain(name: str) -> bool:
+    """Whether ``name`` can be a verb folder: one path component that is not ignored."""
+    return bool(name) and "/" not in name and "\0" not in name and not ignored(name)
 
 
 def spool_root(project: Path) -> Path:
@@ -102,14 +121,24 @@ def spool_root(project: Path) -> Path:
 class Spool:
     """The exec spool of ``project``, answered by one warm ``guest``."""
 
-    def __init__(self, project: Path, guest: BaseGuest, *, max_body_bytes: int = MAX_BODY_BYTES) -> None:
+    def __init__(
+        self,
+        project: Path,
+        guest: BaseGuest,
+        *,
+        max_body_bytes: int = MAX_BODY_BYTES,
+        trust_request_scope: bool = False,
+    ) -> None:
         self.project = Path(project)
         self.root = spool_root(project)
         self.in_dir, self.out_dir, self.work_dir = self.root / "in", self.root / "out", self.root / "work"
         self.guest = guest
         self.max_body_bytes = max_body_bytes
+        self.trust_request_scope = trust_request_scope  # honour a request's "$spool" scope (spool/scope.py)
         self.deferred: set[Path] = set()
         self.check()
+        self.verbs = served_verbs(guest)
+        self.make_verb_folders()
         self.claims = Claims(self.work_dir, self.in_dir)
         self.ledger = guest.services.answer_ledger(self.root / "ledger.db")
         guest.services.use_ledger(self.ledger)
@@ -120,6 +149,13 @@ class Spool:
         """Create the spool's folders; raise :class:`confine.OutsideProject` if any is (behind) a link."""
         for folder in FOLDERS:
             os.close(confine.open_dir(self.project, (*SPOOL, folder), create=True))
+
+    def make_verb_folders(self) -> None:
+        """Create ``in/<verb>/`` for every verb the guest serves, so a client can write into it at once."""
+        with confine.directory(self.project, (*SPOOL, "in"), create=True) as in_fd:
+            for verb in self.verbs:
+                with contextlib.suppress(FileExistsError):  # a link planted there is set aside by drain()
+                    os.mkdir(verb, 0o755, dir_fd=in_fd)
 
     def out_path(self, n: str) -> Path:
         """Where the answer to id ``n`` goes."""
@@ -181,7 +217,7 @@ class Spool:
             return DEFERRED
         if answer_ns is not None:
             self.out_path(request.n).unlink(missing_ok=True)  # superseded by this request (it reuses the id)
-        problem = id_problem(request.n) or unusable(st)
+        problem = id_problem(request.n) or (STRAY_REQUEST if request.verb == STRAY else unusable(st))
         if problem is None and st.st_size > self.max_body_bytes:
             problem = f"body is {st.st_size} bytes; the limit is {self.max_body_bytes}"
         if problem is not None:
@@ -257,38 +293,29 @@ class Spool:
             return error_envelope(verb, "validation: the verb directory name is not valid UTF-8")
         try:
             body = decode_body(read_body(request.path, self.max_body_bytes), request.path.suffix)
+            scoped = unwrap(body, self.trust_request_scope)
         except BodyError as error:
             return error_envelope(verb, str(error))
         except OSError as error:
             return error_envelope(verb, f"internal: cannot read the request: {error.strerror or error}")
         where = f"{printable(verb)}/{printable(request.name)}"
-        return answer(self.guest, verb, body, where, token=claim.token)
+        if scoped is None:
+            return answer(self.guest, verb, body, where, token=claim.token)
+        router = self.guest.services.router
+        configured, router.scope = router.scope, scoped[1]  # this call's scope: the guest reads host/scope
+        try:
+            return answer(self.guest, verb, scoped[0], where, token=claim.token)
+        finally:
+            router.scope = configured
 
     # watching
 
-    def watch(
-        self, stop: threading.Event, interval_s: float = POLL_INTERVAL_S, handoff: Handoff | None = None
-    ) -> None:
-        """Answer requests as they arrive, polling every ``interval_s``, until ``stop`` is set.
-
-        With a ``handoff``, requests from the warm socket are answered here too, between polls, and
-        one arriving ends the wait at once (the guest is this thread's).
-        """
+    def watch(self, stop: threading.Event, interval_s: float = POLL_INTERVAL_S) -> None:
+        """Answer requests as they arrive, polling every ``interval_s``, until ``stop`` is set."""
         self.recover()
         while not stop.is_set():
-            answered = self.drain(stop.is_set)[ANSWERED]
-            if handoff is not None:
-                answered += handoff.run(self.warm_answer)
-            if answered:
-                continue
-            if handoff is not None:
-                handoff.wait(interval_s)
-            else:
+            if not self.drain(stop.is_set)[ANSWERED]:
                 stop.wait(interval_s)
-
-    def warm_answer(self, verb: str, body: str) -> str:
-        """Answer a request from the warm socket (one call, one transaction, never raises)."""
-        return answer(self.guest, verb, body, f"warm socket {verb}")
 
     def drain_all(self, stop: threading.Event, interval_s: float = POLL_INTERVAL_S) -> dict[str, int]:
         """``--once``: recover, then drain until nothing is left but deferred requests (or ``stop``)."""

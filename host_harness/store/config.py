@@ -8,9 +8,14 @@ The effective configuration of structured memory (SPEC section 7, seed 001)::
 
 Every field is optional. An environment variable ``RS_LEARN_MEMORY_<FIELD>`` (the field in upper
 snake case, e.g. ``RS_LEARN_MEMORY_RETENTION_DAYS``) overrides the file: the environment wins.
-Anything invalid -- a file that is not JSON, a ``memory`` that is not an object, an unknown field or
-``RS_LEARN_MEMORY_*`` variable, a wrong type, a value out of range -- raises :class:`ConfigError`
-naming the setting and the value: a host checks it at start instead of running on a silent default.
+Anything invalid in the file -- not JSON, a ``memory`` that is not an object, an unknown field, a
+wrong type, a value out of range -- raises :class:`ConfigError` naming the setting and the value: a
+host checks it at start instead of running on a silent default. An unknown or invalid
+``RS_LEARN_MEMORY_*`` variable does not stop anything (one stray variable in a shell had turned off
+every command and both hooks): it is ignored with a warning, logged once per process, and the
+setting keeps the file's value or the default -- except ``retentionDays`` and ``archiveDeleteDays``,
+whose cleanup is then off (``0``), so that a typo never deletes records sooner than meant
+(``docs/decisions.md`` D80).
 
 ``retentionDays`` and ``archiveDeleteDays`` of ``0`` turn the corresponding cleanup off. The only
 ``backend`` is ``sqlite`` (the field is accepted so that the seed's block loads unchanged).
@@ -21,6 +26,7 @@ key ``memory-config``.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from collections.abc import Mapping
@@ -36,6 +42,7 @@ ENV_PREFIX = "RS_LEARN_MEMORY_"
 TRUE = frozenset({"1", "true", "yes", "on"})
 FALSE = frozenset({"0", "false", "no", "off"})
 BACKENDS = ("sqlite",)
+CLEANUPS = ("retentionDays", "archiveDeleteDays")  # an invalid variable turns these off, never on sooner
 # Inclusive integer ranges of the numeric fields.
 RANGES: dict[str, tuple[int, int]] = {
     "defaultLimit": (1, 100),
@@ -46,8 +53,19 @@ RANGES: dict[str, tuple[int, int]] = {
 }
 
 
+log = logging.getLogger("rs_learn.config")
+_warned: set[str] = set()
+
+
 class ConfigError(Exception):
     """The memory configuration is invalid; the message names the setting and the value."""
+
+
+def warn_once(message: str) -> None:
+    """Log ``message`` as a warning (stderr in the CLI) unless this process already did."""
+    if message not in _warned:
+        _warned.add(message)
+        log.warning("%s", message)
 
 
 @dataclass(frozen=True)
@@ -80,7 +98,21 @@ ENV_FIELDS = {env_name(name): name for name in FIELDS}
 
 
 def load_memory_config(project: Path, environ: Mapping[str, str] | None = None) -> MemoryConfig:
-    """Read ``<project>/.gm/config.json`` and the environment; raise :class:`ConfigError` if invalid."""
+    """The effective configuration; :class:`ConfigError` for a bad file, a warning for a bad variable."""
+    config, warnings = read_memory_config(project, environ)
+    for warning in warnings:
+        warn_once(warning)
+    return config
+
+
+def read_memory_config(
+    project: Path, environ: Mapping[str, str] | None = None
+) -> tuple[MemoryConfig, list[str]]:
+    """Read ``<project>/.gm/config.json`` and the environment: the configuration and what was ignored.
+
+    Raises :class:`ConfigError` when the file is invalid; an unknown or invalid ``RS_LEARN_MEMORY_*``
+    variable is left out and named in the warnings instead (see the module docstring).
+    """
     environ = os.environ if environ is None else environ
     values: dict[str, Any] = {}
     path = project / CONFIG_FILE
@@ -88,14 +120,38 @@ def load_memory_config(project: Path, environ: Mapping[str, str] | None = None) 
         if name not in FIELDS:
             raise ConfigError(f"{path}: unknown field memory.{name} (known: {', '.join(FIELDS)})")
         values[name] = _check(name, value, f"{path}: memory.{name}")
+    warnings: list[str] = []
     for var in sorted(environ):
         if not var.startswith(ENV_PREFIX):
             continue
         field = ENV_FIELDS.get(var)
         if field is None:
-            raise ConfigError(f"unknown environment variable {var} (known: {', '.join(ENV_FIELDS)})")
-        values[field] = _check(field, _parse_env(field, var, environ[var]), var)
-    return MemoryConfig(**values)
+            known = ", ".join(ENV_FIELDS)
+            warnings.append(f"ignoring the unknown environment variable {var} (known: {known})")
+            continue
+        try:
+            values[field] = _check(field, _parse_env(field, var, environ[var]), var)
+        except ConfigError as error:
+            if field in CLEANUPS:
+                values[field] = 0
+                warnings.append(f"{error}; ignoring it: {field} cleanup is off until it is fixed")
+            else:
+                kept = values.get(field, getattr(MemoryConfig(), field))
+                where = f"{CONFIG_FILE}" if field in values else "the default"
+                warnings.append(f"{error}; ignoring it: using {json.dumps(kept)} ({where})")
+    return MemoryConfig(**values), warnings
+
+
+def load_redact(project: Path) -> bool:
+    """The top-level ``redact`` of ``<project>/.gm/config.json``: whether the guest redacts secrets.
+
+    ``true`` when absent; anything but a boolean is a :class:`ConfigError`. Served to the guest as
+    ``host/redact`` (``guest/text/screen.py``).
+    """
+    value = read_config(project).get("redact", True)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{project / CONFIG_FILE}: redact must be true or false, got {json.dumps(value)}")
+    return value
 
 
 def _file_block(project: Path, path: Path) -> dict[str, Any]:

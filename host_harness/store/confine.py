@@ -11,10 +11,14 @@ link below the project root:
   FIFO cannot hang a reader), and must be regular files;
 * a write replaces its file by a rename inside the directory it opened.
 
-A link anywhere on the way raises :class:`OutsideProject`. Links *above* the project root are
-the user's business: the root is whatever path the user chose. SQLite opens its files by name,
-so for a database :func:`check_database` verifies (and creates) the directories this way and
-refuses a linked database or journal file just before SQLite opens it.
+A link anywhere on the way raises :class:`OutsideProject`; a file that is not a regular file, or
+is hard-linked elsewhere, where a regular file of ours belongs raises :class:`UnsafeFile`
+(:func:`check_regular`). Links *above* the project root are the user's business: the root is
+whatever path the user chose. SQLite opens its files by name, so before it opens a database
+``host_harness/store/sqlite_files.py`` checks every path it may open this way.
+
+Creating ``.gm/`` itself (the first write to a project) also writes ``.gm/.gitignore``, which keeps
+the local state out of git (``host_harness/store/local_state.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from host_harness.store import local_state
 from host_harness.store.atomic import write_atomic_at
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -36,6 +41,27 @@ READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | _CLOEXEC
 
 class OutsideProject(OSError):
     """A path under the project that is (or passes through) a symbolic link; never followed."""
+
+
+class UnsafeFile(OSError):
+    """A file under the project that is not a regular file (a FIFO...) or is hard-linked elsewhere."""
+
+
+KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a character device",
+         stat.S_IFBLK: "a block device", stat.S_IFDIR: "a directory"}
+
+
+def check_regular(st: os.stat_result, where: Path | str) -> None:
+    """Refuse (from an ``lstat``) anything but a regular file with one link (never opened: never blocks)."""
+    if stat.S_ISLNK(st.st_mode):
+        raise refused(where)
+    if not stat.S_ISREG(st.st_mode):
+        kind = KINDS.get(stat.S_IFMT(st.st_mode), "not a regular file")
+        raise UnsafeFile(errno.EINVAL, f"{where} is {kind}, not a regular file; rs-learn refuses to open it "
+                                       "(it could block or lead outside the project)")
+    if st.st_nlink > 1:
+        raise UnsafeFile(errno.EMLINK, f"{where} has {st.st_nlink} hard links; rs-learn refuses a file that "
+                                       "is also linked elsewhere (writing it would change that file too)")
 
 
 def parts_of(root: Path, path: Path) -> tuple[str, ...]:
@@ -71,9 +97,14 @@ def open_dir(root: Path, parts: Sequence[str], *, create: bool = False) -> int:
             except FileNotFoundError:
                 if not create:
                     raise
-                with contextlib.suppress(FileExistsError):
+                made = True
+                try:
                     os.mkdir(part, 0o755, dir_fd=fd)
+                except FileExistsError:
+                    made = False
                 child = _open_child(part, fd, root, parts[: depth + 1])
+                if made and depth == 0 and part == ".gm":
+                    _write_gitignore(child)
             except OSError as error:
                 if error.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK) and _is_link(part, fd):
                     raise refused(Path(root, *parts[: depth + 1])) from None
@@ -84,6 +115,12 @@ def open_dir(root: Path, parts: Sequence[str], *, create: bool = False) -> int:
         os.close(fd)
         raise
     return fd
+
+
+def _write_gitignore(gm_fd: int) -> None:
+    """``.gm/.gitignore`` for a ``.gm/`` this process just created (best effort: never fails the write)."""
+    with contextlib.suppress(OSError):
+        write_atomic_at(gm_fd, local_state.GITIGNORE, local_state.gitignore_text().encode("utf-8"))
 
 
 def _open_child(part: str, fd: int, root: Path, where: Sequence[str]) -> int:
@@ -167,16 +204,3 @@ def append_file(root: Path, parts: Sequence[str], data: bytes, rotate_at: int) -
             os.write(fd, data)
         finally:
             os.close(fd)
-
-
-def check_database(root: Path, path: Path, *, create: bool) -> None:
-    """Before SQLite opens ``path``: no link on the way, no linked database or journal file.
-
-    With ``create`` the directories are made (without following links); otherwise a missing
-    directory raises ``FileNotFoundError``.
-    """
-    parts = parts_of(root, path)
-    with directory(root, parts[:-1], create=create) as dir_fd:
-        for name in (parts[-1], parts[-1] + "-journal"):
-            if _is_link(name, dir_fd):
-                raise refused(Path(root, *parts[:-1], name))

@@ -6,10 +6,11 @@ The guest cannot touch files. A successful ``learn`` envelope may carry
 file in the same folder, fsync, rename, fsync the folder) and removes ``write``
 from the envelope it passes on. The path must be exactly
 ``managed-skills/<name>/SKILL.md`` with a valid name: the host never writes
-anywhere else, whatever the guest says, and never through a symbolic link
-(``host_harness/store/confine.py``). When the write fails, the result turns
-into the seed's error, ``<lesson result>, but the managed skill could not be
-written: <reason>`` -- the lesson itself stays stored.
+anywhere else, whatever the guest says, never through a symbolic link
+(``host_harness/store/confine.py``), never to a folder with a Windows device name or one
+that differs only in case from an existing folder (``host_harness/store/names.py``). When the
+write fails, the result turns into the seed's error, ``<lesson result>, but the managed skill
+could not be written: <reason>`` -- the lesson itself stays stored.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from host_harness.store import confine
+from host_harness.store.names import case_twin_error, case_twin_in, device_name_error, is_device_name
 
 SKILL_PATH = re.compile(r"managed-skills/([a-z0-9][a-z0-9-]{0,63})/SKILL\.md")
 
@@ -46,7 +48,9 @@ def apply(root: Path, envelope: str) -> str:
         return envelope
     write = data.pop("write")
     try:
-        confine.write_file(root, _target(write), str(write["content"]).encode("utf-8"))
+        target = _target(write)
+        _check_folder_name(root, target)
+        confine.write_file(root, target, str(write["content"]).encode("utf-8"))
     except (OSError, ValueError, KeyError, TypeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         prefix = str(write.get("failure_prefix", "Done")) if isinstance(write, dict) else "Done"
@@ -55,6 +59,20 @@ def apply(root: Path, envelope: str) -> str:
         data["isError"] = True
         data["details"] = {"skill": None}
     return json.dumps(value, ensure_ascii=False)
+
+
+def _check_folder_name(root: Path, target: tuple[str, ...]) -> None:
+    """Refuse a Windows device name, or a folder that only differs in case from an existing one."""
+    name = target[-2]
+    if is_device_name(name):
+        raise ValueError(device_name_error(name, "skill name"))
+    try:
+        with confine.directory(root, target[:-2]) as fd:
+            twin = case_twin_in(fd, name)
+    except FileNotFoundError:
+        return
+    if twin is not None:
+        raise ValueError(case_twin_error(name, twin, "skill name"))
 
 
 def _target(write: Any) -> tuple[str, ...]:

@@ -10,8 +10,10 @@ so two ``enable`` commands at once both land. No symbolic link below the project
 followed (``host_harness/store/confine.py``).
 
 Names are checked with the router's rule, ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``
-(no ``/``, ``..``, NUL, absolute path, nothing longer than 64 characters);
-``default`` is the project store itself, searched always, and is refused too.
+(no ``/``, ``..``, NUL, absolute path, nothing longer than 64 characters), and no Windows
+device name (``CON``, ``nul``, ``LPT1``: ``host_harness/store/names.py``); ``default`` is the
+project store itself, searched always, and is refused too. ``enable`` also refuses a name that
+differs only in case from a known discipline.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Iterator
 
 from host_harness.store import confine
 from host_harness.store.atomic import write_atomic_at
-from host_harness.store.names import valid_name
+from host_harness.store.names import case_twin, case_twin_error, device_name_error, is_device_name, valid_name
 from host_harness.store.router import RESERVED_DISCIPLINES, Project
 
 RESERVED = frozenset({"default"})
@@ -43,6 +45,8 @@ def check_name(name: str) -> str:
         raise BadName(f"{name!r} is the project store, always searched; it cannot be a discipline")
     if name in RESERVED_DISCIPLINES:
         raise BadName(f"{name!r} is reserved: it is the host's read-only namespace, not a discipline")
+    if is_device_name(name):
+        raise BadName(device_name_error(name, "discipline name"))
     if not valid_name(name):
         raise BadName(
             f"{name!r} is not a valid discipline name: use letters, digits, '_' and '-', starting with "
@@ -67,6 +71,9 @@ class EnabledList:
         """Append ``name`` unless it is already enabled; return whether the file changed."""
         check_name(name)
         with self._locked(create=True) as fd:
+            twin = case_twin(name, self.project.known_disciplines())
+            if twin is not None:
+                raise BadName(case_twin_error(name, twin, "discipline"))
             bom, lines = self._read(fd)
             if any(_name_of(line) == name for line in lines):
                 return False

@@ -49,8 +49,11 @@ then (``committing``), while the write lock is still held.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
+import stat
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -58,9 +61,10 @@ from typing import Protocol, TypeVar
 from urllib.parse import quote
 
 from host_harness.errors import StoreError
-from host_harness.store import confine, digest
+from host_harness.store import digest, sqlite_files
 from host_harness.store.digest import Digest, DigestBook
 from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
+from host_harness.store.queue import WriterQueue, poll
 from host_harness.store.schema import MIGRATIONS, apply_migrations, migrate, schema_version
 
 DEFAULT_BUSY_TIMEOUT_MS = 10_000
@@ -68,6 +72,10 @@ DEFAULT_BUSY_TIMEOUT_MS = 10_000
 # 384-d f32 vector (1,536 bytes) needs no overflow page. With 4 KiB pages every vector spilled
 # into a mostly empty overflow page: files were 2.2x larger and full scans 2x slower (measured).
 PAGE_SIZE = 8192
+
+WRITE_PROBE = "DELETE FROM main.kv WHERE 0"  # a write that matches no row: takes this file's write lock
+
+log = logging.getLogger("rs_learn.host")
 
 
 class KVListener(Protocol):
@@ -129,6 +137,8 @@ class SqliteKV:
         self._read_absent = False  # this unit of work read the store while it did not exist
         self._digests = DigestBook()
         self._schema = 0  # the open file's schema version (migrated by the first write)
+        self._swept = False  # stale super-journals removed since the connection opened
+        self._queue: WriterQueue | None = None  # the writers' queue, opened when first needed
 
     # connection and transaction
 
@@ -138,17 +148,20 @@ class SqliteKV:
         if conn is not None and not conn.in_transaction and self._inode != _inode(self.path):
             self.close()  # the file was replaced (git checkout) or removed under us
             conn = None
+        fresh = conn is None
         if conn is None:
             if not create and not _has_data(self.path):
                 self._read_absent = True
                 return None  # absent (or empty): nothing to read, and a read must not create it
             conn = self._open(create)
         if not conn.in_transaction:
+            if self.confine_to is not None and not fresh:
+                self._check_files()
             if self.write_lock:
                 # The write lock of this file only: BEGIN IMMEDIATE would also lock every ATTACHed
                 # file (the spool's ledger), which the call's other store connections attach too.
                 conn.execute("BEGIN")
-                self._wait(conn, "DELETE FROM main.kv WHERE 0")
+                self._take_write_lock(conn)
                 self._writing = True
             else:
                 conn.execute("BEGIN")
@@ -157,6 +170,13 @@ class SqliteKV:
             if self._read_absent:
                 self._check_still_empty(conn)
         return conn
+
+    def _check_files(self) -> None:
+        """Before a transaction of an open connection: the files SQLite may open are still safe."""
+        assert self.confine_to is not None
+        sqlite_files.check_quick(self.confine_to, self.path)
+        for path, _ in self.attachments.values():
+            sqlite_files.check_quick(self.confine_to, path)
 
     def _check_still_empty(self, conn: sqlite3.Connection) -> None:
         """The unit of work read this store while it did not exist: refuse it if it has data now.
@@ -190,6 +210,36 @@ class SqliteKV:
         with budget.waiting():
             conn.execute(sql, params).fetchall()
 
+    def _take_write_lock(self, conn: sqlite3.Connection) -> None:
+        """Take this file's write lock in the open ``BEGIN``: at once, or in turn after the queued writers."""
+        queue = self._writers()
+        if not queue.busy() and self._try_write_lock(conn):
+            return
+        budget = self.budget
+        with budget.waiting() if budget is not None else contextlib.nullcontext():
+            wait_s = self.busy_timeout_ms / 1000
+            deadline = budget.deadline() if budget is not None else time.monotonic() + wait_s
+            queue.join(deadline)
+            what = (f"the write lock of {self.path}, locked by another writer (busy timeout "
+                    f"{self.busy_timeout_ms} ms; {queue.ahead} writer(s) queued ahead)")
+            poll(lambda: self._try_write_lock(conn), deadline, what)
+
+    def _try_write_lock(self, conn: sqlite3.Connection) -> bool:
+        """Try once to take the write lock (:data:`WRITE_PROBE`); ``False`` while another holds it."""
+        self._set_busy(conn, 0)
+        try:
+            conn.execute(WRITE_PROBE).fetchall()
+        except sqlite3.OperationalError as error:
+            if is_busy(error):
+                return False
+            raise
+        return True
+
+    def _writers(self) -> WriterQueue:
+        if self._queue is None:
+            self._queue = WriterQueue(self.path, self.confine_to)
+        return self._queue
+
     def _write(self, conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> None:
         """Run a write; the first one of a read transaction takes the write lock (upgrade)."""
         if self._writing:
@@ -197,6 +247,8 @@ class SqliteKV:
             return
         if not self.upgrade_fails_fast:
             self._wait(conn, sql, params)
+        elif self._writers().busy():  # writers are queued: this one does not go past them
+            raise WriteLockBusy(f"writers are queued for the write lock of {self.path}")
         else:
             self._set_busy(conn, 0)
             try:
@@ -209,7 +261,7 @@ class SqliteKV:
 
     def _open(self, create: bool) -> sqlite3.Connection:
         if self.confine_to is not None:
-            confine.check_database(self.confine_to, self.path, create=create)
+            sqlite_files.check_database(self.confine_to, self.path, create=create)
         elif create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         uri = f"file:{quote(str(self.path))}?mode={'rwc' if create else 'rw'}"
@@ -229,6 +281,7 @@ class SqliteKV:
             conn.close()
             raise
         self._conn, self._inode = conn, _inode(self.path)
+        self._swept = False
         for listener in self.listeners:
             listener.reset()
         return conn
@@ -244,7 +297,7 @@ class SqliteKV:
     def _attach(self, conn: sqlite3.Connection, alias: str) -> None:
         path, schema = self.attachments[alias]
         if self.confine_to is not None:
-            confine.check_database(self.confine_to, path, create=True)
+            sqlite_files.check_database(self.confine_to, path, create=True)
         attached = {row[1] for row in conn.execute("PRAGMA database_list")}
         if alias not in attached:
             conn.execute(f"ATTACH DATABASE ? AS {alias}", (str(path),))
@@ -265,6 +318,8 @@ class SqliteKV:
         conn = self._conn
         if conn is not None and conn.in_transaction:
             if self._writing:
+                if self._dirty and not self._swept:
+                    self._sweep()
                 changed = self._digests.flush(conn)
                 if changed:
                     for listener in self.listeners:
@@ -272,10 +327,22 @@ class SqliteKV:
                 self._wait(conn, "COMMIT")
             else:
                 conn.execute("COMMIT")  # a read transaction: releases the shared lock, never waits
+        if self._queue is not None:
+            self._queue.leave()
         self._digests.clear()
         self._dirty.clear()
         self._writing = False
         self._read_absent = False
+
+    def _sweep(self) -> None:
+        """Remove orphaned super-journals, once per connection, holding the write lock of a real write."""
+        self._swept = True
+        if self.confine_to is None:
+            return
+        try:
+            sqlite_files.remove_stale_supers(self.confine_to, self.path)
+        except OSError as error:
+            log.warning("cannot look for orphaned super-journals beside %s: %s", self.path, error)
 
     def rollback(self) -> None:
         """Roll back the open transaction, if any, and tell the listeners what it had changed."""
@@ -283,12 +350,16 @@ class SqliteKV:
         self._writing = False
         self._read_absent = False
         self._digests.clear()
-        if self._conn is not None and self._conn.in_transaction:
-            self._conn.execute("ROLLBACK")
-            # A migration in the transaction is undone too; the next write re-reads the version under
-            # its lock (reading it here, outside any transaction, could wait for -- or, with a
-            # fail-fast busy timeout, fail on -- another process's commit).
-            self._schema = 0
+        try:
+            if self._conn is not None and self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+                # A migration in the transaction is undone too; the next write re-reads the version
+                # under its lock (reading it here, outside any transaction, could wait for -- or, with
+                # a fail-fast busy timeout, fail on -- another process's commit).
+                self._schema = 0
+        finally:
+            if self._queue is not None:
+                self._queue.leave()  # the next queued writer may go
         if dirty:
             for listener in self.listeners:
                 listener.rolled_back(dirty)
@@ -301,6 +372,9 @@ class SqliteKV:
             finally:
                 self._conn.close()
                 self._conn = None
+        if self._queue is not None:
+            self._queue.close()
+            self._queue = None
 
     def transaction(self) -> contextlib.AbstractContextManager[SqliteKV]:
         """Run a unit of work for direct use: commit on success, roll back on error."""
@@ -364,7 +438,7 @@ class SqliteKV:
             if old == (value or None):
                 return False
         if self._schema < len(MIGRATIONS):  # an older file is migrated by its first write
-            self._write(conn, "DELETE FROM main.kv WHERE 0", ())  # the write lock (or WriteLockBusy)
+            self._write(conn, WRITE_PROBE, ())  # the write lock (or WriteLockBusy)
             self._schema = apply_migrations(conn)  # rolled back with the transaction
         if tracked:
             self._digests.note(conn, ns, key, old, value)
@@ -441,11 +515,16 @@ def unit_of_work(store: S) -> Iterator[S]:
 
 
 def _has_data(path: Path) -> bool:
-    """Whether ``path`` exists and is not empty (an empty file is no store yet)."""
+    """Whether ``path`` exists and is not an empty file (an empty file is no store yet).
+
+    Anything but a regular file counts as data: opening it is then refused with a clear error,
+    instead of reading a FIFO or a link as an absent store.
+    """
     try:
-        return os.stat(path).st_size > 0
+        st = os.lstat(path)
     except FileNotFoundError:
         return False
+    return st.st_size > 0 or not stat.S_ISREG(st.st_mode)
 
 
 def _inode(path: Path) -> tuple[int, int] | None:

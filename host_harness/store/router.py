@@ -24,19 +24,19 @@ from typing import Any
 
 from host_harness.errors import StoreError
 from host_harness.store import confine, skills
-from host_harness.store.config import MemoryConfig, load_memory_config
+from host_harness.store.config import MemoryConfig, load_memory_config, load_redact
 from host_harness.store.filedigest import PREFIX as FILE_PREFIX
 from host_harness.store.filedigest import FileDigests
 from host_harness.store.kv import check_name
-from host_harness.store.names import valid_name
+from host_harness.store.names import DEVICE_RULE, case_twin, case_twin_error, valid_name
 
 HOST_NS = "host"
 RESERVED_DISCIPLINES = frozenset({HOST_NS})  # a discipline folder named like the host namespace
 DISCIPLINES = "disciplines"
 DB_NAME = "rs-learn.db"
 HOST_KEYS = (
-    "authored-skills", "disciplines", "enabled-disciplines", "managed-skills", "memory-config", "scope",
-    "skills",
+    "authored-skills", "disciplines", "enabled-disciplines", "managed-skills", "memory-config", "redact",
+    "scope", "skills",
 )
 MAX_ENABLED_BYTES = 1024 * 1024
 
@@ -73,7 +73,8 @@ class Project:
         if not valid_discipline(name):
             raise StoreError(
                 f"discipline name {name!r} is not valid: use letters, digits, '_' and '-', "
-                "starting with a letter or digit, at most 64 characters (no '/', '..', NUL), not 'host'"
+                f"starting with a letter or digit, at most 64 characters (no '/', '..', NUL), not 'host', "
+                f"{DEVICE_RULE}"
             )
         return self.gm / DISCIPLINES / name / DB_NAME
 
@@ -125,6 +126,12 @@ class Project:
         """The disciplines a leading ``@name`` selects: every folder and every enabled name, sorted."""
         return sorted(set(self.discipline_dirs()) | set(self.enabled_disciplines()))
 
+    def check_case(self, name: str) -> None:
+        """Refuse a discipline ``name`` that differs only in case from a known one (one folder on macOS)."""
+        twin = case_twin(name, self.known_disciplines())
+        if twin is not None:
+            raise StoreError(case_twin_error(name, twin, "discipline"))
+
 
 @dataclass(frozen=True)
 class Route:
@@ -141,6 +148,7 @@ class StoreRouter:
         self.project = project
         self.scope = dict(scope) if scope is not None else None
         self.memory_config: MemoryConfig = load_memory_config(project.root)  # ConfigError at start
+        self.redact = load_redact(project.root)
         # disciplines with a store that no folder shows (a PostgreSQL store's); set by the host
         self.stored_disciplines: Callable[[], list[str]] = list
         self._routes: dict[str, Route] = {}  # every import call routes: keep pathlib off the hot path
@@ -166,7 +174,9 @@ class StoreRouter:
             parts = ns.split("/", 2)
             if len(parts) < 3 or not parts[2]:
                 raise StoreError(f"namespace {ns!r} must have the form disciplines/<name>/<bucket>")
-            return Route(self.project.discipline_db(parts[1]), parts[2])
+            db = self.project.discipline_db(parts[1])
+            self.project.check_case(parts[1])
+            return Route(db, parts[2])
         return Route(self.project.db_path, ns)
 
     def host_value(self, ns: str, key: str) -> bytes | None:
@@ -186,6 +196,8 @@ class StoreRouter:
             value = self.scope
         elif key == "memory-config":
             value = self.memory_config.as_json()
+        elif key == "redact":
+            value = self.redact
         elif key == "skills":
             value = skills.discover(self.project.root)
         elif key.startswith(FILE_PREFIX):

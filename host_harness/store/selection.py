@@ -11,7 +11,15 @@ or a ``postgresql://`` (or ``postgres://``) URL. A PostgreSQL store also needs t
 which every checkout of the project shares: the top-level ``project`` key of ``.gm/config.json``
 (``$RS_LEARN_STORE_PROJECT`` overrides it), for example::
 
-    {"store": "postgresql://rs:secret@db.example:5432/memory", "project": "acme-webapp"}
+    {"store": "postgresql://rs@db.example:5432/memory", "project": "acme-webapp",
+     "password_env": "RS_LEARN_PG_PASSWORD"}
+
+``.gm/config.json`` is committed, so the password does not belong in it: a URL without one lets
+libpq take it from ``$PGPASSWORD`` or ``~/.pgpass`` (nothing here gets in the way), and
+``password_env`` names an environment variable holding it (used with the config's ``store`` when
+set; when it is not, libpq's own sources still apply). A config file whose ``store`` holds a
+password still works, with a warning (:attr:`StoreChoice.warnings`: logged once per process, and
+added to every ``dispatch`` envelope, so the hooks write it to their log).
 
 Everything wrong with the choice is a :class:`ConfigError` whose one-line message names the
 problem; a URL is only ever shown with its password replaced by ``***``.
@@ -19,10 +27,11 @@ problem; a URL is only ever shown with its password replaced by ``***``.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
@@ -30,9 +39,14 @@ from host_harness.store.config import CONFIG_FILE, ConfigError, read_config
 
 STORE_ENV = "RS_LEARN_STORE"
 PROJECT_ENV = "RS_LEARN_STORE_PROJECT"
+PASSWORD_ENV = "password_env"  # the config key naming the variable that holds the password
 SCHEMES = ("postgresql", "postgres")
 PROJECT_RE = re.compile(r"[^\x00-\x1f\x7f]{1,200}")
+VARIABLE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 MASK = "***"
+
+log = logging.getLogger("rs_learn.host")
+_warned: set[str] = set()  # warnings logged by this process (once each)
 
 
 @dataclass(frozen=True)
@@ -41,6 +55,7 @@ class StoreChoice:
 
     url: str | None = None
     project_id: str | None = None
+    warnings: tuple[str, ...] = field(default=(), compare=False)  # e.g. a password in a committed file
 
     @property
     def is_postgresql(self) -> bool:
@@ -63,6 +78,7 @@ def resolve_store(project: Path, override: str | None = None,
     environ = os.environ if environ is None else environ
     config = read_config(project)
     where = project / CONFIG_FILE
+    warnings = committed_password(config, where)
     if override is not None:
         value, source = override, "--store"
     elif environ.get(STORE_ENV, "").strip():
@@ -70,13 +86,15 @@ def resolve_store(project: Path, override: str | None = None,
     elif "store" in config:
         value, source = config["store"], f"{where}: store"
     else:
-        return SQLITE
+        return StoreChoice(warnings=warnings)
     if not isinstance(value, str):
         raise ConfigError(f"{source} must be a string (\"sqlite\" or a postgresql:// URL), got {value!r}")
     value = value.strip()
     if value.lower() == "sqlite":
-        return SQLITE
+        return StoreChoice(warnings=warnings)
     url = check_url(value, source)
+    if source.startswith(str(where)):
+        url = with_password_from_env(url, config, environ, where)
     project_id: object = environ.get(PROJECT_ENV, "").strip() or config.get("project")
     if project_id is None:
         raise ConfigError(
@@ -85,7 +103,41 @@ def resolve_store(project: Path, override: str | None = None,
         )
     if not isinstance(project_id, str) or PROJECT_RE.fullmatch(project_id) is None:
         raise ConfigError(f"{where}: project must be 1 to 200 printable characters, got {project_id!r}")
-    return StoreChoice(url, project_id)
+    return StoreChoice(url, project_id, warnings)
+
+
+def committed_password(config: dict[str, object], where: Path) -> tuple[str, ...]:
+    """A warning when the project's config file (committed with the code) holds a database password."""
+    store = config.get("store")
+    if not isinstance(store, str) or not secrets(store.strip()):
+        return ()
+    warning = (f"{where} holds the database password in its store URL, and the file is committed with "
+               f"the code: remove it and use \"{PASSWORD_ENV}\", $PGPASSWORD or ~/.pgpass "
+               "(docs/postgresql.md)")
+    if warning not in _warned:
+        _warned.add(warning)
+        log.warning("%s", warning)
+    return (warning,)
+
+
+def with_password_from_env(url: str, config: dict[str, object], environ: Mapping[str, str],
+                           where: Path) -> str:
+    """``url`` with the password of the variable ``password_env`` names (unchanged when it names none)."""
+    if PASSWORD_ENV not in config:
+        return url
+    variable = config[PASSWORD_ENV]
+    if not isinstance(variable, str) or VARIABLE_RE.fullmatch(variable) is None:
+        raise ConfigError(f"{where}: {PASSWORD_ENV} must name an environment variable, got {variable!r}")
+    if secrets(url):
+        raise ConfigError(f"{where}: the store URL holds a password and {PASSWORD_ENV} names another; "
+                          f"keep {PASSWORD_ENV} and remove the password from the URL")
+    password = environ.get(variable, "")
+    if not password:
+        log.info("%s: %s is not set; libpq looks in $PGPASSWORD and ~/.pgpass", where, variable)
+        return url
+    parts = urlsplit(url)
+    query = urlencode([*parse_qsl(parts.query, keep_blank_values=True), ("password", password)])
+    return urlunsplit(parts._replace(query=query))
 
 
 def check_url(url: str, source: str = "store") -> str:

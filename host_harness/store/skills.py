@@ -6,6 +6,11 @@ as the host writes them, lowercase kebab-case), authored ones in ``.gm/skills/<n
 ``description`` of its front matter (the ``---`` block at the top; a plain, quoted or folded YAML
 scalar), read from the first :data:`MAX_HEAD_BYTES` of the file. A file that cannot be read is
 listed without a description: the listing never fails because of one skill.
+
+No symbolic link below the project is followed, in ``.claude/skills`` as in ``.gm/``
+(``host_harness/store/confine.py``): both are committed, so a cloned repository could link
+``.claude``, ``.claude/skills``, a skill folder or its ``SKILL.md`` to a file outside the project,
+whose description would then reach every new session. A linked folder or file is not a skill.
 """
 
 from __future__ import annotations
@@ -48,11 +53,8 @@ def authored_skills(root: Path) -> list[str]:
 
 
 def claude_skills(root: Path) -> list[str]:
-    """Folders of ``.claude/skills`` holding a ``SKILL.md`` (the agent's own folder, outside ``.gm``)."""
-    base = root / ".claude" / "skills"
-    if not base.is_dir():
-        return []
-    return sorted(d.name for d in base.iterdir() if (d / "SKILL.md").is_file())
+    """Folders of ``.claude/skills`` holding a regular ``SKILL.md``, links never followed, sorted."""
+    return skill_folders(root, (".claude", "skills"))
 
 
 def skill_folders(root: Path, parts: tuple[str, ...]) -> list[str]:
@@ -79,8 +81,7 @@ def skill_folders(root: Path, parts: tuple[str, ...]) -> list[str]:
 def discover(root: Path) -> list[dict[str, Any]]:
     """Every skill of the project at ``root``: ``{"name", "kind", "path", "description"}``, by place, name.
 
-    Folders under ``.gm`` are listed and read without following links (a cloned repository may plant
-    them); ``.claude/skills`` is the agent's own folder, read as the agent reads it.
+    Folders are listed and read without following links (a cloned repository may plant them).
     """
     places = [
         ("managed", (".gm", "managed-skills"), managed_skills(root)),
@@ -103,10 +104,7 @@ def discover(root: Path) -> list[dict[str, Any]]:
 def _head(root: Path, parts: tuple[str, ...]) -> bytes | None:
     """The first :data:`MAX_HEAD_BYTES` of a ``SKILL.md`` (``None`` when it cannot be read)."""
     try:
-        if parts[0] == ".gm":
-            return confine.read_file(root, parts, MAX_HEAD_BYTES)
-        with open(root.joinpath(*parts), "rb") as handle:
-            return handle.read(MAX_HEAD_BYTES)
+        return confine.read_file(root, parts, MAX_HEAD_BYTES)
     except OSError:
         return None
 

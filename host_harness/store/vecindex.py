@@ -34,14 +34,12 @@ exact cosines, only the candidate set is approximate (recall@10 against exact is
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import hashlib
 import json
 import logging
 import os
 import shutil
-import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from host_harness.cachedir import flock_within
 from host_harness.store.atomic import write_atomic
 from host_harness.store.config import ConfigError
 from host_harness.store.digest import Digest
@@ -65,6 +64,7 @@ MODES = ("auto", "exact", "scan")
 PERSIST_MIN = 1000
 APPROX_MIN = 50_000  # measured crossover: docs/decisions.md D44
 CANDIDATES = 1000
+HOOK_SCAN_MAX = 20_000  # the hooks scan at most this many vectors on a miss (~0.2 s): docs/large-stores.md
 
 log = logging.getLogger("rs_learn.host")
 Hits = list[tuple[str, float]]
@@ -79,6 +79,7 @@ class IndexPolicy:
     approx_min: int | None = APPROX_MIN
     candidates: int = CANDIDATES
     build_on_miss: bool = True  # False: scan on a miss and note it (the hook builds in the background)
+    scan_max: int | None = None  # without build_on_miss: bigger namespaces are not scanned either
 
     @classmethod
     def from_env(cls, cache_dir: Path) -> IndexPolicy:
@@ -295,17 +296,7 @@ class IndexDir:
             yield False
             return
         try:
-            deadline = time.monotonic() + (LOCK_WAIT_S if wait else 0.0)
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        yield False
-                        return
-                    time.sleep(0.01)
-            yield True
+            yield flock_within(fd, LOCK_WAIT_S if wait else 0.0, 0.01)
         finally:
             os.close(fd)
 

@@ -1,7 +1,7 @@
 """``VectorIndex``: ``host-vec-search`` over the values of one SQLite database.
 
 A namespace's vectors are the values that are little-endian f32 vectors of the
-query's dimension. Two ways to search them:
+query's dimension. Ways to search them:
 
 * **persisted** (namespaces whose digest the store records, at least
   ``policy.persist_min`` entries, a cache directory configured): the memory-mapped
@@ -10,7 +10,11 @@ query's dimension. Two ways to search them:
   milliseconds instead of reading every vector;
 * **scan** (everything else, and whenever the persisted index cannot be trusted
   right now): the values are loaded once per process into a float32 matrix of
-  L2-normalised rows; a search is a matrix-vector product plus a partial sort.
+  L2-normalised rows; a search is a matrix-vector product plus a partial sort;
+* **none**, for a hook (``policy.scan_max``): a namespace bigger than that whose persisted index
+  cannot be trusted right now (a pull or another process changed the store) is neither rebuilt
+  nor scanned inside the hook's budget: the search answers no vector and says so (:attr:`note`),
+  and the recall stands on its keyword channel until the index is rebuilt in the background.
 
 Staying in sync (the index is a :class:`host_harness.kv.KVListener`):
 
@@ -30,12 +34,15 @@ break by key ascending (Python ``str`` order = UTF-8 byte order).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 
 from host_harness.store.digest import Digest, tracked
 from host_harness.store.kv import SqliteKV
 from host_harness.store.vecindex import IndexDir, IndexPolicy, Snapshot
 from host_harness.store.vectable import VectorTable, unit_query
+
+log = logging.getLogger("rs_learn.host")
 
 
 class VectorIndex:
@@ -48,6 +55,8 @@ class VectorIndex:
         self.snapshots: dict[tuple[str, int], Snapshot] = {}
         self.pending: dict[str, dict[str, bytes]] = {}  # the open transaction's writes to tracked namespaces
         self.misses: set[tuple[str, int]] = set()  # indexes this process scanned instead of building
+        self.unscanned: dict[tuple[str, int], int] = {}  # misses too big to scan now (policy.scan_max): size
+        self.note: Callable[[str], None] = log.warning  # where a search answered without vectors says so
         self._version: int | None = None
         kv.listeners.append(self)
 
@@ -68,6 +77,11 @@ class VectorIndex:
             candidates = self.policy.candidates if self.policy.approx_min is not None else None
             return snapshot.search(unit, k, self.pending.get(ns, {}), candidates)
         table = self.tables.get((ns, dim))
+        if table is None and (ns, dim) in self.unscanned:
+            self.note(f"answered from the keyword channel alone: the vector index of {ns!r} in "
+                      f"{self.kv.path} ({self.unscanned[ns, dim]} vectors) is out of date and is rebuilt "
+                      "in the background")
+            return []
         if table is None:
             table = VectorTable(dim, self.kv.values_of_size(ns, 4 * dim))
             self.tables[(ns, dim)] = table
@@ -75,6 +89,7 @@ class VectorIndex:
 
     def _snapshot(self, ns: str, dim: int) -> Snapshot | None:
         """The persisted snapshot of ``ns`` at the start of the call, or ``None`` to scan instead."""
+        self.unscanned.pop((ns, dim), None)
         if self.policy.cache_dir is None or not tracked(ns):
             return None
         digest = self.kv.base_digest(ns)
@@ -90,6 +105,8 @@ class VectorIndex:
                 return None  # the store already holds this call's writes: it cannot rebuild the start state
             if not self.policy.build_on_miss:
                 self.misses.add((ns, dim))
+                if self.policy.scan_max is not None and digest.entries > self.policy.scan_max:
+                    self.unscanned[ns, dim] = digest.entries
                 return None
             snapshot = index.build(digest, self.kv.values_of_size(ns, 4 * dim))
         self.snapshots[(ns, dim)] = snapshot
@@ -137,4 +154,5 @@ class VectorIndex:
         self.tables.clear()
         self.snapshots.clear()
         self.pending.clear()
+        self.unscanned.clear()
         self._version = None

@@ -19,7 +19,6 @@ LOCK_CLASS = 0x52534C4E  # "RSLN": the first key of every advisory lock rs-learn
 CONNECT_TIMEOUT_S = 10
 SERIALIZATION_FAILURE = "40001"
 DEADLOCK = "40P01"
-LOCK_NOT_AVAILABLE = "55P03"
 
 Connection = Any  # psycopg.Connection[tuple[Any, ...]]; psycopg is optional, so typed loosely here
 

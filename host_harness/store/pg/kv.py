@@ -38,11 +38,10 @@ import numpy as np
 
 from host_harness.store.digest import tracked
 from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, check_name, contains, unit_of_work
-from host_harness.store.locks import LockBudget, WriteLockBusy
+from host_harness.store.locks import LOCK_NOT_AVAILABLE, LockBudget, WriteLockBusy
 from host_harness.store.pg.connect import connect
 from host_harness.store.pg.driver import (
     LOCK_CLASS,
-    LOCK_NOT_AVAILABLE,
     SERIALIZATION_FAILURE,
     Connection,
     PostgresError,

@@ -143,7 +143,7 @@ export async function runTrace(trace, runtime, workdir) {
       }
       if (!('expect' in step)) problems.push(`step ${number}: no expectation`);
       else if (!matches(step.expect, actual)) {
-        const label = step.call === 'dispatch' ? `dispatch ${step.verb}` : step.call ?? Object.keys(step)[0];
+        const label = describe(step);
         problems.push(`step ${number} (${label}): expected ${JSON.stringify(step.expect).slice(0, 2000)}\n  got ${JSON.stringify(actual).slice(0, 2000)}`);
       }
     }
@@ -152,6 +152,14 @@ export async function runTrace(trace, runtime, workdir) {
     services.close();
   }
   return problems;
+}
+
+/** A short label of a step for messages (the same as host_harness/conformance.py's). */
+function describe(step) {
+  if (step.call === 'dispatch') return `dispatch ${step.verb}`;
+  if ('value' in step) return `value ${step.value.ns}/${step.value.key}`;
+  if ('keys' in step) return `keys ${step.keys}`;
+  return step.call ?? Object.keys(step)[0];
 }
 
 /** Replay trace files; print one line per trace (and its mismatches); return the number that failed. */

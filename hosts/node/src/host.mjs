@@ -5,7 +5,7 @@
 // the guest decide; any other failure (SQLite busy beyond the timeout, a corrupt file, a bug) is
 // recorded, answered neutrally (`none`, `[]`, `0`, or `err` for a put) and fails the whole export
 // call when it returns: everything the call wrote is rolled back.
-import { Project, loadMemoryConfig } from './project.mjs';
+import { Project, loadMemoryConfig, loadRedact } from './project.mjs';
 import { DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, StaleRead, StoreError, checkName, contains } from './kv.mjs';
 import { VectorIndex } from './vectors.mjs';
 import { casefold } from './casefold.mjs';
@@ -18,7 +18,7 @@ export class HostFailure extends Error {}
 
 export class HostServices {
   constructor(root, { scope = null, clock = () => Date.now(), busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS, memoryConfig } = {}) {
-    this.project = new Project(root, { scope, memoryConfig: memoryConfig ?? loadMemoryConfig(root) });
+    this.project = new Project(root, { scope, memoryConfig: memoryConfig ?? loadMemoryConfig(root), redact: loadRedact(root) });
     this.clock = clock;
     this.busyTimeoutMs = busyTimeoutMs;
     this.stores = new Map(); // db path -> {kv, vectors}

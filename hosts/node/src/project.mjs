@@ -8,36 +8,44 @@ import { StoreError, checkName } from './kv.mjs';
 import { FILE_PREFIX, FileDigests } from './files.mjs';
 
 export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const RESERVED_DISCIPLINES = new Set(['host']); // a discipline named like the host namespace
+
+/** Whether `name` may name a discipline: a safe name that is not reserved (`host`). */
+export function validDiscipline(name) {
+  return NAME_RE.test(name) && !RESERVED_DISCIPLINES.has(name);
+}
 export const DB_NAME = 'rs-learn.db';
 const HOST_KEYS = [
-  'authored-skills', 'disciplines', 'enabled-disciplines', 'managed-skills', 'memory-config', 'scope', 'skills',
+  'authored-skills', 'disciplines', 'enabled-disciplines', 'managed-skills', 'memory-config', 'redact', 'scope',
+  'skills',
 ];
 const MAX_SKILLS = 500;
 const MAX_HEAD_BYTES = 16 * 1024;
 const SKILL_PATH = /^managed-skills\/([a-z0-9][a-z0-9-]{0,63})\/SKILL\.md$/;
 
 export class Project {
-  constructor(root, { scope = null, memoryConfig = defaultMemoryConfig() } = {}) {
+  constructor(root, { scope = null, memoryConfig = defaultMemoryConfig(), redact = true } = {}) {
     this.root = root;
     this.gm = join(root, '.gm');
     this.dbPath = join(this.gm, DB_NAME);
     this.scope = scope;
     this.memoryConfig = memoryConfig;
+    this.redact = redact;
     this.routes = new Map();
     this.files = new FileDigests(root); // `file/<path>` digests (not listed by hostEntries)
   }
 
   disciplineDb(name) {
-    if (!NAME_RE.test(name)) {
+    if (!validDiscipline(name)) {
       throw new StoreError(
         `discipline name ${JSON.stringify(name)} is not valid: use letters, digits, '_' and '-', ` +
-          "starting with a letter or digit, at most 64 characters (no '/', '..', NUL)",
+          "starting with a letter or digit, at most 64 characters (no '/', '..', NUL), not 'host'",
       );
     }
     return join(this.gm, 'disciplines', name, DB_NAME);
   }
 
-  /** `.gm/disciplines/enabled.txt`: trimmed names, blank and `#` lines skipped, de-duplicated, valid only. */
+  /** `.gm/disciplines/enabled.txt`: trimmed names, blank and `#` lines skipped, de-duplicated, valid and not `host`. */
   enabledDisciplines() {
     let text;
     try {
@@ -48,12 +56,12 @@ export class Project {
     const names = [];
     for (const line of text.split(/\r\n|\r|\n/)) {
       const name = line.trim();
-      if (name && !name.startsWith('#') && !names.includes(name) && NAME_RE.test(name)) names.push(name);
+      if (name && !name.startsWith('#') && !names.includes(name) && validDiscipline(name)) names.push(name);
     }
     return names;
   }
 
-  /** The discipline folders under `.gm/disciplines/` (valid names, never `default`), sorted. */
+  /** The discipline folders under `.gm/disciplines/` (valid names, never `default` or `host`), sorted. */
   disciplineDirs() {
     const base = join(this.gm, 'disciplines');
     let names;
@@ -62,7 +70,7 @@ export class Project {
     } catch {
       return [];
     }
-    return names.filter((name) => NAME_RE.test(name) && name !== 'default').sort();
+    return names.filter((name) => validDiscipline(name) && name !== 'default').sort();
   }
 
   /** The disciplines a leading `@name` selects: every folder and every enabled name, sorted. */
@@ -134,6 +142,7 @@ export class Project {
     else if (key === 'managed-skills') value = this.managedSkills();
     else if (key === 'scope' && this.scope !== null) value = this.scope;
     else if (key === 'memory-config') value = this.memoryConfig;
+    else if (key === 'redact') value = this.redact;
     else if (key.startsWith(FILE_PREFIX)) {
       value = this.files.answer(key.slice(FILE_PREFIX.length));
       if (value === null) return null;
@@ -289,18 +298,32 @@ function checkSetting(field, value, where) {
   return value;
 }
 
+function readConfig(root) {
+  const path = join(root, '.gm', 'config.json');
+  if (!existsSync(path)) return null;
+  let document;
+  try {
+    document = JSON.parse(readFileSync(path, 'utf-8').replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new ConfigError(`${path}: not valid JSON: ${error.message}`);
+  }
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) throw new ConfigError(`${path}: must hold a JSON object`);
+  return document;
+}
+
+// The top-level `redact` of `.gm/config.json` (served as `host/redact`): true unless set to false.
+export function loadRedact(root) {
+  const value = readConfig(root)?.redact ?? true;
+  if (typeof value !== 'boolean') throw new ConfigError(`${join(root, '.gm', 'config.json')}: redact must be true or false, got ${JSON.stringify(value)}`);
+  return value;
+}
+
 export function loadMemoryConfig(root, environ = process.env) {
   const config = defaultMemoryConfig();
   const path = join(root, '.gm', 'config.json');
   let block = {};
-  if (existsSync(path)) {
-    let document;
-    try {
-      document = JSON.parse(readFileSync(path, 'utf-8').replace(/^\uFEFF/, ''));
-    } catch (error) {
-      throw new ConfigError(`${path}: not valid JSON: ${error.message}`);
-    }
-    if (document === null || typeof document !== 'object' || Array.isArray(document)) throw new ConfigError(`${path}: must hold a JSON object`);
+  const document = readConfig(root);
+  if (document !== null) {
     block = document.memory ?? {};
     if (block === null || typeof block !== 'object' || Array.isArray(block)) throw new ConfigError(`${path}: memory must be an object, got ${JSON.stringify(block)}`);
   }

@@ -1,0 +1,114 @@
+"""Named engine variants for ``make eval``: one table row each, on every set.
+
+The first variant, ``default``, is the real engine through ``dispatch`` with the bodies the CLI and
+the hook send. A ranking change is measured by adding one line to :data:`VARIANTS`, e.g.::
+
+    Variant("recency 0.2", recall={"recency_weight": 0.2}),            # a request field
+    Variant("wider pool", options={"candidates": 100}),                # a RecallOptions field
+    Variant("gate cosine .95", patch={"guest.memory.autorecall:MIN_COSINE": 0.95}),
+    Variant("word forms", patch={"guest.text.stem:IRREGULAR": {...}}, index=True),  # (hypothetical)
+
+* ``recall`` / ``hook``: fields merged into every ``recall`` / ``auto_recall`` body: what a user
+  or host can already ask for; runs on both targets.
+* ``options``: :class:`guest.memory.recall.RecallOptions` fields, applied to every recall the engine
+  makes (``recall`` and each of ``auto_recall``'s) by wrapping :func:`guest.memory.recall.recall`
+  wherever the guest bound it: a bench-only hook, native target only.
+* ``patch``: ``"module:NAME" -> value``, module attributes set while the variant runs (patch the
+  module that reads the name); native target only.
+* ``index``: the variant changes what is *stored* (terms, vectors, records), so it memorizes into
+  stores of its own, with its patches applied; otherwise it is asked of the default's stores.
+
+``python -m bench.eval --variant NAME`` runs only the named variants (``default`` is always run).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named change to the engine or to what is asked of it."""
+
+    name: str
+    recall: Mapping[str, Any] = field(default_factory=dict)
+    hook: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    patch: Mapping[str, Any] = field(default_factory=dict)
+    index: bool = False
+
+    @property
+    def native_only(self) -> bool:
+        """Whether the variant reaches into the native guest (the component cannot run it)."""
+        return bool(self.options or self.patch)
+
+
+DEFAULT = Variant("default")
+VARIANTS: tuple[Variant, ...] = (
+    DEFAULT,
+)
+
+
+def chosen(names: list[str] | None, variants: tuple[Variant, ...] = VARIANTS) -> list[Variant]:
+    """``default`` and the variants named (all of them when ``names`` is empty or None)."""
+    known = {v.name: v for v in variants}
+    unknown = sorted(set(names or ()) - set(known))
+    if unknown:
+        raise SystemExit(f"unknown variant(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    return [v for v in variants if not names or v is variants[0] or v.name in names]
+
+
+@contextmanager
+def applied(variant: Variant) -> Iterator[None]:
+    """The native guest with ``variant``'s options and patches while the block runs."""
+    undo: list[Callable[[], None]] = []
+    try:
+        for target, value in variant.patch.items():
+            module_name, _, attr = target.partition(":")
+            module = importlib.import_module(module_name)
+            if not attr or not hasattr(module, attr):
+                raise SystemExit(f"variant {variant.name!r}: {target!r} names no module attribute")
+            undo.append(_setter(module, attr, getattr(module, attr)))
+            setattr(module, attr, value)
+        if variant.options:
+            undo += _wrap_recall(variant)
+        yield
+    finally:
+        for restore in reversed(undo):
+            restore()
+
+
+def _setter(owner: object, attr: str, value: object) -> Callable[[], None]:
+    return lambda: setattr(owner, attr, value)
+
+
+def _wrap_recall(variant: Variant) -> list[Callable[[], None]]:
+    """Replace :func:`recall` in every guest module that holds it by one that overrides options."""
+    importlib.import_module("guest.engine")  # every guest module that may hold ``recall`` is loaded
+    from guest.memory import recall as module
+
+    names = {f.name for f in fields(module.RecallOptions)}
+    unknown = sorted(set(variant.options) - names)
+    if unknown:
+        raise SystemExit(f"variant {variant.name!r}: no RecallOptions field {', '.join(unknown)}")
+    original = module.recall
+    overrides = dict(variant.options)
+
+    def recall(*args: Any, **kwargs: Any) -> Any:
+        if "options" in kwargs:
+            kwargs["options"] = replace(kwargs["options"], **overrides)
+        else:
+            args = (*args[:5], replace(args[5], **overrides), *args[6:])
+        return original(*args, **kwargs)
+
+    undo = []
+    for name, loaded in list(sys.modules.items()):
+        if (name == "guest" or name.startswith("guest.")) and getattr(loaded, "recall", None) is original:
+            undo.append(_setter(loaded, "recall", original))
+            loaded.recall = recall  # type: ignore[attr-defined]
+    return undo

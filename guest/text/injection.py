@@ -1,0 +1,264 @@
+"""Instructions aimed at the agent in untrusted text: the reason to quarantine it, or ``None`` (issue 28).
+
+A memory or an archived block that reads as a prompt injection is stored, but never injected by the
+hook and never promoted into a skill until someone approves it. :func:`reason` names the first
+finding:
+
+* **hidden text**: Unicode tag characters (U+E0020-E007E spell invisible ASCII), runs of three or
+  more zero-width characters, right-to-left/left-to-right override characters, or an instruction
+  found only once zero-width characters are removed (``ig\\u200bnore previous instructions``);
+* **an instruction** (:data:`PHRASES`): overriding earlier instructions ("ignore all previous
+  instructions", "disregard everything above", and in French, German, Italian, Spanish), changing
+  the agent's role or rules ("you must now", "you are now DAN", "you have no restrictions",
+  "developer mode", "do anything now"), asking for the system prompt, chat-template tokens and
+  fake ``SYSTEM:`` lines, text addressed to an AI reader ("note to the AI", "if you are an AI
+  assistant"), keeping something from the user, sending credentials or data to an address,
+  "decode this and do what it says", and piping a download into a shell (``curl … | sh``);
+* the same instructions **inside an HTML comment**, or **encoded** (base64, hex, ``%xx``,
+  ``\\uXXXX`` escapes, eight-bit binary, letters spaced apart): decoded and read again.
+
+Matching is ASCII and case-insensitive (``re.ASCII``), over the text with white space collapsed, so
+it is the same on CPython 3.11 and 3.14. Ordinary developer text -- "ignore case when sorting",
+"act as a proxy", "System requirements:" -- is not an instruction to the agent.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+
+TAGS = re.compile("[\U000e0000-\U000e007f]+")
+FLAG_TAGS = re.compile("\U0001f3f4[\U000e0061-\U000e007a]{2,8}\U000e007f")  # subdivision flags (England)
+ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff\u180e\u2061\u2062\u2063\u2064"
+ZERO_WIDTH_RUN = re.compile(f"[{ZERO_WIDTH}]{{3,}}")
+INVISIBLE = re.compile(f"[{ZERO_WIDTH}\u00ad]")
+OVERRIDES = re.compile("[\u202d\u202e]")
+COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
+W = r"(?:[^\s.!?]+\s+)"  # one word and the space after it, within a sentence
+AI = r"(?:ai|a\.i\.|llm|language\s+model|assistant|agent|bot|chatbot|claude|chatgpt|gpt|copilot|model)"
+ANY_AI = r"(?:(?:the|any|all|every|an?)\s+)?(?:ai\s+)?" + AI + "s?"
+
+
+class Phrase:
+    """An instruction pattern, tried only when the text holds one of its words (or ``marks``).
+
+    The pattern cannot match without one of them, so a text without any costs a set intersection.
+    It is matched in the lower-cased text, or, when ``cased``, in the text as it is (``SYSTEM:``).
+    """
+
+    __slots__ = ("cased", "marks", "pattern", "reason", "words")
+
+    def __init__(
+        self, reason: str, pattern: str, words: str, marks: tuple[str, ...] = (), cased: bool = False
+    ) -> None:
+        self.reason = reason
+        self.pattern = re.compile(pattern, re.ASCII)
+        self.words = frozenset(words.split())
+        self.marks = marks
+        self.cased = cased
+
+
+PHRASES: tuple[Phrase, ...] = (
+    Phrase("overrides earlier instructions",
+     r"\b(?:ignore|disregard|forget|neglect)\s+" + W + r"{0,3}?(?:previous|prior|above|earlier|preceding"
+     r"|former|foregoing|original|initial|system|developer|all|any|your|every)\s+" + W
+     + r"{0,2}?(?:instructions?|prompts?|directions?|directives?|rules|guidelines|guardrails|polic(?:y|ies)"
+     r"|context|messages|commands|constraints|programming|restrictions|safety)\b",
+           "ignore disregard forget neglect"),
+    Phrase("overrides earlier instructions",
+     r"\b(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:(?:you\s+(?:were|have\s+been)\s+told|"
+     r"(?:that\s+)?(?:was\s+)?(?:said|written))\s+)?(?:above|before|prior|previously|earlier|so\s+far)\b",
+           "ignore disregard forget"),
+    Phrase("overrides earlier instructions",
+     r"\b(?:ignor[a-z]*|oubli[a-z]*|olvid[a-z]*|dimentic[a-z]*|vergiss[a-z]*)\s+" + W
+     + r"{0,3}?(?:istruzioni|anweisungen|instructions|instrucciones|richtlinien|regeln|consignes)\b",
+           "istruzioni anweisungen instructions instrucciones richtlinien regeln consignes"),
+    Phrase("overrides earlier instructions", r"\bvergiss\s+alles\b",
+           "vergiss"),
+    Phrase("overrides earlier instructions",
+     r"\b(?:supersedes?|overrides?|replaces?)\s+(?:all\s+)?(?:(?:prior|previous|earlier|your)\s+)+"
+     r"(?:ones|instructions|directives|rules)\b",
+           "supersede supersedes override overrides replace replaces"),
+    Phrase("gives the agent new instructions",
+     r"\b(?:new|updated|real)\s+(?:system\s+)?(?:instructions?|directives?)\s*(?::|is\b|are\b)"
+     r"|\byour\s+(?:new|real|actual|true)\s+(?:instructions?|directives?|task|rules|role|purpose)\b"
+     r"|\byour\s+rules\s+have\s+changed\b|\bneue\s+anweisungen\b",
+           "instruction instructions directive directives rules task role purpose anweisungen"),
+    Phrase("tells the agent what it must now do", r"\byou\s+(?:must|will|shall|should|have\s+to)\s+now\b",
+           "now"),
+    Phrase("changes the agent's role",
+     r"\byou\s+are\s+(?:now|no\s+longer)\s+(?:(?:in|an?|the|my|a\s+new)\s+)?(?:dan|developer|unrestricted"
+     r"|uncensored|jailbroken|unfiltered|unlimited|evil|god|free|bound|restricted|limited|required|support"
+     r"|assistant|ai|chatbot|bot)\b|\bdo\s+anything\s+now\b|\b(?:developer|god|jailbreak|dan)\s+mode\b[^\n]{0,80}"
+     r"\b(?:no|without|ignore|unrestricted)\b|\b(?:enable|activate|enter)\s+(?:god|jailbreak|dan)\s+mode\b"
+     r"|\bmodo\s+desarrollador\b|\bstay\s+in\s+character\b",
+           "now longer mode modo character"),
+    Phrase("lifts the agent's restrictions",
+     r"\b(?:you|ai|assistant|model|dan|respond|answer)\b[^.!?\n]{0,40}\b(?:no|without(?:\s+any)?)\s+(?:content\s+)?"
+     r"(?:restrictions|rules|filters?|limits|content\s+polic(?:y|ies)|guidelines|safety\s+(?:rules|guidelines|limits)"
+     r"|censorship|ethical\s+guidelines)\b|\b(?:unrestricted|uncensored|unfiltered)\s+(?:mode|model|assistant|ai"
+     r"|response)\b|\bsafety\s+(?:protocols?|guidelines|rules|filters?|checks)\s+(?:are\s+|have\s+been\s+)?"
+     r"(?:disabled|off|removed|suspended|lifted)\b|\b(?:skip|disable|bypass)\s+(?:all\s+)?(?:the\s+)?safety\s+"
+     r"(?:checks|rules|guidelines|filters)\b|\bsin\s+restricciones\b|\bsenza\s+restrizioni\b"
+     r"|\bsans\s+restrictions\b|\bkeine\s+regeln\b|\buneingeschr[a-z]*nkt\b",
+           "restrictions rules filter filters limits policy policies guidelines safety censorship "
+           "unrestricted uncensored unfiltered restricciones restrizioni regeln uneingeschr"),
+    Phrase("pretends to be an unrestricted AI",
+     r"\bpretend\s+(?:to\s+be|you\s+are|that\s+you\s+are)\b[^.!?\n]{0,60}\b(?:no|without|unrestricted|uncensored"
+     r"|unfiltered|evil|jailbroken)\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|uncensored|unfiltered|evil|jailbroken"
+     r"|dan)\b|\b(?:act|respond|behave)\s+as\s+if\s+you\s+(?:have|had)\s+no\b",
+           "pretend act respond behave"),
+    Phrase("asks for the system prompt",
+     r"\b(?:reveal|print|show|output|repeat|display|leak|dump|tell|give|write\s+out|summari[sz]e)\s+(?:me\s+)?"
+     + W + r"{0,4}?(?:system\s+(?:prompt|message|instructions?)|initial\s+(?:prompt|instructions)"
+     r"|hidden\s+(?:prompt|instructions)|original\s+instructions|(?:operating\s+)?instructions\s+you\s+were\s+given"
+     r"|context\s+window|(?:exact\s+)?instructions\s+you\s+(?:were|have\s+been)\s+given)\b"
+     r"|\brepeat\s+the\s+words\s+above\b|\bwhat\s+was\s+written\s+above\b"
+     r"|\b(?:rivela|revela|r.v.le|verrate|zeige|muestra|mostra)\b[^.!?\n]{0,40}\b(?:prompt|istruzioni|instrucciones"
+     r"|instructions|systemanweisungen|anweisungen)\b",
+           "prompt message instructions instruction window above written istruzioni instrucciones "
+           "systemanweisungen anweisungen"),
+    Phrase("imitates a chat template or a system message",
+     r"<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|\[/?INST\]|<</?SYS>>"
+     r"|\[system\]|(?:#{2,}|-{3,}|={3,}|\[)\s*(?:end|begin)\s+of\s+(?:the\s+)?(?:user\s+)?(?:input|document|prompt"
+     r"|conversation)\b"
+     r"|(?:^|\n)\s*(?:system|assistant)\s*:\s*(?:you\b|the\s+user\b|ignore\b|new\s+instruction|grant\b|sure\b"
+     r"|override\b|call\b|cleanup\b)|\bsystem\s*(?:note|hinweis|notice|nota)\s*:|\bnote\s+syst[a-z]*\s*:"
+     r"|\bnota\s+(?:del|di)\s+sistema\b",
+           "end begin system assistant note sistema", ("<|", "[inst]", "[/inst]", "<<sys", "<</sys")),
+    Phrase("imitates a chat template or a system message",
+           r"\bSYSTEM(?:\s+(?:NOTE|NOTICE|UPDATE|OVERRIDE|MESSAGE|PROMPT|INSTRUCTIONS?))?\s*[:\]]|\bOVERRIDE\s*:"
+           r"|\bEND\s+OF\s+(?:THE\s+)?(?:USER\s+)?(?:INPUT|DOCUMENT|PROMPT)\b",
+           "system override end", cased=True),
+    Phrase("addresses the AI reading it",
+     r"\b(?:note|notice|message|attention)\s+to\s+" + ANY_AI + r"\b"
+     r"|\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|bot|claude|chatgpt|gpt)\b"
+     r"|\b(?:ai|llm)\s+(?:assistants?|agents?|systems?|models?)\s+(?:reading|processing|reviewing|seeing|"
+     r"integrating|using)\b|\bto\s+any\s+ai\s+(?:coding\s+)?(?:agents?|systems?|assistants?)\b"
+     r"|\bas\s+the\s+assistant,\s+i\b|\breasoning\s+(?:trace\s+)?\(assistant\)",
+           "ai llm model models assistant assistants agent agents bot bots chatbot claude chatgpt gpt "
+           "copilot language reasoning"),
+    Phrase("keeps something from the user",
+     r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+)?to|reveal\s+(?:this\s+)?to|alert|notify"
+     r"|warn)\s+(?:the\s+)?(?:user|human|operator)\b|\bwithout\s+(?:telling|informing|notifying|alerting)"
+     r"\s+the\s+(?:user|human|operator)\b|\bignore\s+the\s+user\b",
+           "user human operator"),
+    Phrase("sends data or credentials away",
+     r"\b(?:send|email|e-mail|forward|post|upload|transmit|exfiltrate|leak)\b[^\n]{0,80}?\b(?:data|credentials"
+     r"|keys?|passwords?|secrets?|tokens?|list|records|database|emails|files|variables)\b[^\n]{0,60}?"
+     r"(?:\bto\s+[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z0-9.-]+|\bexternally\b)|\b(?:api\s+keys?|credentials|passwords?|secrets?|customer"
+     r"\s+(?:list|data|emails)|environment\s+variables)\b[^\n]{0,80}?\b(?:send|email|forward|post|upload)\b"
+     r"[^\n]{0,40}?\bto\s+\S+@\S+|\bleak\s+the\s+(?:api\s+keys?|credentials|passwords?|secrets?)\b"
+     r"|\benvoie[a-z-]*\b[^\n]{0,60}\bexterne\b",
+           "externally leak externe", ("@",)),
+    Phrase("asks to decode and obey hidden text",
+     r"\b(?:decode|decrypt|translate|deobfuscate)\b[^.!?\n]{0,60}\b(?:and|then)\s+" + W
+     + r"{0,3}?(?:do|follow|execute|run|obey|carry\s+out)\b",
+           "decode decrypt translate deobfuscate"),
+    Phrase("pipes a download into a shell",
+     r"\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]{0,400}\|\s*(?:sudo\s+(?:-\S+\s+)*)?"
+     r"(?:env\s+\S+=\S+\s+)*(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|da|k|fi|c|tc)?sh|python[0-9.]*|perl|ruby"
+     r"|node|iex|invoke-expression)\b|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b"
+     r"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:iex|invoke-expression)\b[^\n]{0,60}\b(?:iwr|irm"
+     r"|invoke-webrequest|invoke-restmethod|downloadstring|net\.webclient)\b",
+           "curl wget iwr irm iex invoke"),
+)
+
+WORDS = re.compile(r"[a-z]+", re.ASCII)
+BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])", re.ASCII)
+HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])", re.ASCII)
+PERCENT = re.compile(r"%([0-9A-Fa-f]{2})", re.ASCII)
+UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})", re.ASCII)
+BINARY = re.compile(r"(?:[01]{8}\s+){7,}[01]{8}", re.ASCII)
+LONG_RUN = re.compile(r"[A-Za-z0-9+/_=-]{24,}", re.ASCII)
+SPACED_WORDS = ("ignore", "disregard", "forget", "instructions", "system", "prompt", "restrictions")
+SPACED = re.compile(r"(?<![A-Za-z])(?:[A-Za-z] ){3,}[A-Za-z](?![A-Za-z])", re.ASCII)
+MAX_ENCODED = 16 * 1024  # longer runs (an image, a file) are not read as hidden instructions
+
+
+def reason(text: str) -> str | None:
+    """Why ``text`` reads as an instruction aimed at the agent, or ``None``."""
+    hidden = _hidden(text)
+    if hidden is not None:
+        return hidden
+    plain = text if text.isascii() else _normal(INVISIBLE.sub("", text))
+    found = instruction(plain)
+    if found is not None:
+        if "<!--" in text:
+            for comment in COMMENT.finditer(plain):
+                if instruction(comment.group(1)) is not None:
+                    return f"{found} (hidden in an HTML comment)"
+        if plain is not text and INVISIBLE.search(text) and instruction(_normal(text)) is None:
+            return f"{found} (hidden with zero-width characters)"
+        return found
+    return _encoded(text)
+
+
+def instruction(text: str) -> str | None:
+    """The reason of the first instruction phrase in a normalised text, or ``None``."""
+    lowered = text.lower()
+    words = set(WORDS.findall(lowered))
+    for phrase in PHRASES:
+        if phrase.words.isdisjoint(words) and not (phrase.marks and any(m in lowered for m in phrase.marks)):
+            continue
+        if phrase.pattern.search(text if phrase.cased else lowered):
+            return phrase.reason
+    return None
+
+
+def _normal(text: str) -> str:
+    """White space collapsed to single spaces, line breaks kept (line-start rules need them)."""
+    return "\n".join(" ".join(line.split()) for line in text.split("\n"))
+
+
+def _hidden(text: str) -> str | None:
+    if text.isascii():
+        return None
+    tags = TAGS.search(FLAG_TAGS.sub("", text))
+    if tags is not None:
+        return "hidden text in Unicode tag characters"
+    if ZERO_WIDTH_RUN.search(text):
+        return "hidden text in zero-width characters"
+    if OVERRIDES.search(text):
+        return "text reordered by bidirectional override characters"
+    return None
+
+
+def _encoded(text: str) -> str | None:
+    """An instruction in an encoded part of ``text`` (decoded and read again), or ``None``."""
+    decoded: list[tuple[str, str]] = []
+    if LONG_RUN.search(text):
+        for match in BASE64.finditer(text):
+            if len(match.group()) <= MAX_ENCODED:
+                decoded.append(("base64", _b64(match.group())))
+        for match in HEX.finditer(text):
+            if len(match.group()) <= MAX_ENCODED:
+                decoded.append(("hex", bytes.fromhex(match.group()).decode("latin-1")))
+    if text.count("%") >= 3:
+        decoded.append(("percent-encoding", PERCENT.sub(lambda m: chr(int(m.group(1), 16)), text)))
+    if "\\u" in text:
+        decoded.append(("\\u escapes", UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)))
+    if "0 0" in text or "1 0" in text or "0 1" in text or "1 1" in text:
+        for match in BINARY.finditer(text):
+            decoded.append(("binary", "".join(chr(int(b, 2)) for b in match.group().split())))
+    lowered = text.lower()
+    squeezed = lowered.replace(" ", "")
+    if any(word in squeezed and word not in lowered for word in SPACED_WORDS):
+        decoded.append(("spaced letters", SPACED.sub(lambda m: m.group().replace(" ", ""), text)))
+    for encoding, plain in decoded:
+        found = instruction(_normal(plain)) if plain else None
+        if found is not None:
+            return f"{found} (hidden in {encoding})"
+    return None
+
+
+def _b64(run: str) -> str:
+    """The printable ASCII a base64 run decodes to, or ``""``."""
+    padded = run + "=" * (-len(run) % 4)
+    try:
+        raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+    except ValueError:  # binascii.Error
+        return ""
+    if not raw or sum(32 <= b < 127 or b in (9, 10, 13) for b in raw) < 0.9 * len(raw):
+        return ""
+    return raw.decode("ascii", "replace")

@@ -1,0 +1,1 @@
+"""Quarantine: list and approve memories and archived blocks held back from the agent (issue 28)."""

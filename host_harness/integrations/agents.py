@@ -1,0 +1,179 @@
+"""Which files each agent reads, and what ``setup`` puts in them (issue 26).
+
+* claude-code: ``.claude/settings.json`` (both hooks) and ``.mcp.json``; user scope
+  ``~/.claude/settings.json`` and ``~/.claude.json`` (both in ``$CLAUDE_CONFIG_DIR`` when set);
+* codex: ``[mcp_servers.rs-learn]`` in ``.codex/config.toml`` (read in trusted projects) or
+  ``$CODEX_HOME/config.toml`` (default ``~/.codex``);
+* cursor: ``mcpServers`` in ``.cursor/mcp.json`` or ``~/.cursor/mcp.json``;
+* gemini: ``mcpServers`` in ``.gemini/settings.json`` or ``~/.gemini/settings.json``;
+* vscode: ``servers`` (``"type": "stdio"``) in ``.vscode/mcp.json`` or the user folder's ``mcp.json``.
+
+Each entry has the shape the agent's own ``mcp add`` writes (checked against the real CLIs in
+``tests/test_setup_clis.py``). The server serves the folder the agent starts it in; Cursor and VS
+Code start servers elsewhere, so theirs get ``-p ${workspaceFolder}``, which both expand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from host_harness.integrations import jsonconf, tomlconf
+from host_harness.integrations.edits import Edit, SetupError, home, read_text, target_of
+from host_harness.integrations.localstate import gitignore_edit
+
+AGENTS = ("claude-code", "codex", "cursor", "gemini", "vscode")
+SCOPES = ("project", "user")
+SERVER = "rs-learn"
+HOOKS = {"UserPromptSubmit": "prompt-submit", "SessionStart": "session-start"}
+WORKSPACE_ARGS = ["mcp", "-p", "${workspaceFolder}"]
+
+
+@dataclass
+class Plan:
+    """The edits of one ``setup`` run, and what the person should know afterwards."""
+
+    agent: str
+    scope: str
+    edits: list[Edit] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # shown when something changed
+    warnings: list[str] = field(default_factory=list)  # shown every time
+
+
+def plan(agent: str, scope: str, project: Path, host: Path, remove: bool = False) -> Plan:
+    """Every change ``setup`` (or ``setup --remove``) makes for ``agent`` in ``scope``."""
+    if agent not in AGENTS:
+        raise SetupError(f"unknown agent {agent!r}: choose one of {', '.join(AGENTS)}")
+    result = Plan(agent, scope)
+    confined = project if scope == "project" else None
+    for path, change in _files(agent, scope, project, str(host)):
+        result.edits.append(change(target_of(path, confined), remove))
+    if scope == "project" and not remove:
+        result.notes += NOTES.get(agent, [])
+        result.edits.append(gitignore_edit(project))
+    if agent == "claude-code" and not remove and _plugin_enabled(project):
+        result.warnings.append(PLUGIN_TOO)
+    return result
+
+
+def _plugin_enabled(project: Path) -> bool:
+    """Whether Claude Code's settings (user, project or local) enable a plugin named ``rs-learn``."""
+    config = Path(os.environ.get("CLAUDE_CONFIG_DIR") or home() / ".claude")
+    for path in (config / "settings.json", project / ".claude" / "settings.json",
+                 project / ".claude" / "settings.local.json"):
+        try:
+            enabled = json.loads(path.read_text(encoding="utf-8")).get("enabledPlugins") or {}
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(enabled, dict) and any(on and k.split("@")[0] == SERVER for k, on in enabled.items()):
+            return True
+    return False
+
+
+Change = Callable[[Path, bool], Edit]
+PLUGIN_TOO = ("the rs-learn plugin is enabled too: its hooks and server do the same, so each prompt would be "
+              "answered twice. Keep one (claude plugin disable rs-learn@rs-learn, or rs-learn-host setup "
+              "claude-code --remove).")
+NOTES = {
+    "claude-code": ["Claude Code asks once, at its next start in this project, to approve the rs-learn "
+                    "server of .mcp.json."],
+    "codex": ["Codex reads .codex/config.toml only in a project it trusts (it asks at its first start "
+              "there)."],
+    "gemini": ["Gemini CLI starts MCP servers only in a folder it trusts."],
+}
+
+
+def _files(agent: str, scope: str, project: Path, command: str) -> list[tuple[Path, Change]]:
+    """The files of ``agent`` in ``scope`` and the change each one gets."""
+    base = project if scope == "project" else home()
+    if agent == "claude-code":
+        config = Path(os.environ.get("CLAUDE_CONFIG_DIR") or home() / ".claude")
+        settings = project / ".claude" / "settings.json" if scope == "project" else config / "settings.json"
+        servers = project / ".mcp.json" if scope == "project" else _claude_json(config)
+        hooks = {event: f"{shlex.quote(command)} hook {verb}" for event, verb in HOOKS.items()}
+        entry = {"type": "stdio", "command": command, "args": ["mcp"], "env": {}}
+        return [(settings, lambda path, remove: _hooks_edit(path, hooks, remove)),
+                (servers, _server("mcpServers", entry))]
+    if agent == "codex":
+        path = project / ".codex" if scope == "project" else _codex_home()
+        values = {"command": command, "args": ["mcp"]}
+        return [(path / "config.toml", lambda path, remove: _toml_edit(path, values, remove))]
+    if agent == "cursor":
+        entry = {"command": command, "args": WORKSPACE_ARGS}
+        return [(base / ".cursor" / "mcp.json", _server("mcpServers", entry))]
+    if agent == "gemini":
+        entry = {"command": command, "args": ["mcp"]}
+        return [(base / ".gemini" / "settings.json", _server("mcpServers", entry))]
+    folder = project / ".vscode" if scope == "project" else vscode_user_dir()
+    entry = {"type": "stdio", "command": command, "args": WORKSPACE_ARGS}
+    return [(folder / "mcp.json", _server("servers", entry))]
+
+
+def _server(key: str, entry: dict[str, Any]) -> Change:
+    return lambda path, remove: _json_edit(path, key, entry, remove)
+
+
+def vscode_user_dir() -> Path:
+    """VS Code's user folder (where ``MCP: Open User Configuration`` opens ``mcp.json``)."""
+    if sys.platform == "darwin":
+        return home() / "Library" / "Application Support" / "Code" / "User"
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA") or home() / "AppData" / "Roaming") / "Code" / "User"
+    return Path(os.environ.get("XDG_CONFIG_HOME") or home() / ".config") / "Code" / "User"
+
+
+def _codex_home() -> Path:
+    return Path(os.environ.get("CODEX_HOME") or home() / ".codex")
+
+
+def _claude_json(config: Path) -> Path:
+    """Claude Code's user-scope MCP servers: ``~/.claude.json`` (inside ``$CLAUDE_CONFIG_DIR`` when set)."""
+    return config / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else home() / ".claude.json"
+
+
+def _json_edit(path: Path, key: str, entry: dict[str, Any], remove: bool) -> Edit:
+    wanted = json.dumps({key: {SERVER: entry}}, indent=2)
+    if remove:
+        return _changed(path, wanted, lambda doc: jsonconf.drop_server(doc, key, SERVER), f"{key}.{SERVER}")
+    return _changed(path, wanted, lambda doc: jsonconf.put_server(doc, key, SERVER, entry), f"{key}.{SERVER}")
+
+
+def _hooks_edit(path: Path, hooks: dict[str, str], remove: bool) -> Edit:
+    wanted = json.dumps({"hooks": {event: [{"hooks": [{"type": "command", "command": command}]}]
+                                   for event, command in hooks.items()}}, indent=2)
+
+    def change(doc: dict[str, Any]) -> None:
+        for event, command in hooks.items():
+            if remove:
+                jsonconf.drop_hook(doc, event, HOOKS[event])
+            else:
+                jsonconf.put_hook(doc, event, command, HOOKS[event])
+
+    return _changed(path, wanted, change, "hooks " + ", ".join(hooks))
+
+
+def _changed(path: Path, wanted: str, change: Callable[[dict[str, Any]], object], what: str) -> Edit:
+    old = read_text(path)
+    try:
+        doc = jsonconf.parse(path, old, wanted)
+        change(doc)
+    except SetupError as error:
+        raise SetupError(f"{path}: {error}" if not str(error).startswith(str(path)) else str(error)) from None
+    # nothing to remove from a file that does not exist
+    new = None if old is None and not doc else jsonconf.render(doc, old)
+    return Edit(path, old, new, what)
+
+
+def _toml_edit(path: Path, values: dict[str, Any], remove: bool) -> Edit:
+    old = read_text(path)
+    try:
+        new = tomlconf.drop_table(old, SERVER) if remove else tomlconf.put_table(old, SERVER, values)
+    except SetupError as error:
+        raise SetupError(f"{path}: {error}") from None
+    return Edit(path, old, new, f"[{tomlconf.ROOT}.{SERVER}]")

@@ -1,0 +1,147 @@
+"""The agents' own command-line tools, from npm, for the tests that check what they make of our files.
+
+``agent_clis()`` installs Claude Code, Gemini CLI and Codex (pinned versions) once into
+``build/agent-clis/`` with ``npm install --prefix`` -- at the first test that needs them, never at
+import -- and skips those tests, saying why, only where npm or its registry cannot be reached. Each
+CLI then runs with a home folder of the test's own and no account: ``claude mcp list``, ``gemini mcp
+list`` and ``codex mcp list`` need none, and ``claude -p`` runs the session's hooks before it asks
+the model, which :class:`FakeApi` (a loopback server answering every request with an error) stands
+in for.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from host_harness.cachedir import default_cache_dir
+
+PACKAGES = {
+    "claude": "@anthropic-ai/claude-code@2.1.197",
+    "gemini": "@google/gemini-cli@0.61.0",
+    "codex": "@openai/codex@0.171.0",
+}
+PREFIX = ROOT / "build" / "agent-clis"
+VENV_BIN = Path(sys.executable).parent
+AGENT_VARS = ("ANTHROPIC_", "CLAUDE_", "OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_", "XDG_", "RS_LEARN_")
+
+
+def _installed() -> bool:
+    for spec in PACKAGES.values():
+        name, _, version = spec.rpartition("@")
+        manifest = PREFIX / "node_modules" / name / "package.json"
+        try:
+            if json.loads(manifest.read_text(encoding="utf-8"))["version"] != version:
+                return False
+        except (OSError, ValueError, KeyError):
+            return False
+    return all((PREFIX / "node_modules" / ".bin" / cli).exists() for cli in PACKAGES)
+
+
+def agent_clis() -> dict[str, Path]:
+    """``{"claude": path, "gemini": path, "codex": path}``, installed on first use (skips without npm)."""
+    if not _installed():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed here: cannot fetch the agents' CLIs to check our files")
+        probe = subprocess.run([npm, "view", PACKAGES["claude"], "version"], capture_output=True, text=True,
+                               timeout=180, check=False)
+        if probe.returncode != 0:
+            why = next((line.removeprefix("npm error ") for line in probe.stderr.splitlines()
+                        if "FetchError" in line or "code E" in line), "no answer")
+            pytest.skip(f"the npm registry is unreachable ({why}): cannot fetch the agents' CLIs")
+        done = subprocess.run([npm, "install", "--prefix", str(PREFIX), "--no-audit", "--no-fund",
+                               "--loglevel=error", *PACKAGES.values()], capture_output=True, text=True,
+                              timeout=1800, check=False)
+        assert done.returncode == 0, f"npm install failed:\n{done.stdout}\n{done.stderr}"
+    return {cli: PREFIX / "node_modules" / ".bin" / cli for cli in PACKAGES}
+
+
+def agent_env(home: Path, **extra: str) -> dict[str, str]:
+    """An agent CLI's environment: its own home, no account, this checkout's rs-learn-host on PATH.
+
+    Servers the CLI starts use this session's compile cache (the ``wasm_runtime`` fixture fills it).
+    """
+    env = {k: v for k, v in os.environ.items() if not k.startswith(AGENT_VARS)}
+    env.update(HOME=str(home), PATH=f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}",
+               RS_LEARN_CACHE_DIR=str(default_cache_dir()), MCP_TIMEOUT="180000", NO_COLOR="1",
+               CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
+    env.update(extra)
+    return env
+
+
+def run(command: list[str | Path], cwd: Path, env: dict[str, str], timeout: float = 300,
+        ) -> subprocess.CompletedProcess[str]:
+    """Run an agent CLI to completion (stdin closed)."""
+    return subprocess.run([str(part) for part in command], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL, check=False)
+
+
+class FakeApi:
+    """A loopback stand-in for the model's API: every request gets a 400 error, so ``claude -p`` ends
+    at once after its hooks ran (a 401 or an unreachable address would be retried for minutes)."""
+
+    def __init__(self) -> None:
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                error = {"type": "invalid_request_error", "message": "test double: no model here"}
+                body = json.dumps({"type": "error", "error": error}).encode()
+                self.send_response(400)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self) -> FakeApi:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def claude_session(claude: Path, project: Path, home: Path, prompt: str, *args: str) -> str:
+    """Run ``claude -p PROMPT`` in ``project``; return the session's transcript (hook output included)."""
+    with FakeApi() as api:
+        env = agent_env(home, ANTHROPIC_BASE_URL=api.url, ANTHROPIC_API_KEY="sk-test-no-account",
+                        RS_LEARN_HOOK_TIMEOUT="60")  # a loaded machine: see the brief on speed
+        run([claude, "-p", prompt, *args], cwd=project, env=env, timeout=300)
+    transcripts = sorted((home / ".claude" / "projects").glob("*/*.jsonl"))
+    return "\n".join(path.read_text(encoding="utf-8") for path in transcripts)
+
+
+def hook_context(transcript: str) -> dict[str, list[str]]:
+    """What each hook event added to the session (``hook_additional_context`` entries of the transcript)."""
+    added: dict[str, list[str]] = {}
+    for line in transcript.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        attachment = entry.get("attachment") if isinstance(entry, dict) else None
+        if isinstance(attachment, dict) and attachment.get("type") == "hook_additional_context":
+            added.setdefault(str(attachment.get("hookEvent")), []).extend(attachment.get("content") or [])
+    return added

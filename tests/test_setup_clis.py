@@ -1,0 +1,168 @@
+"""What ``setup`` writes, read by the agents' own CLIs from npm (issue 26).
+
+Claude Code lists the servers of ``.mcp.json`` / ``~/.claude.json`` and connects to them, and runs
+the hooks of ``.claude/settings.json`` in a real session; Gemini CLI and Codex list (Gemini also
+connects to) the server setup wrote. Each agent's own ``mcp add`` writes the same entry setup does.
+Skipped, saying why, only where npm cannot be reached (``tests/agentclis.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from agentclis import agent_clis, agent_env, claude_session, hook_context, run
+
+from host_harness.integrations.localstate import LOCAL_STATE
+
+HOST = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "rs-learn-host"
+
+
+@pytest.fixture(scope="session")
+def clis() -> dict[str, Path]:
+    """The agents' CLIs from npm (installed once into build/agent-clis; skipped where npm is unreachable)."""
+    return agent_clis()
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def repo(git_repo: Path) -> Path:
+    return git_repo
+
+
+@pytest.fixture
+def host(wasm_runtime) -> Path:  # the compile cache holds the component: servers start at once
+    from host_harness.cli.setup import installed_host
+
+    return installed_host()
+
+
+def setup(host: Path, repo: Path, home: Path, *args: str) -> None:
+    done = run([host, "-p", repo, "setup", *args, "--no-warmup"], cwd=repo, env=agent_env(home))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_claude_reads_and_connects_to_the_project_server(clis, host: Path, repo: Path, home: Path):
+    setup(host, repo, home, "claude-code")
+    listed = run([clis["claude"], "mcp", "list"], cwd=repo, env=agent_env(home))
+    assert f"rs-learn: {host} mcp - ⏸ Pending approval" in listed.stdout, listed.stdout + listed.stderr
+    (repo / ".claude" / "settings.local.json").write_text('{"enabledMcpjsonServers": ["rs-learn"]}')
+    listed = run([clis["claude"], "mcp", "list"], cwd=repo, env=agent_env(home))
+    assert f"rs-learn: {host} mcp - ✔ Connected" in listed.stdout, listed.stdout + listed.stderr
+
+
+def test_claude_connects_to_the_user_server(clis, host: Path, repo: Path, home: Path, tmp_path: Path):
+    setup(host, repo, home, "claude-code", "--scope", "user")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    listed = run([clis["claude"], "mcp", "list"], cwd=elsewhere, env=agent_env(home))
+    assert f"rs-learn: {host} mcp - ✔ Connected" in listed.stdout, listed.stdout + listed.stderr
+
+
+def test_claude_runs_both_hooks_setup_wrote(clis, host: Path, repo: Path, home: Path, tmp_path: Path):
+    env = agent_env(home)
+    assert run([host, "-p", repo, "memorize", "Deploys go through ArgoCD; never kubectl apply by hand."],
+               cwd=repo, env=env).returncode == 0
+    (tmp_path / "release.md").write_text("1. Tag\n2. Ship\n", encoding="utf-8")
+    assert run([host, "-p", repo, "learn", "Releases follow a checklist.", "--skill", "release",
+                "--description", "How we release", "--body", tmp_path / "release.md"], cwd=repo,
+               env=env).returncode == 0
+    setup(host, repo, home, "claude-code")
+    added = hook_context(claude_session(clis["claude"], repo, home, "how do we deploy to production?"))
+    assert any("## Recall for this prompt" in text and "ArgoCD" in text for text in added["UserPromptSubmit"])
+    assert any("## Skills in this project" in text and "release" in text for text in added["SessionStart"])
+
+
+def test_claude_writes_the_same_entries_as_setup(clis, host: Path, repo: Path, home: Path,
+                                                 tmp_path: Path):
+    twin = tmp_path / "twin"
+    twin.mkdir()
+    env = agent_env(home)
+    for scope in ("project", "user"):
+        done = run([clis["claude"], "mcp", "add", "--scope", scope, "rs-learn", "--", host, "mcp"],
+                   cwd=twin, env=env)
+        assert done.returncode == 0, done.stderr
+    theirs = json.loads((twin / ".mcp.json").read_text())["mcpServers"]["rs-learn"]
+    user = json.loads((home / ".claude.json").read_text())["mcpServers"]["rs-learn"]
+    setup(host, repo, home, "claude-code")
+    assert json.loads((repo / ".mcp.json").read_text())["mcpServers"]["rs-learn"] == theirs == user
+
+
+# `gemini mcp list` gives a server 5 s to connect unless its entry says otherwise; the first
+# `initialize` can take longer on a loaded machine, so the person's entry sets a timeout (kept by setup).
+PATIENT = {"mcpServers": {"rs-learn": {"timeout": 180_000}}}
+
+
+def gemini_list(gemini: Path, repo: Path, home: Path) -> str:
+    (home / ".gemini").mkdir(exist_ok=True)
+    (home / ".gemini" / "trustedFolders.json").write_text(json.dumps({str(repo): "TRUST_FOLDER"}))
+    listed = run([gemini, "mcp", "list"], cwd=repo, env=agent_env(home))
+    return listed.stdout + listed.stderr
+
+
+def test_gemini_lists_and_connects_to_what_setup_wrote(clis, host: Path, repo: Path, home: Path):
+    (repo / ".gemini").mkdir()
+    (repo / ".gemini" / "settings.json").write_text(json.dumps(PATIENT))
+    setup(host, repo, home, "gemini")
+    listed = gemini_list(clis["gemini"], repo, home)
+    assert f"rs-learn: {host} mcp (stdio) - Connected" in listed, listed
+    twin = repo / "twin"
+    twin.mkdir()
+    done = run([clis["gemini"], "mcp", "add", "rs-learn", host, "mcp"], cwd=twin, env=agent_env(home))
+    assert done.returncode == 0, done.stderr
+    ours = json.loads((repo / ".gemini" / "settings.json").read_text())["mcpServers"]["rs-learn"]
+    theirs = json.loads((twin / ".gemini" / "settings.json").read_text())["mcpServers"]["rs-learn"]
+    assert ours == theirs | PATIENT["mcpServers"]["rs-learn"]
+
+
+def test_gemini_reads_the_user_settings(clis, host: Path, repo: Path, home: Path):
+    settings = home / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    mine = {"ui": {"theme": "GitHub"}, "mcpServers": {"other": {"command": "true"}, **PATIENT["mcpServers"]}}
+    settings.write_text(json.dumps(mine, indent=2))
+    setup(host, repo, home, "gemini", "--scope", "user")
+    listed = gemini_list(clis["gemini"], repo, home)
+    assert f"rs-learn: {host} mcp (stdio) - Connected" in listed, listed
+    assert "other: true" in listed
+    assert json.loads(settings.read_text())["ui"] == {"theme": "GitHub"}
+
+
+def codex_servers(codex: Path, cwd: Path, env: dict[str, str]) -> dict[str, dict]:
+    done = run([codex, "mcp", "list", "--json"], cwd=cwd, env=env)
+    assert done.returncode == 0, done.stderr
+    return {server["name"]: server["transport"] for server in json.loads(done.stdout)}
+
+
+def test_codex_lists_the_user_server_and_keeps_the_config(clis, host: Path, repo: Path, home: Path):
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('# mine\nmodel = "o3"\n\n[mcp_servers.github]\ncommand = "gh-mcp"\n', encoding="utf-8")
+    setup(host, repo, home, "codex", "--scope", "user")
+    servers = codex_servers(clis["codex"], repo, agent_env(home))
+    assert servers["rs-learn"]["command"] == str(host) and servers["rs-learn"]["args"] == ["mcp"]
+    assert servers["github"]["command"] == "gh-mcp"
+    assert config.read_text(encoding="utf-8").startswith('# mine\nmodel = "o3"\n')
+    twin = home / "twin"
+    twin.mkdir()
+    env = agent_env(twin)  # codex mcp add in another home: the same table
+    added = run([clis["codex"], "mcp", "add", "rs-learn", "--", host, "mcp"], cwd=repo, env=env)
+    assert added.returncode == 0, added.stderr
+    theirs = tomllib.loads((twin / ".codex" / "config.toml").read_text())["mcp_servers"]["rs-learn"]
+    assert tomllib.loads(config.read_text())["mcp_servers"]["rs-learn"] == theirs
+
+
+def test_codex_reads_the_project_config_of_a_trusted_project(clis, host: Path, repo: Path, home: Path):
+    setup(host, repo, home, "codex")
+    assert all(line in (repo / ".gitignore").read_text() for line in LOCAL_STATE)
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n')
+    servers = codex_servers(clis["codex"], repo, agent_env(home))
+    assert servers["rs-learn"]["command"] == str(host)

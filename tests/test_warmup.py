@@ -1,0 +1,145 @@
+"""``warmup()`` and ``rs-learn-host warmup``: the component compiled once, before anyone waits (issue 26).
+
+A compile in progress is another process holding the artifact's compile lock (``HeldCompile``): what
+waits for it waits however fast the machine is, and finishing it writes this session's precompiled
+artifact, so no test compiles the 35 MB component again.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pty
+import select
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from hostprocs import HOST, HeldCompile, wait_for
+
+from host_harness.cli.warmup import BAR_WIDTH, Bar, Note
+from host_harness.guests.runtime import (
+    COMPILE_SECONDS,
+    artifact_is_intact,
+    expected_compile_s,
+    load_component,
+    lock_path,
+    make_engine,
+    prune,
+)
+from host_harness.warmup import Warmed, warmup
+
+EMPTY_COMPONENT = b"\x00asm\x0d\x00\x01\x00"  # valid, and compiled in no time
+
+
+def test_warmup_waits_for_a_compile_in_progress_then_is_instant(wasm_runtime, wasm_path: Path,
+                                                                tmp_path: Path):
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)
+    seen: list[tuple[float, float | None]] = []
+    done: list[Warmed] = []
+
+    def report(elapsed: float, expected: float | None) -> None:
+        seen.append((elapsed, expected))
+
+    worker = threading.Thread(target=lambda: done.append(warmup(wasm_path, compile_.cache, report)))
+    try:
+        worker.start()
+        wait_for(lambda: len(seen) >= 3, 300, "progress reports while the compile runs")
+        assert worker.is_alive() and not compile_.artifact.exists()
+        assert [s[0] for s in seen] == sorted(s[0] for s in seen) and seen[0][1] is None  # no compile yet
+    finally:
+        compile_.finish()
+        worker.join(300)
+    (first,) = done
+    assert (first.artifact, first.was_cached) == (compile_.artifact, False)
+    assert artifact_is_intact(first.artifact)
+    reports = len(seen)
+    again = warmup(wasm_path, compile_.cache, report)
+    assert (again.artifact, again.was_cached) == (first.artifact, True) and len(seen) == reports
+
+
+def test_the_cli_draws_a_bar_on_a_terminal(wasm_runtime, wasm_path: Path, tmp_path: Path):
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)
+    (compile_.cache / COMPILE_SECONDS).write_text("40.0\n", encoding="ascii")  # the last compile took 40 s
+    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(compile_.cache), "RS_LEARN_WASM": str(wasm_path)}
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([*HOST, "warmup"], stdout=subprocess.PIPE, stderr=slave, env=env, cwd=tmp_path)
+    os.close(slave)
+    screen = b""
+    try:
+        deadline = time.monotonic() + 300
+        while b"of about 40 s" not in screen and time.monotonic() < deadline:
+            if select.select([master], [], [], 1.0)[0]:
+                screen += os.read(master, 4096)
+    finally:
+        compile_.finish()
+        out, _ = proc.communicate(timeout=300)
+        os.close(master)
+    assert proc.returncode == 0
+    assert b"\rcompiling the component [" in screen and b"of about 40 s" in screen, screen
+    assert out.decode().startswith("compiled the component in ") and str(compile_.artifact) in out.decode()
+
+
+def test_the_cli_says_one_plain_line_off_a_terminal_and_nothing_when_compiled(wasm_runtime, wasm_path: Path,
+                                                                             tmp_path: Path):
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)
+    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(compile_.cache), "RS_LEARN_WASM": str(wasm_path)}
+    errors = tmp_path / "stderr"
+    with errors.open("wb") as sink:
+        proc = subprocess.Popen([*HOST, "warmup"], stdout=subprocess.PIPE, stderr=sink, env=env, cwd=tmp_path)
+        try:
+            wait_for(lambda: errors.read_bytes().endswith(b"...\n"), 300, "the compiling line")
+        finally:
+            compile_.finish()
+            out, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 0, errors.read_text()
+    assert errors.read_text() == "compiling the component (once after an install or upgrade)...\n"
+    assert out.decode().startswith("compiled the component in ")
+    again = subprocess.run([*HOST, "warmup", "--json"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                           timeout=120)
+    assert again.returncode == 0 and again.stderr == ""
+    assert json.loads(again.stdout) == {"artifact": str(compile_.artifact), "wasCached": True,
+                                        "seconds": json.loads(again.stdout)["seconds"]}
+
+
+def test_a_missing_component_is_a_clear_error(tmp_path: Path):
+    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([*HOST, "--wasm", str(tmp_path / "nothing.wasm"), "warmup"], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 1 and "component not found" in done.stderr
+    assert not (tmp_path / "cache").exists()
+
+
+def test_a_compile_records_how_long_it_took_and_prune_drops_its_lock(tmp_path: Path):
+    cache = tmp_path / "cache"
+    assert expected_compile_s(cache) is None
+    component = tmp_path / "empty.wasm"
+    component.write_bytes(EMPTY_COMPONENT)
+    load_component(make_engine(), component, cache)
+    seconds = expected_compile_s(cache)
+    assert seconds is not None and seconds >= 0
+    (artifact,) = cache.glob("rs_learn-*.cwasm")
+    assert lock_path(artifact).exists() and artifact_is_intact(artifact)
+    assert prune(cache, keep=0) == [artifact]
+    assert sorted(p.name for p in cache.iterdir()) == [COMPILE_SECONDS]
+
+
+def test_the_bar_fills_with_the_expected_time_and_never_claims_done():
+    out = io.StringIO()
+    bar = Bar(out)
+    bar(10.0, 40.0)
+    quarter = "#" * 6 + "-" * (BAR_WIDTH - 6)
+    assert out.getvalue() == f"\rcompiling the component [{quarter}] 10 s of about 40 s "
+    bar(90.0, 40.0)  # slower than last time: almost full, not full
+    assert out.getvalue().endswith(f"[{'#' * (BAR_WIDTH - 1)}-] 90 s of about 40 s ")
+    bar(1.0, None)  # no compile measured yet: a bouncer
+    assert out.getvalue().endswith("<=>" + " " * (BAR_WIDTH - 7) + "] 1 s ")
+    bar.clear()
+    assert out.getvalue().endswith("\r\033[K")
+    note = io.StringIO()
+    line = Note(note)
+    line(0.1, 35.0)
+    line(0.2, 35.0)
+    assert note.getvalue() == "compiling the component (once after an install or upgrade, about 35 s)...\n"
