@@ -338,3 +338,20 @@ def test_progress_is_one_line_rewritten_on_a_terminal(monkeypatch):
     text = screen.getvalue()
     assert text.count("\n") == 1 and text.endswith("\n") and text.count("\r") == 3
     assert "importing: 1,500 of 1,500 lines" in text
+
+
+def test_a_dry_run_counts_tombstones_and_links_and_writes_nothing(guest, clock, project):
+    early = ok(guest, "memorize", {"text": FACTS[2]})["id"]
+    old = ok(guest, "memorize", {"text": FACTS[3]})["id"]
+    clock.advance(10_000)
+    forget_at = clock.now_ms - 5_000  # after the stored memories
+    lines = [{"text": FACTS[2], "forgotten": {"ts": forget_at}},
+             {"text": FACTS[3], "superseded_by": memory_id("default", FACTS[4])},
+             {"text": FACTS[4], "created": forget_at, "supersedes": [old]}]
+    before = store_digest(project)
+    data = ok(guest, "import", {"memories": lines, "dry_run": True})
+    assert data == {"items": 3, "imported": 1, "deduped": 1, "embedded": 1, "forgotten": 1,
+                    "dry_run": True, "new": [2]}
+    assert store_digest(project) == before
+    assert "forgotten" not in ok(guest, "get_memory", {"id": early})
+    assert "superseded_by" not in ok(guest, "get_memory", {"id": old})

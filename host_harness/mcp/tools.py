@@ -67,7 +67,8 @@ MEMORY_TOOLS = (
     ToolSpec("list_memories", "list_memories", "List stored memories",
              "Page through what this project remembers, newest first, to review it or to find a memory "
              "to correct: each item has its id, text, time and, when they apply, `superseded_by`, "
-             "`supersedes`, `stale` (cited files changed since) and `forgotten`. `query` filters by a "
+             "`supersedes`, `stale` (cited files changed since), `quarantined` (held back until a person "
+             "approves it) and `forgotten`. `query` filters by a "
              "case-insensitive substring (use `recall` to search by meaning); pass the answer's `next` as "
              "`cursor` for the following page; `include` shows forgotten or superseded memories too.",
              read_only=True),
