@@ -33,7 +33,7 @@ from host_harness.store.selection import SQLITE
 
 FLOAT_TOLERANCE = 1e-6  # relative (absolute below 1): host cosine scores may differ in the last f32 bits
 FORMAT = 1
-ACTION = object()  # what a pure host action observes: nothing to compare (``null`` is an observation)
+ACTION: Any = object()  # what a pure host action (clock, fault, files) observes: nothing to compare
 
 GuestFactory = Callable[[HostServices], BaseGuest]
 
@@ -150,7 +150,10 @@ def run_trace(trace: dict[str, Any], make_guest: GuestFactory, workdir: Path,
 
 def run_step(step: dict[str, Any], guest: BaseGuest, services: TraceServices, clock: ManualClock,
              root: Path) -> Any:
-    """Perform one step; return what it observed (:data:`ACTION` for a pure host action)."""
+    """Perform one step; return what it observed (:data:`ACTION` for a pure host action).
+
+    ``None`` is an observation (a value or file that is absent) and is checked like any other.
+    """
     if "call" in step:
         result = call_step(guest, step)
         services.fail_put_after = None

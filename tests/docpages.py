@@ -11,7 +11,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = (
-    "README.md", "docs/memory.md", "docs/disciplines.md", "docs/spool.md", "docs/hooks.md",
+    "README.md", "docs/memory.md", "docs/correcting.md", "docs/disciplines.md", "docs/spool.md",
+    "docs/hooks.md",
     "docs/learn.md", "docs/archive.md", "docs/structured.md", "docs/mcp.md", "docs/hosts.md",
     "docs/git.md", "docs/export-import.md", "docs/secrets.md", "docs/postgresql.md",
     "docs/large-stores.md", "docs/development.md", "docs/agents.md",

@@ -91,6 +91,51 @@ def test_a_round_trip_recreates_the_store(guest, other, project):
     assert store_digest(root) == before, "an import of what is stored writes nothing"
 
 
+def test_tombstones_and_links_travel_and_a_second_import_changes_nothing(guest, other, clock):
+    old = ok(guest, "memorize", {"text": "Use npm to install packages."})["id"]
+    clock.advance(1000)
+    new = ok(guest, "memorize", {"text": FACTS[0], "supersedes": [old]})["id"]
+    gone = ok(guest, "memorize", {"text": FACTS[1]})["id"]
+    clock.advance(1000)
+    ok(guest, "forget", {"ids": [gone], "reason": "moved to 9090"})
+    lines = exported(guest)
+    assert [(m["id"], m.get("supersedes"), m.get("superseded_by")) for m in lines] == [
+        (old, None, new), (new, [old], None)]
+    page = ok(guest, "export", {"forgotten": True})
+    assert page["total"] == 1 and page["next"] is None
+    [tomb] = page["memories"]
+    assert tomb["id"] == gone and tomb["forgotten"] == {"ts": clock.now_ms, "reason": "moved to 9090"}
+    root, target = other
+    data = ok(target, "import", {"memories": [*lines, tomb]})
+    assert data == {"items": 3, "imported": 2, "deduped": 0, "embedded": 2, "forgotten": 1}
+    assert [h["text"] for h in ok(target, "recall", {"query": "npm install packages"})] == [FACTS[0]]
+    assert ok(target, "get_memory", {"id": gone})["forgotten"]["reason"] == "moved to 9090"
+    before = store_digest(root)
+    again = ok(target, "import", {"memories": [*lines, tomb]})
+    assert again == {"items": 3, "imported": 0, "deduped": 3, "embedded": 0}
+    assert store_digest(root) == before, "re-importing an export writes nothing"
+
+
+def test_an_imported_tombstone_decides_by_time(guest, clock):
+    early = ok(guest, "memorize", {"text": FACTS[2]})["id"]
+    clock.advance(10_000)
+    late = ok(guest, "memorize", {"text": FACTS[3]})["id"]
+    forget_at = clock.now_ms - 5_000  # after the first memory, before the second
+    tombs = [{"text": text, "created": clock.now_ms - 20_000, "forgotten": {"ts": forget_at}}
+             for text in (FACTS[2], FACTS[3], FACTS[4])]
+    data = ok(guest, "import", {"memories": tombs})
+    assert data == {"items": 3, "imported": 0, "deduped": 1, "embedded": 0, "forgotten": 2}
+    assert "forgotten" in ok(guest, "get_memory", {"id": early})
+    assert "forgotten" not in ok(guest, "get_memory", {"id": late})
+    never = memory_id("default", FACTS[4])
+    assert ok(guest, "get_memory", {"id": never})["forgotten"] == {"ts": forget_at}
+    back = ok(guest, "import", {"memories": [{"text": FACTS[4], "created": forget_at - 1},
+                                             {"text": FACTS[2], "created": forget_at + 1}]})
+    assert back["imported"] == 1  # only the one created after the forget
+    assert "forgotten" not in ok(guest, "get_memory", {"id": early})
+    assert "forgotten" in ok(guest, "get_memory", {"id": never})
+
+
 def test_import_stores_exactly_what_memorize_stores(guest, other, project):
     root, target = other
     for fact in FACTS:
@@ -147,6 +192,13 @@ def test_items_choose_their_store_and_keep_their_dates(guest, project):
     ({"text": "x", "embedder": EMBEDDER.id, "vector": [1.0] * 3}, "field 'vector' must hold 384"),
     ({"text": "x", "embedder": EMBEDDER.id, "vector": [1.0] * 384}, "is not a unit vector"),
     ({"text": "x", "embedder": EMBEDDER.id, "vector": [float("nan")] * 384}, "is not a unit vector"),
+    ({"text": "x", "forgotten": 5}, "memories[1]: field 'forgotten' must be an object with 'ts'"),
+    ({"text": "x", "forgotten": {"ts": "later"}}, "memories[1]: field 'forgotten.ts' is not an ISO-8601"),
+    ({"text": "x", "forgotten": {"ts": None}}, "memories[1]: field 'forgotten.ts' must be a time, not null"),
+    ({"text": "x", "supersedes": ["r7"]}, "memories[1]: field 'supersedes[0]' is not a memory id"),
+    ({"text": "x", "superseded_by": 3}, "memories[1]: field 'superseded_by' must be a memory id string"),
+    ({"text": "x", "files": {"../etc/passwd": "0" * 64}}, "memories[1]: field 'files' names a path outside"),
+    ({"text": "x", "files": {"a.py": "xyz"}}, "memories[1]: field 'files' gives 'a.py' a digest that is not"),
 ])
 def test_a_bad_item_is_named_and_the_batch_stores_nothing(guest, project, item, message):
     ok(guest, "memorize", {"text": FACTS[0]})
@@ -286,3 +338,20 @@ def test_progress_is_one_line_rewritten_on_a_terminal(monkeypatch):
     text = screen.getvalue()
     assert text.count("\n") == 1 and text.endswith("\n") and text.count("\r") == 3
     assert "importing: 1,500 of 1,500 lines" in text
+
+
+def test_a_dry_run_counts_tombstones_and_links_and_writes_nothing(guest, clock, project):
+    early = ok(guest, "memorize", {"text": FACTS[2]})["id"]
+    old = ok(guest, "memorize", {"text": FACTS[3]})["id"]
+    clock.advance(10_000)
+    forget_at = clock.now_ms - 5_000  # after the stored memories
+    lines = [{"text": FACTS[2], "forgotten": {"ts": forget_at}},
+             {"text": FACTS[3], "superseded_by": memory_id("default", FACTS[4])},
+             {"text": FACTS[4], "created": forget_at, "supersedes": [old]}]
+    before = store_digest(project)
+    data = ok(guest, "import", {"memories": lines, "dry_run": True})
+    assert data == {"items": 3, "imported": 1, "deduped": 1, "embedded": 1, "forgotten": 1,
+                    "dry_run": True, "new": [2]}
+    assert store_digest(project) == before
+    assert "forgotten" not in ok(guest, "get_memory", {"id": early})
+    assert "superseded_by" not in ok(guest, "get_memory", {"id": old})

@@ -107,6 +107,38 @@ def test_both_hosts_write_the_same_store(node_host, tmp_path):
     assert header(by_node / ".gm/rs-learn.db")[:3] == [8192, "delete", len(MIGRATIONS)]
 
 
+def test_corrections_cross_hosts(node_host, project):
+    (project / "src").mkdir()
+    (project / "src" / "retry.py").write_text("RETRIES = 3\n")
+    retry = python(project, "memorize", "Retries are configured in src/retry.py.").strip()
+    npm = python(project, "memorize", "Use npm to install packages.").strip()
+    body = json.dumps({"text": "Use pnpm, not npm, to install packages.", "supersedes": [npm]})
+    assert json.loads(node(node_host, project, "dispatch", "memorize", body).stdout)["ok"]
+    texts = [h["text"] for h in json.loads(python(project, "recall", "package manager", "--json"))]
+    assert texts[0] == "Use pnpm, not npm, to install packages."
+    assert "Use npm to install packages." not in texts
+    (project / "src" / "retry.py").write_text("RETRIES = 5\n")
+    answer = node(node_host, project, "dispatch", "recall", '{"query": "retries"}').stdout
+    recalled = json.loads(answer)["data"]
+    assert recalled[0]["id"] == retry and recalled[0]["stale"] == {"files": ["src/retry.py"]}
+    node(node_host, project, "dispatch", "forget", json.dumps({"ids": [retry], "reason": "moved"}))
+    assert retry not in python(project, "recall", "retries", "--json")
+    assert "forgotten" in json.loads(python(project, "show", retry, "--json"))
+
+
+def test_both_hosts_record_the_same_file_digests(node_host, tmp_path):
+    by_python, by_node = tmp_path / "py", tmp_path / "node"
+    for root in (by_python, by_node):
+        (root / "src").mkdir(parents=True)
+        (root / "src" / "retry.py").write_text("RETRIES = 3\n")
+    text = "Retries are configured in src/retry.py; see the Makefile."
+    python(by_python, "memorize", text)
+    node(node_host, by_node, "memorize", text)
+    assert rows(by_python / ".gm/rs-learn.db") == rows(by_node / ".gm/rs-learn.db")
+    record = next(json.loads(v) for ns, _, v in rows(by_node / ".gm/rs-learn.db") if ns == "memories")
+    assert list(record["files"]) == ["src/retry.py"]
+
+
 def test_structured_records_cross_hosts_under_the_same_scope(node_host, project):
     python(project, "records", "--project-id", "app", "create", "todo", "Fix the flaky login test")
     scope = json.dumps({"projectId": "app"})

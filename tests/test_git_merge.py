@@ -104,6 +104,79 @@ def test_a_deletion_on_one_side_is_honoured(history, services, clock):
     assert_sound(history)
 
 
+def test_a_forget_survives_a_merge_with_a_branch_that_did_not_touch_the_memory(history, clock):
+    gone = history.ok("base", "memorize", {"text": "Deploys go through Jenkins."})["id"]
+    history.ok("base", "memorize", {"text": "The staging server listens on port 8080."})
+    history.branch()
+    clock.advance(1000)
+    history.ok("ours", "forget", {"ids": [gone], "reason": "Jenkins is retired"})
+    clock.advance(1000)
+    history.ok("theirs", "memorize", {"text": "Lunch is at noon on Fridays."})
+    shutil.copytree(history.folder("ours"), history.folder("ours-copy"))
+    merged = history.merge()
+    assert merged.status == driver.CLEAN and merged.report["conflicts"] == []
+    assert recall_texts(history, "deploys Jenkins", "keyword") == []
+    assert history.ok("ours", "stats")["memories"] == 2
+    text = history.text("ours")
+    assert f'forgotten {gone} "Deploys go through Jenkins."' in text and 'reason="Jenkins is retired"' in text
+    assert f"memory {gone}" not in text
+    assert_sound(history)
+    shutil.rmtree(history.folder("ours"))
+    history.folder("ours-copy").rename(history.folder("ours"))
+    merged = history.merge(into="theirs", other="ours")  # the other direction: theirs loses it too
+    assert merged.report["memories"]["forgotten"] == 1
+    assert history.ok("theirs", "recall", {"query": "deploys Jenkins", "mode": "keyword"}) == []
+    assert history.ok("theirs", "get_memory", {"id": gone})["forgotten"]["reason"] == "Jenkins is retired"
+    assert_sound(history, "theirs")
+
+
+@pytest.mark.parametrize("direction", ["theirs into ours", "ours into theirs"])
+def test_a_forget_beats_the_same_text_memorized_before_it_on_the_other_branch(history, clock, direction):
+    history.branch()
+    clock.advance(1000)
+    history.ok("theirs", "memorize", {"text": "Use yarn for the frontend."})  # before the forget
+    clock.advance(1000)
+    gone = history.ok("ours", "memorize", {"text": "Use yarn for the frontend."})["id"]
+    clock.advance(1000)
+    history.ok("ours", "forget", {"ids": [gone]})
+    into, other = ("ours", "theirs") if direction == "theirs into ours" else ("theirs", "ours")
+    merged = history.merge(into=into, other=other)
+    assert merged.status == driver.CLEAN and merged.report["conflicts"] == []
+    assert history.ok(into, "recall", {"query": "yarn frontend", "mode": "keyword"}) == []
+    assert history.ok(into, "get_memory", {"id": gone})["forgotten"]["ts"] == clock.now_ms
+    assert_sound(history, into)
+
+
+def test_the_same_text_memorized_after_the_forget_comes_back(history, clock):
+    history.branch()
+    clock.advance(1000)
+    gone = history.ok("ours", "memorize", {"text": "Use yarn for the frontend."})["id"]
+    history.ok("ours", "forget", {"ids": [gone]})
+    clock.advance(1000)
+    history.ok("theirs", "memorize", {"text": "Use yarn for the frontend."})  # a later decision
+    assert history.merge().report["conflicts"] == []
+    assert recall_texts(history, "yarn frontend", "keyword") == ["Use yarn for the frontend."]
+    assert "forgotten" not in history.ok("ours", "get_memory", {"id": gone})
+    assert "forgotten " not in history.text("ours")
+    assert_sound(history)
+
+
+def test_a_supersede_on_one_branch_is_merged(history, clock):
+    old = history.ok("base", "memorize", {"text": "Use npm to install packages."})["id"]
+    history.branch()
+    clock.advance(1000)
+    new = history.ok("theirs", "memorize", {"text": "Use pnpm, not npm, to install packages.",
+                                            "supersedes": [old]})["id"]
+    clock.advance(1000)
+    history.ok("ours", "memorize", {"text": "The staging server listens on port 8080."})
+    merged = history.merge()
+    assert merged.report["memories"] == {"added": 1, "removed": 0, "merged": 1}
+    assert recall_texts(history, "npm install packages") [:1] == ["Use pnpm, not npm, to install packages."]
+    assert "Use npm to install packages." not in recall_texts(history, "npm install packages")
+    assert f'superseded_by="{new}"' in history.text("ours")
+    assert_sound(history)
+
+
 # ---------------------------------------------------------------- archive
 
 
@@ -356,6 +429,11 @@ def test_the_readme_sample_is_what_textconv_prints(history, clock, services):
     history.ok("base", "update_todo", {"id": "td-1", "status": "in_progress"})
     history.ok("base", "create_checklist", {"title": "Release 0.2", "items": [{"title": "Bump version"}]})
     history.ok("base", "update_checklist_item", {"checklistId": "cl-1", "itemId": "it-1", "status": "done"})
+    old = history.ok("base", "memorize", {"text": "Use npm to install packages."})["id"]
+    history.ok("base", "memorize", {"text": "Use pnpm, not npm, to install packages.", "supersedes": [old]})
+    gone = history.ok("base", "memorize", {"text": "Deploys go through Jenkins."})["id"]
+    clock.now_ms = 1_796_205_600_000  # 2026-12-02T10:00:00Z
+    history.ok("base", "forget", {"ids": [gone], "reason": "we deploy with ArgoCD now"})
     printed = history.text("base").splitlines()
     for line in sample:
         pattern = ".*".join(re.escape(part) for part in line.split("…"))

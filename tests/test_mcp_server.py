@@ -72,7 +72,8 @@ def test_tools_and_memorize_then_recall(wasm_path: Path, project: Path, mode: st
             assert {"recall", "memorize", "learn", "archive", "recall_search", "create_checklist",
                     "query_records", "delete_record"} <= set(tools)
             schema = tools["memorize"].input_schema
-            assert schema["required"] == ["text"] and set(schema["properties"]) == {"text", "namespace"}
+            assert schema["required"] == ["text"]
+            assert set(schema["properties"]) == {"text", "namespace", "supersedes"}
             assert tools["recall"].annotations.read_only_hint is True
             stored = await client.call_tool("memorize", {"text": PNPM})
             assert stored.is_error is False and stored.structured_content["deduped"] is False

@@ -34,9 +34,11 @@ ALL_TOOLS = {spec.name for spec in (*MEMORY_TOOLS, *STRUCTURED_TOOLS)}
 SEED_TOOLS = {"recall", "memorize", "learn", "archive", "recall_search", "create_checklist",
               "add_checklist_item", "update_checklist_item", "create_todo", "update_todo",
               "create_session_note", "query_records", "retrieve_memory", "get_record", "delete_record"}
-READ_ONLY = {"recall", "recall_search", "query_records", "retrieve_memory", "get_record"}
+READ_ONLY = {"recall", "recall_search", "query_records", "retrieve_memory", "get_record", "list_memories",
+             "get_memory"}
 # Values the guest accepts for string properties with a pattern (the first that matches is used).
-PATTERNED = ("default", "2026-12-01", "cl-1", "td-1", "nt-1", "it-1", "release")
+PATTERNED = ("default", "2026-12-01", "cl-1", "td-1", "nt-1", "it-1", "release", "mem-0123456789abcdef-3",
+             "m1")
 SAMPLE_IDS = {("recall", "id"): "r1", ("get_record", "id"): "td-1", ("delete_record", "id"): "td-1"}
 
 Scenario = Callable[[Client, "Served"], Awaitable[None]]
@@ -230,6 +232,29 @@ def test_checklist_items_unroll_to_the_configured_depth(project: Path, serve):
 def test_disabled_structured_memory_advertises_only_the_memory_tools(project: Path, serve):
     write_config(project, enabled=False)
     assert set(serve().server.schemas) == {spec.name for spec in MEMORY_TOOLS}
+
+
+def test_correcting_memories_through_the_tools(serve):
+    npm, pnpm = "Use npm to install packages.", "Use pnpm, not npm, to install packages."
+
+    async def scenario(client: Client, served: Served) -> None:
+        old = (await client.call_tool("memorize", {"text": npm})).structured_content["id"]
+        stored = (await client.call_tool("memorize", {"text": pnpm})).structured_content
+        assert [s["id"] for s in stored["similar"]] == [old]  # the agent decides: it supersedes
+        again = await client.call_tool("memorize", {"text": pnpm, "supersedes": [old]})
+        assert again.structured_content["deduped"] is True
+        hits = (await client.call_tool("recall", {"query": "package manager"})).structured_content["result"]
+        assert [h["text"] for h in hits] == [pnpm]
+        page = (await client.call_tool("list_memories", {"include": ["superseded"]})).structured_content
+        assert [m.get("superseded_by") for m in page["memories"]] == [None, stored["id"]]
+        gone = await client.call_tool("forget", {"ids": [stored["id"]], "reason": "we use bun now"})
+        assert gone.structured_content == {"forgotten": [stored["id"]], "missing": []}
+        shown = (await client.call_tool("get_memory", {"id": stored["id"]})).structured_content
+        assert shown["forgotten"]["reason"] == "we use bun now"
+        bad = await client.call_tool("forget", {"ids": ["r7"]})
+        assert bad.is_error and text(bad).startswith("validation: field 'ids[0]' is not a memory id")
+
+    serve().run(scenario)
 
 
 def test_results_carry_text_and_structured_content(serve):

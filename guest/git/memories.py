@@ -1,4 +1,4 @@
-"""Merging memories: content-addressed, so a union; deletions on one side honoured.
+"""Merging memories: content-addressed, so a union; deletions and forgets on one side honoured.
 
 A memory's id is a hash of its namespace and text, so the same id on both branches is the same
 memory, and two branches that memorized different texts never collide. Per key of ``memories``
@@ -6,74 +6,138 @@ memory, and two branches that memorized different texts never collide. Per key o
 first, with theirs' vector, or embedded now when theirs has none); one only theirs deleted is
 deleted; one only theirs changed takes theirs' fields. Both added or changed it (e.g. both
 memorized the same text): the earlier record's fields win, fields only the other set are filled
-in, and ``ts`` is the earliest. Deleted on one side, changed on the other: kept. Doc numbers are
-ours' (``docs``/``terms`` stay valid); when a memory is deleted the keyword index is rebuilt
-(:func:`guest.memory.reindex.rebuild`). The derived buckets (``vectors/*``, ``docs``, ``terms``,
-``meta``) are never merged key by key.
+in, and ``ts`` is the earliest. Deleted on one side, changed on the other: kept. Doc numbers and
+timeline numbers are ours' (``docs``/``terms``/``timeline`` stay valid); when a memory is deleted
+the keyword index is kept exact (:func:`guest.memory.reindex.remove`). The derived buckets
+(``vectors/*``, ``docs``, ``terms``, ``timeline``, ``meta``) are never merged key by key.
+
+Forgotten memories (bucket ``forgotten``, :mod:`guest.memory.tombstones`) then decide by time,
+whatever the sides did: when either side holds a tombstone of a memory, the later tombstone is
+kept, and the memory stays (its tombstone deleted) only if the record those rules leave was stored
+after that forget -- memorized again, a new decision; otherwise it is removed, or not added. So a
+forget on one branch survives a merge with a branch that still has the memory, untouched or
+memorized there before the forget.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 
-from guest.git.sides import Report, Sides, take
+from guest.git.sides import Report, Sides, State, take
 from guest.host import Host
+from guest.memory import timeline, tombstones
 from guest.memory.memorize import write
 from guest.memory.records import Memory
 from guest.memory.reindex import remove
+from guest.memory.tombstones import Tombstone
 from guest.text.embed import StaticEmbedder, pack
 
 MEMORIES = "memories"
-DERIVED = ("docs", "terms", "meta")
+FORGOTTEN = tombstones.BUCKET
+DERIVED = ("docs", "terms", "meta", timeline.BUCKET)
 DERIVED_PREFIXES = ("vectors/",)
 STORE = "default"  # the driver's store is the scratch project's own: plain bucket names
 
 
 def owns(bucket: str) -> bool:
     """Whether ``bucket`` belongs to the memory store."""
-    return bucket == MEMORIES or bucket in DERIVED or bucket.startswith(DERIVED_PREFIXES)
+    return bucket in (MEMORIES, FORGOTTEN) or bucket in DERIVED or bucket.startswith(DERIVED_PREFIXES)
+
+
+@dataclass
+class _Plan:
+    """What the merge does to ours: memories to add, remove or rewrite, tombstones to keep or drop."""
+
+    added: list[Memory]
+    removed: list[Memory]
+    replaced: list[tuple[Memory, Memory]]  # (ours, the record to write over it)
+    tombs: list[tuple[Tombstone | None, Tombstone]]  # (ours' tombstone, the one to keep)
+    dropped: list[Tombstone]  # ours' tombstones of memories that came back
 
 
 def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report) -> None:
-    """Merge theirs' memories into ours."""
-    added: list[Memory] = []
-    removed: list[Memory] = []
-    for key, state in sides.changed(MEMORIES).items():
-        winner = take(state)
-        if winner == "ours":
-            continue
-        ours = _load(sides, "ours", key)
-        theirs = _load(sides, "theirs", key)
-        if ours is None and theirs is not None:
-            if winner is None:
-                report.conflict(f"memory {key}: deleted on ours, changed on theirs; kept")
-            added.append(theirs)
-        elif theirs is None and ours is not None:
-            if winner is None:
-                report.conflict(f"memory {key}: changed on ours, deleted on theirs; kept")
-            else:
-                removed.append(ours)
-        elif ours is not None and theirs is not None:
-            if replace(theirs, doc=ours.doc) == ours:
-                continue  # only the doc number differs: derived, and ours' is the one in force
-            record = theirs if winner == "theirs" else combine(ours, theirs)
-            _replace(host, embedder, sides, ours, record)
-            report.count("memories", "merged")
-    for memory in sorted(added, key=lambda m: (m.ts, m.id)):
+    """Merge theirs' memories and tombstones into ours."""
+    plan = _Plan([], [], [], [], [])
+    records = sides.changed(MEMORIES)
+    for key in sorted(set(records) | set(sides.changed(FORGOTTEN))):
+        _decide(sides, key, records.get(key), plan, report)
+    for memory in sorted(plan.added, key=lambda m: (m.ts, m.id)):
         vector = sides.get("theirs", f"vectors/{memory.embedder}", memory.id)
         if vector is None:
             memory.embedder = embedder.id
             vector = pack(embedder.embed(memory.text))
         write(host, [(memory, vector)], into=STORE)
-    remove(host, STORE, [memory.id for memory in removed])
-    report.count("memories", "added", len(added))
-    report.count("memories", "removed", len(removed))
+    for ours, record in plan.replaced:
+        _replace(host, embedder, sides, ours, record)
+    remove(host, STORE, [memory.id for memory in plan.removed])
+    appender = timeline.Appender(host)
+    for ours_tomb, kept in plan.tombs:
+        kept.memory.seq = ours_tomb.memory.seq if ours_tomb else appender.append(STORE, kept.memory.id)
+        tombstones.put(host, STORE, kept)
+    appender.close()
+    for tomb in plan.dropped:
+        tombstones.delete(host, STORE, tomb.memory.id)
+        timeline.drop(host, STORE, tomb.memory.seq)
+    report.count("memories", "added", len(plan.added))
+    report.count("memories", "removed", len(plan.removed))
+    if plan.replaced:
+        report.count("memories", "merged", len(plan.replaced))
+    if plan.tombs:
+        report.count("memories", "forgotten", len(plan.tombs))
+
+
+def _decide(sides: Sides, key: str, state: State | None, plan: _Plan, report: Report) -> None:
+    """Plan the merge of one memory id: the record rules first, then the tombstones' time."""
+    ours = _load(sides, "ours", key)
+    theirs = _load(sides, "theirs", key)
+    tombs = [t for t in (_tomb(sides, "ours", key), _tomb(sides, "theirs", key)) if t is not None]
+    result, notes = _record(ours, theirs, state)
+    if tombs:
+        latest = max(tombs, key=lambda t: (t.forgotten, t.encode()))
+        ours_tomb = _tomb(sides, "ours", key)
+        stored = max((m.ts for m in (ours, theirs) if m is not None), default=None)
+        if result is not None and stored is not None and stored > latest.forgotten:
+            if ours_tomb is not None:
+                plan.dropped.append(ours_tomb)  # memorized again after the forget: it is back
+        else:
+            result, notes = None, []
+            if ours_tomb is None or ours_tomb.encode() != latest.encode():
+                plan.tombs.append((ours_tomb, latest))
+    for note in notes:
+        report.conflict(f"memory {key}: {note}")
+    if result is None and ours is not None:
+        plan.removed.append(ours)
+    elif result is not None and ours is None:
+        plan.added.append(result)
+    elif result is not None and ours is not None and result is not ours:
+        plan.replaced.append((ours, result))
+
+
+def _record(
+    ours: Memory | None, theirs: Memory | None, state: State | None
+) -> tuple[Memory | None, list[str]]:
+    """The record the union rules leave for one id (``state``: how ``memories`` differs there)."""
+    if state is None:
+        return ours, []
+    winner = take(state)
+    if winner == "ours":
+        return ours, []
+    if ours is None and theirs is not None:
+        return theirs, [] if winner is not None else ["deleted on ours, changed on theirs; kept"]
+    if theirs is None and ours is not None:
+        return (None, []) if winner is not None else (ours, ["changed on ours, deleted on theirs; kept"])
+    if ours is not None and theirs is not None:
+        if replace(theirs, doc=ours.doc, seq=ours.seq) == ours:
+            return ours, []  # only the derived numbers differ: ours' are the ones in force
+        return (theirs if winner == "theirs" else combine(ours, theirs)), []
+    return None, []
 
 
 def combine(ours: Memory, theirs: Memory) -> Memory:
     """One record from two of the same memory: the earlier one's fields, gaps filled from the other.
 
-    ``ts`` is the earliest; ``doc`` and ``embedder`` stay ours' (ours' index and vector are in place).
+    ``ts`` is the earliest; ``doc``, ``seq`` and ``embedder`` stay ours' (ours' index, timeline entry and
+    vector are in place).
     """
     first, second = sorted((ours, theirs), key=lambda m: (m.ts, m.encode()))
     fields = asdict(first)
@@ -81,13 +145,13 @@ def combine(ours: Memory, theirs: Memory) -> Memory:
         if fields.get(name) in (None, {}):
             fields[name] = value
     fields["extra"] = {**second.extra, **first.extra}
-    fields.update(doc=ours.doc, embedder=ours.embedder, ts=min(ours.ts, theirs.ts))
+    fields.update(doc=ours.doc, seq=ours.seq, embedder=ours.embedder, ts=min(ours.ts, theirs.ts))
     return Memory(**fields)
 
 
 def _replace(host: Host, embedder: StaticEmbedder, sides: Sides, ours: Memory, record: Memory) -> None:
     """Write ``record`` over ours' record of the same memory (same text: the postings stay)."""
-    record.doc = ours.doc
+    record.doc, record.seq = ours.doc, ours.seq
     if record.embedder != ours.embedder:
         vector = sides.get("theirs", f"vectors/{record.embedder}", record.id)
         if vector is None:
@@ -100,3 +164,8 @@ def _replace(host: Host, embedder: StaticEmbedder, sides: Sides, ours: Memory, r
 def _load(sides: Sides, side: str, key: str) -> Memory | None:
     raw = sides.get(side, MEMORIES, key)
     return None if raw is None else Memory.decode(raw)
+
+
+def _tomb(sides: Sides, side: str, key: str) -> Tombstone | None:
+    raw = sides.get(side, FORGOTTEN, key)
+    return None if raw is None else Tombstone.decode(raw)

@@ -5,7 +5,8 @@ D56). Sections in a fixed order, entries sorted by id; every string is JSON-quot
 never spans lines. Derived data (vectors, postings, doc numbers, counters, index chunks) is left
 out: it changes whenever the memories do and says nothing a reviewer needs.
 
-* ``memory <id> "<text>" <fields>`` (``lesson`` for memories stored by ``learn``);
+* ``memory <id> "<text>" <fields>`` (``lesson`` for memories stored by ``learn``), then
+  ``forgotten <id> "<text>" forgotten="<time>" reason="…" <fields>`` for each tombstone;
 * ``archive r<seq> "<label>" <bytes> bytes ts="<time>" "<excerpt>"``, ``archive-alias r<seq> -> r<n>, ...``;
 * ``<kind> <id> v<version> <status> "<title>" {other fields}``, checklist items indented below
   their checklist in tree order;
@@ -27,11 +28,12 @@ from guest.git.merge import OWNERS
 from guest.git.sides import Sides
 from guest.host import Host
 from guest.memory.records import Memory
+from guest.memory.tombstones import Tombstone
 from guest.structured import store, tree
 from guest.structured.index import digest
 
 HEADER = "# rs-learn memory store (rs-learn-host git textconv; vectors and indexes omitted)"
-HIDDEN = {"id", "text", "doc", "embedder", "namespace"}
+HIDDEN = {"id", "text", "doc", "seq", "embedder", "namespace"}
 RECORD_HEAD = {"id", "kind", "version", "status", "title", "items"}
 SHORT_VALUE = 200
 
@@ -54,12 +56,20 @@ def _memories(host: Host) -> list[str]:
     out = []
     for _, raw in host.kv_query(memories.MEMORIES, "", 0):
         memory = Memory.decode(raw)
-        fields = _shown({k: v for k, v in vars(memory).items() if k not in HIDDEN})
         kind = "lesson" if memory.source == "learn" else "memory"
-        if fields.get("source") in ("learn", "memorize"):
-            del fields["source"]
-        out.append(f"{kind} {memory.id} {_quote(memory.text)} {_attrs(fields)}".rstrip())
+        out.append(_memory_line(kind, memory, {}))
+    for _, raw in host.kv_query(memories.FORGOTTEN, "", 0):
+        tomb = Tombstone.decode(raw)
+        forgot = {"forgotten": iso(tomb.forgotten), "reason": tomb.reason}
+        out.append(_memory_line("forgotten", tomb.memory, forgot))
     return out
+
+
+def _memory_line(kind: str, memory: Memory, extra: dict[str, Any]) -> str:
+    fields = _shown({k: v for k, v in vars(memory).items() if k not in HIDDEN} | extra)
+    if fields.get("source") in ("learn", "memorize"):
+        del fields["source"]
+    return f"{kind} {memory.id} {_quote(memory.text)} {_attrs(fields)}".rstrip()
 
 
 def _archive(host: Host) -> list[str]:

@@ -186,7 +186,10 @@ def relevant(hit: Hit) -> bool:
 
 
 def render(hits: list[Hit], budget_tokens: int, max_hit_tokens: int) -> tuple[str, list[Hit]]:
-    """``## Recall for this prompt`` and numbered hits, within the budget; ``""`` when none fit."""
+    """``## Recall for this prompt`` and numbered hits, within the budget; ``""`` when none fit.
+
+    A stale hit's line ends with ``(may be stale: <files> changed since)``.
+    """
     lines = [HEADER]
     used = _tokens(HEADER)
     shown: list[Hit] = []
@@ -195,6 +198,8 @@ def render(hits: list[Hit], budget_tokens: int, max_hit_tokens: int) -> tuple[st
         cap = max_hit_tokens * CHARS_PER_TOKEN
         if len(text) > cap:
             text = text[: cap - 1].rstrip() + "…"
+        if hit.stale:  # after the cap: the warning is never cut off
+            text += f" (may be stale: {', '.join(hit.stale)} changed since)"
         line = f"{len(shown) + 1}. {text}"
         cost = _tokens(line)
         if used + cost > budget_tokens:

@@ -3,8 +3,9 @@
 **export** ``{namespace?, start?, limit?, vectors?}`` pages through one store by document number
 (the order memories were stored in) and answers ``{namespace, memories, next, total}``; each memory
 is ``{id, namespace, text, created, source, embedder}`` plus ``importance``/``context`` when set and,
-with ``vectors: true``, ``vector``: the stored little-endian float32 vector in base64. ``next`` is
-the ``start`` of the following page, ``null`` after the last.
+with ``vectors: true``, ``vector``: the stored little-endian float32 vector in base64, and the links and
+files of :mod:`guest.memory.carry`. ``next`` is the ``start`` of the following page, ``null`` after the
+last. ``export {forgotten: true}`` pages the same way through the store's tombstones (by id).
 
 **import** ``{memories: [...], namespace?}`` stores a batch in one transaction, with memorize's
 rules: the id is content-addressed (``mem-<fnv1a64(namespace|text)>-<length>``, recomputed: an
@@ -22,7 +23,9 @@ the item (``memories[3]: field 'created' ...``) and the batch stores nothing. Ke
 the batch are written once per term. Every item goes through memorize's screen
 (``guest/text/screen.py``): secrets redacted (a vector of a text that changed is not kept),
 instructions aimed at the agent quarantined -- whatever the item says -- and the answer counts
-``redacted`` and ``quarantined``.
+``redacted`` and ``quarantined``. Items may carry supersede links, files and tombstones
+(:mod:`guest.memory.carry`): the answer then also counts ``forgotten``, the tombstones that took
+effect (with ``dry_run``, those that would).
 """
 
 from __future__ import annotations
@@ -36,9 +39,11 @@ from typing import Any
 from guest import requests
 from guest.errors import InvalidRequest
 from guest.host import Host, bucket
-from guest.memory import disciplines
+from guest.memory import carry, disciplines
+from guest.memory.carry import Carried
 from guest.memory.memorize import write
 from guest.memory.records import Memory, Stats, memory_id
+from guest.memory.tombstones import Tombstone
 from guest.text.embed import StaticEmbedder, dot, pack
 from guest.text.screen import Screen, quarantine, quarantine_of, quarantined
 
@@ -62,29 +67,43 @@ def export_page(host: Host, body: dict[str, Any]) -> dict[str, Any]:
     start = requests.integer(body, "start", 0, 0, 2**31)
     limit = requests.integer(body, "limit", DEFAULT_PAGE, 1, MAX_PAGE)
     with_vectors = requests.boolean(body, "vectors", False)
-    total = Stats.decode(host.kv_get(bucket(namespace, "meta"), "stats")).docs
-    out = []
-    for doc in range(start, min(start + limit, total)):
-        key = host.kv_get(bucket(namespace, "docs"), f"{doc:010d}")
-        raw = host.kv_get(bucket(namespace, "memories"), key.decode("utf-8")) if key else None
-        if raw is None:
-            continue
-        memory = Memory.decode(raw)
-        item: dict[str, Any] = {"id": memory.id, "namespace": memory.namespace, "text": memory.text,
-                                "created": memory.ts, "source": memory.source, "embedder": memory.embedder}
-        if memory.importance is not None:
-            item["importance"] = memory.importance
-        if memory.context is not None:
-            item["context"] = memory.context
-        if quarantine_of(memory.extra):
-            item["quarantined"] = quarantine_of(memory.extra)
-        if with_vectors:
-            vector = host.kv_get(bucket(namespace, f"vectors/{memory.embedder}"), memory.id)
-            item["vector"] = base64.b64encode(vector).decode("ascii") if vector else None
-        out.append(item)
+    if requests.boolean(body, "forgotten", False):
+        tombs, total = carry.forgotten_page(host, namespace, start, limit)
+        out = [{**_exported(tomb.memory), "forgotten": _mark(tomb)} for tomb in tombs]
+    else:
+        total = Stats.decode(host.kv_get(bucket(namespace, "meta"), "stats")).docs
+        out = []
+        for doc in range(start, min(start + limit, total)):
+            key = host.kv_get(bucket(namespace, "docs"), f"{doc:010d}")
+            raw = host.kv_get(bucket(namespace, "memories"), key.decode("utf-8")) if key else None
+            if raw is None:
+                continue
+            memory = Memory.decode(raw)
+            item = _exported(memory)
+            if with_vectors:
+                vector = host.kv_get(bucket(namespace, f"vectors/{memory.embedder}"), memory.id)
+                item["vector"] = base64.b64encode(vector).decode("ascii") if vector else None
+            out.append(item)
     following = start + limit
     return {"namespace": namespace, "memories": out, "next": following if following < total else None,
             "total": total}
+
+
+def _exported(memory: Memory) -> dict[str, Any]:
+    """One memory as an export line (without its vector)."""
+    item: dict[str, Any] = {"id": memory.id, "namespace": memory.namespace, "text": memory.text,
+                            "created": memory.ts, "source": memory.source, "embedder": memory.embedder}
+    if memory.importance is not None:
+        item["importance"] = memory.importance
+    if memory.context is not None:
+        item["context"] = memory.context
+    if quarantine_of(memory.extra):
+        item["quarantined"] = quarantine_of(memory.extra)
+    return {**item, **carry.exported(memory)}
+
+
+def _mark(tomb: Tombstone) -> dict[str, Any]:
+    return {"ts": tomb.forgotten} if tomb.reason is None else {"ts": tomb.forgotten, "reason": tomb.reason}
 
 
 def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> dict[str, Any]:
@@ -99,11 +118,20 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
     screen = Screen(host)
     checked = [_item(host, embedder, it, f"memories[{i}]", fallback, screen) for i, it in enumerate(items)]
     batch: list[tuple[Memory, bytes]] = []
+    tombs: list[Tombstone] = []
     fresh: list[int] = []
     seen: set[str] = set()
     embedded = 0
-    for index, (memory, vector) in enumerate(checked):
-        if memory.id in seen or host.kv_get(bucket(memory.namespace, "memories"), memory.id) is not None:
+    for index, (memory, vector, carried) in enumerate(checked):
+        if carried.forgotten is not None:
+            tombs.append(Tombstone(memory, carried.forgotten, carried.reason))
+            continue
+        raw = host.kv_get(bucket(memory.namespace, "memories"), memory.id)
+        if raw is not None:
+            if not dry_run:
+                carry.link_stored(host, Memory.decode(raw), carried)
+            continue
+        if memory.id in seen or carry.blocked(host, memory, revive=not dry_run):
             continue
         seen.add(memory.id)
         fresh.append(index)
@@ -112,21 +140,26 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
             if dry_run:
                 continue
             vector = pack(embedder.embed(memory.text))
+        carry.apply(memory, carried)
         batch.append((memory, vector))
-    counts = {"items": len(items), "imported": len(fresh), "deduped": len(items) - len(fresh),
+    if not dry_run:
+        write(host, batch)
+    forgotten = carry.forget_imported(host, tombs, dry_run=dry_run)
+    counts = {"items": len(items), "imported": len(fresh), "deduped": len(items) - len(fresh) - forgotten,
               "embedded": embedded}
     held = sum(1 for index in fresh if quarantine_of(checked[index][0].extra))
     if held:
         counts["quarantined"] = held
+    if forgotten:
+        counts["forgotten"] = forgotten
     if dry_run:
         return screen.report(counts | {"dry_run": True, "new": fresh})
-    write(host, batch)
     return screen.report(counts)
 
 
 def _item(
     host: Host, embedder: StaticEmbedder, item: Any, where: str, fallback: str | None, screen: Screen
-) -> tuple[Memory, bytes | None]:
+) -> tuple[Memory, bytes | None, Carried]:
     """Validate one item: the memory to store (``doc`` not yet assigned) and its vector, if usable."""
     if not isinstance(item, dict):
         raise InvalidRequest(f"{where} must be an object, not {requests.kind_of(item)}")
@@ -142,13 +175,15 @@ def _item(
         context = None if context is None else screen.text(context)
         importance = None if item.get("importance") is None else requests.number(item, "importance", 0, 0, 1)
         vector = _vector(item, embedder) if text == given else None  # embedded from the secret: redo it
+        carried = carry.check(item, _created, screen)
     except InvalidRequest as error:
         raise InvalidRequest(f"{where}: {error.message}") from None
     ts = host.now_ms() if created is None else created
     key = memory_id(namespace, text)
     reason = quarantine(text)  # the input's own marks are not trusted: screened again
     extra = quarantined(reason) if reason else {}
-    return Memory(key, text, namespace, ts, embedder.id, source, 0, importance, context, extra), vector
+    memory = Memory(key, text, namespace, ts, embedder.id, source, 0, importance, context, extra)
+    return memory, vector, carried
 
 
 def _optional_text(item: dict[str, Any], field: str, max_bytes: int) -> str | None:
@@ -157,18 +192,18 @@ def _optional_text(item: dict[str, Any], field: str, max_bytes: int) -> str | No
     return requests.text(item, field, max_bytes)
 
 
-def _created(value: Any) -> int | None:
+def _created(value: Any, field: str = "created") -> int | None:
     """Epoch milliseconds from a number of milliseconds or an ISO-8601 date."""
     if value is None:
         return None
     if isinstance(value, str):
         match = ISO_RE.fullmatch(value.strip())
         if match is None:
-            raise InvalidRequest(f"field 'created' is not an ISO-8601 date: {value!r}")
+            raise InvalidRequest(f"field {field!r} is not an ISO-8601 date: {value!r}")
         year, month, day, hour, minute, second = (int(g or 0) for g in match.group(1, 2, 3, 4, 5, 6))
         if not (1 <= month <= 12 and 1 <= day <= _month_days(year, month) and hour < 24 and minute < 60
                 and second < 61):
-            raise InvalidRequest(f"field 'created' is not a valid date: {value!r}")
+            raise InvalidRequest(f"field {field!r} is not a valid date: {value!r}")
         millis = int((match.group(7) or "").ljust(3, "0")[:3])
         offset = 0
         if match.group(8) not in (None, "Z", "z"):
@@ -176,7 +211,7 @@ def _created(value: Any) -> int | None:
             offset = sign * (int(match.group(9)) * 60 + int(match.group(10)))
         minutes = (_days_from_civil(year, month, day) * 24 + hour) * 60 + minute - offset
         value = (minutes * 60 + second) * 1000 + millis
-    return requests.as_integer(value, "created", 0, MAX_TS)
+    return requests.as_integer(value, field, 0, MAX_TS)
 
 
 def _month_days(year: int, month: int) -> int:

@@ -11,7 +11,8 @@ in this order:
   (:mod:`guest.memory.relevance`: the answer's ``evidence`` says why), or this hit shares no query
   term and its cosine is below :data:`guest.memory.autorecall.MIN_COSINE`;
 * ``budget``: it did not fit in the token budget (nor did any hit after it);
-* ``injected``: in the context.
+* ``injected``: in the context (``stale``: in the context, marked as maybe stale: a file it cites
+  changed since it was stored).
 
 Each candidate comes with its channel scores (:mod:`guest.memory.channels`) and a short excerpt of
 its text (none for a quarantined one: a person reading the ledger through the agent would hand its
@@ -31,7 +32,7 @@ from guest.requests import kind_of
 MAX_EXCLUDE = 5000
 MAX_ID_CHARS = 200
 EXCERPT_CHARS = 80
-DECISIONS = ("injected", "budget", "gate", "limit", "quarantined", "seen")
+DECISIONS = ("injected", "stale", "budget", "gate", "limit", "quarantined", "seen")
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,15 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
                 decided.append((hit, ""))
     context, shown = autorecall.render(eligible, budget, per_hit)
     injected = {(h.namespace, h.id) for h in shown}
-    candidates = [(h, d or ("injected" if (h.namespace, h.id) in injected else "budget")) for h, d in decided]
+    candidates = [(h, d or _shown(h, injected)) for h, d in decided]
     return Verdict(context, shown, candidates)
+
+
+def _shown(hit: Hit, injected: set[tuple[str, str]]) -> str:
+    """An eligible hit's decision: injected (``stale`` when its cited files changed) or over the budget."""
+    if (hit.namespace, hit.id) not in injected:
+        return "budget"
+    return "stale" if hit.stale else "injected"
 
 
 def candidate(hit: Hit, decision: str) -> dict[str, Any]:

@@ -1,9 +1,11 @@
-"""memorize: embed first, then write record, vector, doc number and postings.
+"""memorize: embed first, then write record, vector, doc number, timeline entry and postings.
 
 Content-addressed: the id is a hash of namespace and text, so storing the same
-text twice writes nothing the second time (``deduped``). :func:`write` stores new
-memories in bulk (``import`` uses it): one read and one write of each keyword head
-and of each store's stats per batch.
+text twice writes nothing the second time (``deduped``). A text that was forgotten
+is stored again, as new, and its tombstone deleted (:mod:`guest.memory.tombstones`).
+The project files the text names are recorded with their digests (:mod:`guest.memory.freshness`).
+:func:`write` stores new memories in bulk (``import`` uses it): one read and one write of
+each keyword head and of each store's stats per batch.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from guest.host import Host, bucket
+from guest.memory import freshness, timeline, tombstones
 from guest.memory.records import Memory, Stats, memory_id, write_stats
 from guest.memory.reindex import rebuild
 from guest.text import keywords
@@ -38,37 +41,46 @@ def memorize(
     importance: float | None = None,
     context: str | None = None,
     quarantine: str | None = None,
+    vector: list[float] | None = None,
 ) -> Stored:
     """Store ``text`` in ``namespace`` (already validated) unless it is already there.
 
     ``quarantine``: why the text reads as an instruction aimed at the agent; a new memory is
     stored quarantined. A stored one keeps its own state, which the answer reports.
+    ``vector``: the text's embedding when the caller computed it already.
     """
     key = memory_id(namespace, text)
     raw = host.kv_get(bucket(namespace, "memories"), key)
     if raw is not None:
         stored = Memory.decode(raw).extra if quarantine or b'"quarantined"' in raw else {}
         return Stored(key, namespace, True, quarantine_of(stored), bool(stored.get(APPROVED)))
-    vector = pack(embedder.embed(text))  # embed first: no text is ever stored without its vector
+    if vector is None:
+        vector = embedder.embed(text)  # embed first: no text is ever stored without its vector
     extra = quarantined(quarantine) if quarantine else {}
-    record = Memory(key, text, namespace, host.now_ms(), embedder.id, source, 0, importance, context, extra)
-    write(host, [(record, vector)])
+    record = Memory(key, text, namespace, host.now_ms(), embedder.id, source, 0, importance, context, extra,
+                    files=freshness.digests(host, text) or None)
+    forgotten = tombstones.get(host, namespace, key)
+    if forgotten is not None:  # memorized again after a forget: a new decision
+        tombstones.delete(host, namespace, key)
+        timeline.drop(host, namespace, forgotten.memory.seq)
+    write(host, [(record, pack(vector))])
     return Stored(key, namespace, False, quarantine)
 
 
 def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None) -> None:
     """Store new memories (not stored yet, ids distinct) with their packed vectors, in order.
 
-    Each memory gets the next document number of its store -- ``into``, or the store of its own
-    ``namespace`` -- then its vector (under its ``embedder``), record and doc entry are written,
-    then the batch's postings (through the pending list, :mod:`guest.text.pending`) and stats. (A
-    git merge passes ``into``: it works on a copy of one file, whatever discipline its memories
-    name.)
+    Each memory gets the next document number and timeline number of its store -- ``into``, or
+    the store of its own ``namespace`` -- then its vector (under its ``embedder``), record, doc
+    entry and timeline entry are written, then the batch's postings (through the pending list,
+    :mod:`guest.text.pending`) and stats. (A git merge passes ``into``: it works on a copy of one
+    file, whatever discipline its memories name.)
     """
     stats: dict[str, Stats] = {}
     before: dict[str, bytes | None] = {}
     counts: dict[str, bytes] = {}  # the store's counts before the batch (the pending list's mark)
     postings: dict[str, list[tuple[int, list[str]]]] = {}
+    appender = timeline.Appender(host)
     for record, vector in batch:
         namespace = into or record.namespace
         store = stats.get(namespace)
@@ -77,6 +89,7 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
             store = stats[namespace] = Stats.decode(raw)
             counts[namespace] = keywords.mark(store.docs, store.tokens)
         record.doc = store.docs
+        record.seq = appender.append(namespace, record.id)
         words = keywords.terms(record.text)
         host.kv_put(bucket(namespace, f"vectors/{record.embedder}"), record.id, vector)
         host.kv_put(bucket(namespace, "memories"), record.id, record.encode())
@@ -85,6 +98,7 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
         store.docs += 1
         store.tokens += len(words)
         store.embedder = store.embedder or record.embedder
+    appender.close()
     for namespace, docs in postings.items():
         after = keywords.mark(stats[namespace].docs, stats[namespace].tokens)
         indexed = keywords.add_documents(host, bucket(namespace, "terms"), docs, counts[namespace], after)

@@ -10,14 +10,21 @@ A candidate with no evidence at all -- no query term, a cosine below the vector 
 (:mod:`guest.memory.channels`) -- is left out, and its slot goes to the next one. So is, from the
 ``limit``, a memory the caller excludes (the hook's "already injected this session"): it comes back
 marked ``seen``, so that the caller can say why it left it out.
+
+Curation (``docs/correcting.md``): a superseded candidate stands for the newest memory of its chain
+(:func:`guest.memory.lookup.head`), as a group of near-duplicates stands for its newest member;
+forgotten memories are not in the indexes at all. A hit whose cited files changed since it was
+stored is marked ``stale`` and its score multiplied by
+:data:`guest.memory.freshness.STALE_FACTOR` before the final order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 
 from guest.host import WARN, Host, bucket
+from guest.memory import freshness, lookup
 from guest.memory.channels import MIN_COSINE as VECTOR_FLOOR
 from guest.memory.channels import NONE, Channels, evident, f32
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
@@ -38,9 +45,11 @@ class Hit:
     namespace: str
     cosine: float = 0.0  # raw cosine to the query (0 when not a vector candidate)
     matched: bool = False  # at least one query term matched (keyword channel)
+    stale: tuple[str, ...] = ()  # cited project files that changed or vanished since it was stored
     quarantined: str | None = None  # why the memory is quarantined: never injected by auto_recall
     channels: Channels = field(default=NONE, compare=False)  # where the score comes from (explain)
     seen: bool = False  # excluded by the caller: not counted in the limit
+    via: str | None = None  # the superseded memory that matched the query, when the hit is its chain's head
 
 
 @dataclass(frozen=True)
@@ -108,18 +117,23 @@ def recall(
         counted += m.id not in exclude
         if counted > limit:  # a near-duplicate that joined an excluded group took its place
             break
+        keys = [key] if group.via is None else [key, group.via]
+        stale = tuple(freshness.changed(host, m.files)) if m.files else ()
         hits.append(Hit(
             m.id,
             m.text,
-            f32(group.score),
+            group.score * freshness.STALE_FACTOR if stale else group.score,
             m.namespace,
-            fusion.cosines.get(key, 0.0),
-            key in matched,
+            max(fusion.cosines.get(k, 0.0) for k in keys),
+            any(k in matched for k in keys),
+            stale,
             quarantine_of(m.extra) if m.extra else None,
-            fusion.channels(group.key, boosts.get(group.key, 1.0)),
-            m.id in exclude,
+            channels=fusion.channels(group.via or group.key, boosts.get(group.via or group.key, 1.0)),
+            seen=m.id in exclude,
+            via=group.via[1] if group.via else None,
         ))
-    return hits
+    hits.sort(key=lambda h: -h.score)  # stable: only a stale hit moves (below equal fresh ones)
+    return [replace(hit, score=f32(hit.score)) for hit in hits]
 
 
 def _best(
@@ -221,12 +235,26 @@ def _groups(
 
     A group whose kept memory is in ``exclude`` does not count in the ``limit`` (it is still a
     group: a near-duplicate of an excluded memory joins it instead of taking its place).
+
+    A superseded candidate is replaced by the head of its chain (dropped when the chain ends in a
+    forgotten memory), which then takes that rank; the candidate's key is kept as the group's
+    ``via``, the evidence that the head is about the query.
     """
     groups: list[_Group] = []
+    seen: set[Key] = set()
     for key, score in ranked:
         memory = fusion.memory(key)
         if memory is None:
             continue
+        via = None
+        if memory.superseded_by is not None:
+            memory = lookup.head(memory, _loader(fusion, key[0]))
+            if memory is None:
+                continue
+            key, via = (key[0], memory.id), key
+        if key in seen:
+            continue
+        seen.add(key)
         words = set(keywords.terms(memory.text))
         vector: list[float] | None = None
         for group in groups:
@@ -243,8 +271,13 @@ def _groups(
         else:
             if _counted(groups, exclude) == limit:
                 break
-            groups.append(_Group(key, words, memory, score))
+            groups.append(_Group(key, words, memory, score, via))
     return groups
+
+
+def _loader(fusion: Fusion, namespace: str) -> Callable[[str], Memory | None]:
+    """Read records of ``namespace``'s store through ``fusion`` (once each)."""
+    return lambda memory_id: fusion.memory((namespace, memory_id))
 
 
 def _counted(groups: list[_Group], exclude: frozenset[str]) -> int:
@@ -255,10 +288,10 @@ def _counted(groups: list[_Group], exclude: frozenset[str]) -> int:
 class _Group:
     """A group of near-duplicates: its first member's key, terms and (once needed) vector."""
 
-    __slots__ = ("kept", "key", "score", "vector", "words")
+    __slots__ = ("kept", "key", "score", "vector", "via", "words")
 
-    def __init__(self, key: Key, words: set[str], kept: Memory, score: float) -> None:
-        self.key, self.words, self.kept, self.score = key, words, kept, score
+    def __init__(self, key: Key, words: set[str], kept: Memory, score: float, via: Key | None = None) -> None:
+        self.key, self.words, self.kept, self.score, self.via = key, words, kept, score, via
         self.vector: list[float] | None = None
 
 

@@ -11,7 +11,15 @@ Buckets of a store:
 * ``docs``                ``%010d`` doc number -> ``mem-…`` (the keyword index speaks doc numbers)
 * ``terms``               keyword postings (see ``guest/text/keywords.py``)
 * ``meta``                ``stats`` -> JSON {docs, tokens, embedder}; ``postings`` -> the ``stats`` the last
-                          writer that keeps chunk directories wrote (see ``guest/text/postings.py``)
+                          writer that keeps chunk directories wrote (see ``guest/text/postings.py``);
+                          ``timeline`` -> the next timeline number (ASCII decimal)
+* ``timeline``            ``%010d`` timeline number -> ``mem-…``: the order memories were stored (and
+                          forgotten) in, for listing (see ``guest/memory/timeline.py``)
+* ``forgotten``           ``mem-…`` -> JSON tombstone of a forgotten memory (``guest/memory/tombstones.py``)
+
+A record's optional fields: ``seq`` (its timeline number; derived, like ``doc``), ``supersedes``
+(the ids it replaced), ``superseded_by`` (the id that replaced it), ``files`` (``{path: sha256}``
+of the project files its text names, when it was stored: ``guest/memory/freshness.py``).
 """
 
 from __future__ import annotations
@@ -56,6 +64,10 @@ class Memory:
     importance: float | None = None
     context: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    seq: int | None = None
+    supersedes: list[str] | None = None
+    superseded_by: str | None = None
+    files: dict[str, str] | None = None
 
     def encode(self) -> bytes:
         """Stable JSON bytes (sorted keys, no optional nulls)."""
@@ -67,6 +79,15 @@ class Memory:
         """Inverse of :meth:`encode`."""
         data = json.loads(raw)
         return cls(**data)
+
+    def links(self) -> dict[str, Any]:
+        """``supersedes`` and ``superseded_by``, those that are set (as listings and exports show them)."""
+        out: dict[str, Any] = {}
+        if self.supersedes:
+            out["supersedes"] = list(self.supersedes)
+        if self.superseded_by is not None:
+            out["superseded_by"] = self.superseded_by
+        return out
 
 
 @dataclass

@@ -16,6 +16,7 @@ honours a deletion made on another branch with it).
 from __future__ import annotations
 
 from guest.host import INFO, Host, bucket
+from guest.memory import timeline
 from guest.memory.records import Memory, Stats, write_stats
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
@@ -93,7 +94,7 @@ def rebuild(host: Host, namespace: str) -> dict[str, int]:
 
 
 def remove(host: Host, namespace: str, ids: list[str]) -> int:
-    """Delete memories (record, vector) and keep the keyword index exact and its doc numbers dense.
+    """Delete memories (record, vector, timeline entry); keep the keyword index exact, doc numbers dense.
 
     The pending list is indexed first. The last documents move into the freed numbers, so only the
     postings of the terms of the removed and the moved memories are rewritten: the store ends up as
@@ -117,6 +118,7 @@ def remove(host: Host, namespace: str, ids: list[str]) -> int:
         gone[memory.doc] = memory
         host.kv_put(records_ns, key, b"")
         host.kv_put(bucket(namespace, f"vectors/{memory.embedder}"), key, b"")
+        timeline.drop(host, namespace, memory.seq)
     size = stats.docs - len(gone)
     holes = sorted(doc for doc in gone if doc < size)
     movers = [doc for doc in range(size, stats.docs) if doc not in gone]

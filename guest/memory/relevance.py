@@ -4,10 +4,12 @@
 
 * **Coverage.** The best candidate holds at least :data:`MIN_COVERAGE` of the prompt's
   informative weight: each of the recalled text's keyword terms (chat words left out) weighs its
-  inverse document frequency in this store, ``log((N + 1) / (df + 0.5))``, and a candidate covers
-  the weight of the terms it contains. A term no memory holds weighs the most, so a prompt about
-  something the store never saw scores low against every memory; a share, not a raw score, so the
-  threshold means the same at 100 memories and at 1M.
+  inverse document frequency in this store, ``log((N + 1) / (df + 0.5))`` but at least
+  :data:`MIN_WEIGHT`, and a candidate covers the weight of the terms it contains. A term no memory
+  holds weighs the most, so a prompt about something the store never saw scores low against every
+  memory; the floor keeps a small store's words from weighing nothing (in a store of three
+  memories, "package" in two of them is still evidence against one unknown word); a share, not a
+  raw score, so the threshold means about the same at 100 memories and at 1M.
 * **Names.** A prompt that names someone or something -- a capitalised word not opening a
   sentence (``Caroline``, ``Kubernetes``, ``ResourceTracker``; not an all-capitals word such as
   ``LGBTQ`` or a pasted key; months, weekdays and the agents' own names are not names here) --
@@ -32,6 +34,7 @@ from guest.text import keywords
 from guest.text.stem import stem
 
 MIN_COVERAGE = 0.2
+MIN_WEIGHT = 1.0
 NAMED_COVERAGE = 0.5
 NAME = re.compile(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*")  # a lower-case letter: not a key, not an acronym
 OPENERS = "\"'([{<*_`"
@@ -99,7 +102,7 @@ def weights(texts: list[str], df: Callable[[str], int], docs: int,
     for text in texts:
         for term in keywords.terms(text):
             if term not in out and term not in ignored:
-                out[term] = math.log((docs + 1) / (df(term) + 0.5))
+                out[term] = max(math.log((docs + 1) / (df(term) + 0.5)), MIN_WEIGHT)
     return out
 
 

@@ -1,4 +1,4 @@
-"""The memory verbs: memorize, recall, stats, embed, auto_recall, reindex, export and import."""
+"""The memory verbs: memorize, recall, stats, embed, auto_recall, reindex, export, import, list, forget."""
 
 from __future__ import annotations
 
@@ -8,12 +8,23 @@ from typing import Any
 
 from guest import requests
 from guest.host import Host, ReadOnce, bucket
-from guest.memory import autorecall, bulk, decisions, disciplines, relevance
+from guest.memory import (
+    autorecall,
+    bulk,
+    correct,
+    decisions,
+    disciplines,
+    listing,
+    lookup,
+    relevance,
+    tombstones,
+)
 from guest.memory.limits import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES, MAX_TEXT_BYTES, MODES
 from guest.memory.memorize import Stored, memorize
 from guest.memory.recall import Hit, RecallOptions, recall
-from guest.memory.records import Stats
+from guest.memory.records import Stats, memory_id
 from guest.memory.reindex import rebuild, reindex
+from guest.memory.similar import similar
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, to_json
 from guest.text.postings import PostingsCache
@@ -46,7 +57,20 @@ class MemoryVerbs:
             "reindex": Verb(self.reindex, "namespace"),
             "export": Verb(lambda body: bulk.export_page(self.host, body), "namespace"),
             "import": Verb(lambda body: bulk.import_batch(self.host, self.embedder, body), "memories"),
+            "list_memories": Verb(lambda body: listing.list_memories(self.host, body), "query"),
+            "get_memory": Verb(lambda body: listing.get_memory(self.host, body), "id"),
+            "forget": Verb(self.forget, "ids"),
         }
+
+    def target(self, body: dict[str, Any], screen: Screen | None = None) -> tuple[str, str]:
+        """Validate ``{text, namespace?}`` (``@name`` sigil allowed) and screen the text.
+
+        The text to store -- its secrets redacted (``screen`` counts them) -- and its store.
+        """
+        text = requests.text(body, "text", MAX_TEXT_BYTES)
+        target = disciplines.for_write(self.host, text, disciplines.requested(body))
+        text = requests.text({"text": target.text}, "text", MAX_TEXT_BYTES)
+        return (screen or Screen(self.host)).text(text, "text", MAX_TEXT_BYTES), target.namespaces[0]
 
     def store(
         self, body: dict[str, Any], source: str = "memorize", screen: Screen | None = None,
@@ -57,12 +81,8 @@ class MemoryVerbs:
         Its secrets are redacted (``screen`` counts them); it is stored quarantined when it reads
         as an instruction aimed at the agent, or for ``suspect`` (a reason found elsewhere).
         """
-        text = requests.text(body, "text", MAX_TEXT_BYTES)
-        target = disciplines.for_write(self.host, text, disciplines.requested(body))
-        text = requests.text({"text": target.text}, "text", MAX_TEXT_BYTES)
-        text = (screen or Screen(self.host)).text(text, "text", MAX_TEXT_BYTES)
+        text, namespace = self.target(body, screen)
         reason = quarantine(text) or suspect
-        namespace = target.namespaces[0]
         return memorize(self.host, self.embedder, text, namespace, source, quarantine=reason, **extra)
 
     def hits(self, body: dict[str, Any]) -> list[Hit]:
@@ -82,13 +102,46 @@ class MemoryVerbs:
         return [replace(h, text=disciplines.label(h.text, h.namespace, True)) for h in hits]
 
     def memorize(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``memorize``: ``{id, namespace, deduped}``, ``redacted`` and ``quarantined`` when so."""
+        """``memorize``: ``{id, namespace, deduped}`` (and what applies of the fields below).
+
+        ``redacted``, ``quarantined`` (:mod:`guest.text.screen`), ``supersedes`` and ``similar``. Every
+        id of ``supersedes`` is checked before anything is stored (:mod:`guest.memory.correct`).
+        """
         screen = Screen(self.host)
-        stored = self.store(body, screen=screen)
-        answer = {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
+        text, namespace = self.target(body, screen)
+        replaced = lookup.ids(body, "supersedes", required=False)
+        key = memory_id(namespace, text)
+        old = correct.superseded(self.host, namespace, replaced, key)
+        vector, close = None, []
+        if lookup.record(self.host, namespace, key) is None:
+            # Before anything is written: a vector search after a vector write in the same call makes
+            # the host bring its persisted index up to date first (measured: most of the memorize).
+            vector = self.embedder.embed(text)
+            close = similar(self.host, self.embedder, namespace, text, vector, set(replaced))
+        reason = quarantine(text)
+        stored = memorize(self.host, self.embedder, text, namespace, quarantine=reason, vector=vector)
+        if old:
+            correct.link(self.host, namespace, stored.id, old)
+        out: dict[str, Any] = {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
         if stored.quarantined:
-            answer["quarantined"] = stored.quarantined
-        return screen.report(answer)
+            out["quarantined"] = stored.quarantined
+        if replaced:
+            out["supersedes"] = replaced
+        if close:
+            out["similar"] = close
+        return screen.report(out)
+
+    def forget(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``forget {ids, reason?, namespace?}``: ``{forgotten, missing}`` (:mod:`guest.memory.correct`).
+
+        The ``reason`` is stored, so it is screened for secrets like a memory's text.
+        """
+        memory_ids = lookup.ids(body, "ids")
+        screen = Screen(self.host)
+        reason = None
+        if body.get("reason") is not None:
+            reason = screen.text(requests.text(body, "reason", tombstones.MAX_REASON_BYTES))
+        return screen.report(correct.forget(self.host, memory_ids, reason, lookup.stores(self.host, body)))
 
     def recall(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """``recall``: the hits as objects; with ``explain: true`` each carries its channel scores."""
@@ -142,6 +195,7 @@ class MemoryVerbs:
                 asked.append(text)
         merged = autorecall.merge(*lists)
         known = [h.text for h in merged if not h.quarantined]  # a memory seen this session is evidence
+        known += [old.text for h in merged if h.via and (old := lookup.record(host, h.namespace, h.via))]
         evidence = relevance.assess(asked, known, df, docs)
         verdict = decisions.decide(merged, limit, gate, budget, per_hit, not target.explicit,
                                    closed=gate and not evidence.passed)
@@ -183,6 +237,8 @@ class MemoryVerbs:
 
 def _hit(hit: Hit, explain: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}
+    if hit.stale:
+        out["stale"] = {"files": list(hit.stale)}
     if hit.quarantined:
         out["quarantined"] = hit.quarantined
     if explain:

@@ -47,6 +47,9 @@ ITEM_RE = re.compile(r"memories\[(\d+)\]")
 def export(session: Session, namespace: str | None, vectors: bool, output: IO[str]) -> None:
     """Write every memory as one JSON line: id, namespace, text, created, source, embedder.
 
+    Supersede links and cited files come along; forgotten memories follow, each with "forgotten"
+    (when and why), so that an import elsewhere forgets them too.
+
     \b
     Examples:
       rs-learn-host export > memories.jsonl
@@ -54,13 +57,15 @@ def export(session: Session, namespace: str | None, vectors: bool, output: IO[st
     """
     names = [namespace] if namespace else ["default", *session.stored_disciplines()]
     for name in names:
-        start: int | None = 0
-        while start is not None:
-            data = session.dispatch("export", {"namespace": name, "start": start, "limit": PAGE,
-                                               "vectors": vectors})
-            for memory in data["memories"]:
-                output.write(json.dumps(memory, ensure_ascii=False) + "\n")
-            start = data["next"]
+        for forgotten in (False, True):  # the memories, then the tombstones of forgotten ones
+            start: int | None = 0
+            while start is not None:
+                body = {"namespace": name, "start": start, "limit": PAGE,
+                        "vectors": vectors and not forgotten, "forgotten": forgotten}
+                data = session.dispatch("export", body)
+                for memory in data["memories"]:
+                    output.write(json.dumps(memory, ensure_ascii=False) + "\n")
+                start = data["next"]
 
 
 @click.command("import")
@@ -78,7 +83,8 @@ def import_(ctx: click.Context, source: str | None, kind: str | None, namespace:
     """Store the memories of SOURCE (JSON lines, or - for stdin); already stored ones are skipped.
 
     Each line is an object with a "text"; optional: namespace, created (epoch ms or ISO-8601),
-    source, importance, context, and embedder + vector from `export --vectors`.
+    source, importance, context, embedder + vector from `export --vectors`, supersedes,
+    superseded_by, files, and forgotten ({"ts", "reason"}: a tombstone, honoured by time).
 
     With --from, SOURCE is what people already keep: claude-md (a CLAUDE.md), agents-md (an
     AGENTS.md), cursor-rules (.cursor/rules/*.mdc) or claude-memory (Claude Code's auto-memory
@@ -106,7 +112,7 @@ def import_lines(session: Session, source: IO[bytes], namespace: str | None, bat
     """Import JSON lines (every line checked first), batch by batch."""
     lines = checked_lines(source)
     name = getattr(source, "name", "-")
-    totals = {"lines": len(lines), "imported": 0, "deduped": 0, "embedded": 0}
+    totals = {"lines": len(lines), "imported": 0, "deduped": 0, "embedded": 0, "forgotten": 0}
     progress = Progress(len(lines))
     started = time.perf_counter()
     for first, chunk in batches(lines, batch):
@@ -118,8 +124,8 @@ def import_lines(session: Session, source: IO[bytes], namespace: str | None, bat
         except click.ClickException as error:
             progress.done()
             raise click.ClickException(_at_line(error.format_message(), name, chunk)) from None
-        for key in ("imported", "deduped", "embedded"):
-            totals[key] += int(data[key])
+        for key in ("imported", "deduped", "embedded", "forgotten"):
+            totals[key] += int(data.get(key, 0))
         progress.show(first + len(chunk))
     progress.done()
     seconds = time.perf_counter() - started
@@ -128,8 +134,10 @@ def import_lines(session: Session, source: IO[bytes], namespace: str | None, bat
         return
     rate = f" ({totals['lines'] / seconds:,.0f} lines/s)" if seconds > 0 and totals["lines"] else ""
     would = "dry run: would import" if dry_run else "imported"
+    forgot = f", forgotten {totals['forgotten']:,}" if totals["forgotten"] else ""
     click.echo(f"{would} {totals['imported']:,}, already stored {totals['deduped']:,}, "
-               f"embedded {totals['embedded']:,} of {totals['lines']:,} lines in {seconds:.1f} s{rate}")
+               f"embedded {totals['embedded']:,}{forgot} of {totals['lines']:,} lines "
+               f"in {seconds:.1f} s{rate}")
 
 
 def checked_lines(source: IO[bytes]) -> list[tuple[int, bytes]]:

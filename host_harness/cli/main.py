@@ -17,6 +17,7 @@ import click
 from host_harness import __version__
 from host_harness.cli.archive import archive, search
 from host_harness.cli.bulk import export, import_
+from host_harness.cli.correct import forget, list_, show
 from host_harness.cli.discipline import discipline
 from host_harness.cli.git import git
 from host_harness.cli.hook import hook, is_hook, run_hook
@@ -77,25 +78,36 @@ def cli(
 @cli.command()
 @click.argument("text")
 @click.option("-n", "--namespace", default="default", show_default=True, help="default or a discipline.")
+@click.option("-s", "--supersedes", "supersedes", multiple=True, metavar="ID",
+              help="A memory this one replaces (repeatable): recall then shows only the new one.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_obj
-def memorize(session: Session, text: str, namespace: str, as_json: bool) -> None:
+def memorize(session: Session, text: str, namespace: str, supersedes: tuple[str, ...], as_json: bool) -> None:
     """Store TEXT (use - to read it from stdin) and print its id.
+
+    Stored memories that the new one may contradict are named on stderr ("similar"): supersede
+    them if the new fact replaces them.
 
     \b
     Examples:
       rs-learn-host memorize "The staging server runs on port 8080."
       rs-learn-host memorize --namespace frontend "The app is built with vite."
+      rs-learn-host memorize "Use pnpm, not npm." --supersedes mem-3b1f0c2a9d8e7f65-28
       git log -1 --format=%B | rs-learn-host memorize -
     """
     if text == "-":
         text = sys.stdin.read()
-    data = session.dispatch("memorize", {"text": text, "namespace": namespace})
+    body: dict[str, object] = {"text": text, "namespace": namespace}
+    if supersedes:
+        body["supersedes"] = list(supersedes)
+    data = session.dispatch("memorize", body)
     if as_json:
         echo_json(data)
     else:
         click.echo(f"{data['id']} (already stored)" if data.get("deduped") else data["id"])
         notes(data)
+        for close in data.get("similar", []):
+            click.echo(f"similar: {close['id']} ({close['score']:.2f}) {close['text']}", err=True)
 
 
 @cli.command()
@@ -194,8 +206,7 @@ def main() -> None:
 # Command groups of other capabilities register here, one line each.
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp, git]
 COMMAND_GROUPS += [export, import_, approve, quarantined, setup]
-COMMAND_GROUPS += [export, import_]
-COMMAND_GROUPS += [warmup, why]
+COMMAND_GROUPS += [list_, show, forget, warmup, why]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)
 cli.add_command(search, "recall-search")  # the seed's tool name for `archive search`

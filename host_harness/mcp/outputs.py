@@ -40,8 +40,14 @@ def array(items: Schema) -> Schema:
 
 CHANNELS = shape({name: NUMBER for name in ("cosine", "bm25", "vector", "keyword", "fused", "recency")},
                  ("cosine", "bm25", "vector", "keyword", "fused", "recency"))
-HIT = shape({"id": STRING, "text": STRING, "score": NUMBER, "namespace": STRING, "quarantined": STRING,
-             "explain": CHANNELS}, ("id", "text", "score", "namespace"))
+STALE = shape({"files": array(STRING)}, ("files",))
+HIT = shape({"id": STRING, "text": STRING, "score": NUMBER, "namespace": STRING, "stale": STALE,
+             "quarantined": STRING, "explain": CHANNELS}, ("id", "text", "score", "namespace"))
+MEMORY = shape({"id": STRING, "text": STRING, "namespace": STRING, "ts": INTEGER, "origin": STRING,
+                "supersedes": array(STRING), "superseded_by": STRING, "files": array(STRING), "stale": STALE,
+                "quarantined": STRING, "forgotten": shape({"ts": INTEGER, "reason": STRING}, ("ts",))},
+               ("id", "text", "namespace", "ts"))
+SIMILAR = shape({"id": STRING, "text": STRING, "score": NUMBER}, ("id", "text", "score"))
 BLOCK = {"id": STRING, "label": STRING, "namespace": STRING, "ts": INTEGER, "content": STRING, "text": STRING}
 SCOPE = shape({"actorId": TEXT_OR_NULL, "conversationId": TEXT_OR_NULL, "projectId": TEXT_OR_NULL,
                "threadId": TEXT_OR_NULL, "global": BOOLEAN})
@@ -63,8 +69,13 @@ ITEM_CHANGE = shape({"item": ITEM, "checklist": RECORD}, ("item", "checklist"))
 OUTPUTS: dict[str, Schema] = {
     "recall": shape({"result": array(HIT), **BLOCK},
                     anyOf=[{"required": ["result"]}, {"required": ["id", "content", "text"]}]),
-    "memorize": shape({"id": STRING, "namespace": STRING, "deduped": BOOLEAN},
+    "memorize": shape({"id": STRING, "namespace": STRING, "deduped": BOOLEAN, "quarantined": STRING,
+                       "supersedes": array(STRING), "similar": array(SIMILAR)},
                       ("id", "namespace", "deduped")),
+    "list_memories": shape({"namespace": STRING, "memories": array(MEMORY), "next": TEXT_OR_NULL},
+                           ("namespace", "memories", "next")),
+    "get_memory": MEMORY,
+    "forget": shape({"forgotten": array(STRING), "missing": array(STRING)}, ("forgotten", "missing")),
     "learn": shape({"id": STRING, "namespace": STRING, "text": STRING, "isError": BOOLEAN,
                     "details": shape({"skill": TEXT_OR_NULL}, ("skill",)),
                     "content": array(shape({"type": STRING, "text": STRING}, ("type", "text")))},

@@ -25,6 +25,7 @@ from guest.archive import search as archive_search
 from guest.archive import verbs as archive
 from guest.learn import skills
 from guest.memory import limits as memory
+from guest.memory import listing, lookup, tombstones
 from guest.structured import fields, shapes, tree
 from guest.structured.store import PREFIXES, STATUSES
 
@@ -95,6 +96,9 @@ DUE = string("ISO-8601 date (2026-12-01) or date-time with Z or an offset.",
              pattern=anchored(fields.DUE_RE.pattern))
 ITEM_ID = string("A checklist item id, e.g. `it-3`.", pattern=anchored(r"it-[1-9][0-9]{0,15}"))
 VERSION = integer("Fail with a conflict unless the record is still at this version.", 1, fields.MAX_VERSION)
+MEMORY_ID = string("A memory id, e.g. `mem-03a1bd30e5d2fbe6-58`.", pattern=anchored(lookup.ID_RE.pattern))
+STORE = {**NAMESPACE, "description": "The store to look in: `default` or a discipline name; omit it to look "
+         "in the project store, then every discipline."}
 
 # Every structured-memory body field, by the name the guest validates it under. ``status`` depends
 # on the record kind (see :func:`status`).
@@ -174,7 +178,7 @@ def checklist_items(depth: int) -> Schema:
 
 
 def memory_schemas() -> dict[str, Schema]:
-    """``recall``, ``memorize``, ``archive``, ``recall_search`` and ``learn``."""
+    """The memory tools (recall, memorize, list_memories, get_memory, forget, archive, search, learn)."""
     skill = obj(
         {
             "action": enum("create a new managed skill or update an existing one.", ("create", "update")),
@@ -204,7 +208,31 @@ def memory_schemas() -> dict[str, Schema]:
             "text": string(f"The fact, self-contained (at most {memory.MAX_TEXT_BYTES} bytes); a leading "
                            "`@name` stores it in that discipline.", minLength=1),
             "namespace": NAMESPACE,
+            "supersedes": array("Ids of memories this fact replaces (of the same store): recall then shows "
+                                "only the new one. An unknown id stores nothing and says so.", MEMORY_ID,
+                                lookup.MAX_IDS),
         }, ["text"]),
+        "list_memories": obj({
+            "namespace": {**NAMESPACE, "description": "The store to list: `default` (the default) or a "
+                          "discipline name."},
+            "limit": integer(f"At most this many memories (default {listing.DEFAULT_PAGE}).", 1,
+                             listing.MAX_PAGE),
+            "cursor": string("The `next` of the previous page.", pattern=anchored(listing.CURSOR_RE.pattern)),
+            "query": string(f"Only memories whose text contains this, case-insensitive (at most "
+                            f"{listing.MAX_QUERY_BYTES} bytes)."),
+            "include": array("Also list these hidden memories.", enum("A kind of hidden memory.",
+                                                                      listing.INCLUDE)),
+            "stale": boolean("Only memories whose cited project files changed since they were stored."),
+            "quarantined": boolean("Only memories held back from the agent because they read as "
+                                   "instructions (a person approves them)."),
+        }),
+        "get_memory": obj({"id": MEMORY_ID, "namespace": STORE}, ["id"]),
+        "forget": obj({
+            "ids": array("The ids of the memories to forget.", MEMORY_ID, lookup.MAX_IDS),
+            "reason": string(f"Why (at most {tombstones.MAX_REASON_BYTES} bytes), kept with the tombstone.",
+                             minLength=1),
+            "namespace": STORE,
+        }, ["ids"]),
         "learn": obj({
             "memory": string("Durable, self-contained lesson to remember: what, when, and why.", minLength=1),
             "context": string("Source context for the lesson."),

@@ -70,6 +70,8 @@ SKILLS_URI = "rs-learn://skills/"
 INSTRUCTIONS = (
     "rs-learn is this project's persistent memory. Call `recall` before answering questions about the "
     "project's conventions or past decisions; `memorize` durable facts and `learn` reusable lessons. "
+    "When a fact changes, `memorize` the new one with `supersedes` (memorize names `similar` candidates); "
+    "`forget` wrong ones; `list_memories` to review. "
     "Before summarising a big block of context, `archive` it and cite its id (r7); `recall` with the id "
     "brings it back, `recall_search` finds it by keywords. For long tasks keep checklists, todos and "
     "session notes (create_checklist, create_todo, create_session_note; retrieve_memory to resume)."

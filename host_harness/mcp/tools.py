@@ -60,8 +60,32 @@ MEMORY_TOOLS = (
     ToolSpec("memorize", "memorize", "Memorize a fact",
              "Store one durable, self-contained fact about this project (a convention, a decision, a "
              "gotcha) so that later sessions can recall it. Storing the same text again stores nothing. "
-             "Returns the memory's id, its namespace and whether it was already stored.",
+             "Returns the memory's id, its namespace and whether it was already stored. When the answer "
+             "lists `similar` memories (same subject, different content), read them: if the new fact "
+             "replaces one (\"we switched from npm to pnpm\"), call memorize again with the same text and "
+             "`supersedes: [its id]`, so recall shows only the new one; if both stay true, do nothing. "
+             "Nothing is superseded automatically. Pass `supersedes` directly when you already know the "
+             "ids of the facts this one corrects.",
              idempotent=True),
+    ToolSpec("list_memories", "list_memories", "List stored memories",
+             "Page through what this project remembers, newest first, to review it or to find a memory "
+             "to correct: each item has its id, text, time and, when they apply, `superseded_by`, "
+             "`supersedes`, `stale` (cited files changed since), `quarantined` (held back until a person "
+             "approves it) and `forgotten`. `query` filters by a "
+             "case-insensitive substring (use `recall` to search by meaning); pass the answer's `next` as "
+             "`cursor` for the following page; `include` shows forgotten or superseded memories too.",
+             read_only=True),
+    ToolSpec("get_memory", "get_memory", "Get a memory",
+             "Read one memory by id (`mem-…`): its text, time, supersede links, the project files it "
+             "names and whether they changed since (`stale`), or when and why it was forgotten.",
+             read_only=True),
+    ToolSpec("forget", "forget", "Forget memories",
+             "Forget memories that are wrong or obsolete, by id (from `recall` or `list_memories`), with a "
+             "short `reason`. A forgotten memory is never recalled or injected again, and the decision "
+             "survives git merges and imports; memorizing the same text later brings it back. Prefer "
+             "`memorize` with `supersedes` when a new fact replaces an old one. Returns the ids forgotten "
+             "and the ids not found.",
+             destructive=True, idempotent=True),
     ToolSpec("learn", "learn", "Learn a lesson",
              "Capture a reusable lesson (what, when, and why) into long-term memory, and optionally create "
              "or update a managed skill (a SKILL.md for a repeatable procedure) in the same call. Use it "

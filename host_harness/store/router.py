@@ -25,6 +25,8 @@ from typing import Any
 from host_harness.errors import StoreError
 from host_harness.store import confine, skills
 from host_harness.store.config import MemoryConfig, load_memory_config, load_redact
+from host_harness.store.filedigest import PREFIX as FILE_PREFIX
+from host_harness.store.filedigest import FileDigests
 from host_harness.store.kv import check_name
 from host_harness.store.names import DEVICE_RULE, case_twin, case_twin_error, valid_name
 
@@ -150,6 +152,7 @@ class StoreRouter:
         # disciplines with a store that no folder shows (a PostgreSQL store's); set by the host
         self.stored_disciplines: Callable[[], list[str]] = list
         self._routes: dict[str, Route] = {}  # every import call routes: keep pathlib off the hot path
+        self.files = FileDigests(project.root)  # ``file/<path>`` digests (not listed by host_entries)
 
     @staticmethod
     def is_reserved(ns: str) -> bool:
@@ -197,11 +200,15 @@ class StoreRouter:
             value = self.redact
         elif key == "skills":
             value = skills.discover(self.project.root)
+        elif key.startswith(FILE_PREFIX):
+            value = self.files.answer(key[len(FILE_PREFIX) :])
+            if value is None:
+                return None
         else:
             return None
         return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
 
     def host_entries(self, ns: str) -> list[tuple[str, bytes]]:
-        """Return every fact of the reserved namespace ``ns``, by key."""
+        """Return every fact of the reserved namespace ``ns``, by key (file digests are asked one by one)."""
         entries = [(key, self.host_value(ns, key)) for key in HOST_KEYS]
         return [(key, value) for key, value in entries if value is not None]

@@ -5,6 +5,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { StoreError, checkName } from './kv.mjs';
+import { FILE_PREFIX, FileDigests } from './files.mjs';
 
 export const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const RESERVED_DISCIPLINES = new Set(['host']); // a discipline named like the host namespace
@@ -31,6 +32,7 @@ export class Project {
     this.memoryConfig = memoryConfig;
     this.redact = redact;
     this.routes = new Map();
+    this.files = new FileDigests(root); // `file/<path>` digests (not listed by hostEntries)
   }
 
   disciplineDb(name) {
@@ -141,7 +143,10 @@ export class Project {
     else if (key === 'scope' && this.scope !== null) value = this.scope;
     else if (key === 'memory-config') value = this.memoryConfig;
     else if (key === 'redact') value = this.redact;
-    else return null;
+    else if (key.startsWith(FILE_PREFIX)) {
+      value = this.files.answer(key.slice(FILE_PREFIX.length));
+      if (value === null) return null;
+    } else return null;
     return new TextEncoder().encode(canonicalJson(value));
   }
 

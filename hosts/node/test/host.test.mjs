@@ -1,7 +1,8 @@
 // Unit tests of the Node host's own parts (run by tests/test_node_host.py: `./node --test test/`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, existsSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteKV, StaleRead } from '../src/kv.mjs';
@@ -10,6 +11,7 @@ import { casefold } from '../src/casefold.mjs';
 import { HostServices } from '../src/host.mjs';
 import { Guest, GuestTrap, Runtime } from '../src/component.mjs';
 import { matches } from '../src/conformance.mjs';
+import { FileDigests } from '../src/files.mjs';
 
 const f32 = (...xs) => new Uint8Array(new Float32Array(xs).buffer);
 
@@ -203,5 +205,30 @@ test('two first writes to a new store get distinct documents: the stale call run
   other.close();
   services.close();
   other.services.close();
+  done();
+});
+
+test('file digests: project files only, never through a link, cached by file identity', () => {
+  const { dir, done } = scratch();
+  const root = join(dir, 'project');
+  mkdirSync(join(root, 'src'), { recursive: true });
+  writeFileSync(join(root, 'src', 'retry.py'), 'RETRIES = 3\n');
+  writeFileSync(join(dir, 'outside.py'), 'secret');
+  symlinkSync(join(dir, 'outside.py'), join(root, 'src', 'linked.py'));
+  symlinkSync(dir, join(root, 'up'));
+  const sha = (text) => ({ sha256: createHash('sha256').update(text).digest('hex') });
+  const files = new FileDigests(root);
+  assert.deepEqual(files.answer('src/retry.py'), sha('RETRIES = 3\n'));
+  assert.deepEqual(files.answer('src/missing.py'), { exists: false });
+  assert.deepEqual(files.answer('src'), { exists: false });
+  assert.deepEqual(files.answer('src/retry.py/x'), { exists: false });
+  for (const refused of ['src/linked.py', 'up/outside.py', '../outside.py', '/etc/passwd', 'src//x.py', './src']) {
+    assert.equal(files.answer(refused), null, refused);
+  }
+  assert.equal(files.hashed, 1);
+  files.answer('src/retry.py');
+  assert.equal(files.hashed, 1, 'an unchanged file is not read again');
+  writeFileSync(join(root, 'src', 'retry.py'), 'RETRIES = 5\n');
+  assert.deepEqual(files.answer('src/retry.py'), sha('RETRIES = 5\n'));
   done();
 });

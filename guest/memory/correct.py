@@ -1,0 +1,83 @@
+"""Correcting memories: ``forget`` them, or say that a new one ``supersedes`` them.
+
+**forget** removes each memory from its store exactly as a git merge removes one
+(:func:`guest.memory.reindex.remove`: record, vector, ``docs`` and keyword postings, the index kept
+exact) and leaves a tombstone (:mod:`guest.memory.tombstones`) with the time (``host.now_ms()``)
+and the reason. A forgotten memory takes a new timeline number, so ``list_memories {include:
+["forgotten"]}`` shows the most recently forgotten first. Forgetting an id that is already forgotten
+changes nothing and counts it as forgotten; an id no store holds is ``missing``.
+
+**supersede**: ``memorize {text, supersedes: [ids]}`` checks every id first -- it must be a live
+memory of the store the new memory goes to, and not the new memory itself -- so a bad id stores
+nothing and says which (``not_found: supersedes[1]: …``). Then the new memory is stored (or found,
+when the text was stored already), each old record gets ``superseded_by`` = the new id, and the new
+record lists them in ``supersedes`` and loses any ``superseded_by`` of its own: the latest decision
+makes it the head of its chain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from guest.errors import InvalidRequest, NotFound
+from guest.host import Host, bucket
+from guest.memory import lookup, timeline, tombstones
+from guest.memory.records import Memory
+from guest.memory.reindex import remove
+from guest.memory.tombstones import Tombstone
+
+
+def forget(host: Host, memory_ids: list[str], reason: str | None, namespaces: list[str]) -> dict[str, Any]:
+    """Forget ``memory_ids`` (looked up in ``namespaces``): ``{forgotten, missing}``."""
+    now = host.now_ms()
+    forgotten: list[str] = []
+    missing: list[str] = []
+    doomed: dict[str, list[Memory]] = {}
+    for memory_id in memory_ids:
+        found = lookup.find(host, memory_id, namespaces)
+        if found is None:
+            missing.append(memory_id)
+            continue
+        forgotten.append(memory_id)
+        if found.record is not None:
+            doomed.setdefault(found.namespace, []).append(found.record)
+    appender = timeline.Appender(host)
+    for namespace, records in doomed.items():
+        remove(host, namespace, [record.id for record in records])
+        for record in records:
+            record.seq = appender.append(namespace, record.id)
+            tombstones.put(host, namespace, Tombstone(record, now, reason))
+    appender.close()
+    return {"forgotten": forgotten, "missing": missing}
+
+
+def superseded(host: Host, namespace: str, memory_ids: list[str], new_id: str) -> list[Memory]:
+    """The live records ``memory_ids`` of ``namespace``'s store, checked before the new memory is stored."""
+    out = []
+    for i, memory_id in enumerate(memory_ids):
+        where = f"supersedes[{i}]"
+        if memory_id == new_id:
+            raise InvalidRequest(f"{where}: a memory cannot supersede itself ({memory_id}); nothing stored")
+        record = lookup.record(host, namespace, memory_id)
+        if record is None:
+            gone = tombstones.get(host, namespace, memory_id) is not None
+            state = "was forgotten" if gone else "does not exist"
+            raise NotFound(f"{where}: memory {memory_id!r} {state} in store {namespace!r}; nothing stored")
+        out.append(record)
+    return out
+
+
+def link(host: Host, namespace: str, new_id: str, old: list[Memory]) -> None:
+    """Mark ``old`` superseded by ``new_id`` and make the new memory the head of its chain."""
+    memories = bucket(namespace, "memories")
+    for record in old:
+        if record.superseded_by != new_id:
+            record.superseded_by = new_id
+            host.kv_put(memories, record.id, record.encode())
+    new = lookup.record(host, namespace, new_id)
+    if new is None:  # stored by this very call
+        raise NotFound(f"memory {new_id!r} vanished while it was being linked")
+    listed = sorted(set(new.supersedes or []) | {record.id for record in old})
+    if new.supersedes != listed or new.superseded_by is not None:
+        new.supersedes, new.superseded_by = listed, None
+        host.kv_put(memories, new.id, new.encode())

@@ -1,0 +1,80 @@
+"""Project file digests, served read-only as ``host`` keys ``file/<relative path>``.
+
+The guest records the digests of the files a memory names and asks again at recall to tell a stale
+memory (``guest/memory/freshness.py``, ``docs/host-contract.md`` section 8). Answers:
+
+* ``{"sha256": "<hex>"}`` -- a regular file of the project, at most :data:`MAX_FILE_BYTES`;
+* ``{"exists": false}`` -- no regular file at that path (absent, a directory, a component that is
+  not a directory);
+* ``None`` (the key is absent) -- the host cannot say: a path that is not plainly relative (empty,
+  ``.``, ``..`` components, absolute), a link anywhere on the way (never followed,
+  ``host_harness/store/confine.py``), a larger file, an error reading it.
+
+Hashing a file once per content: digests are cached by ``(device, inode, size, mtime)``, read with
+``fstat`` on the open file, so a recall that checks the same files again does not read them again.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+from host_harness.store import confine
+
+PREFIX = "file/"
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_CACHED = 4096
+CHUNK = 1 << 20
+Identity = tuple[int, int, int, int]  # device, inode, size, mtime in ns
+
+
+class FileDigests:
+    """Digests of one project's files, cached by file identity."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cache: dict[Identity, str] = {}
+        self.hashed = 0  # files read and hashed (the cache's misses)
+
+    def answer(self, path: str) -> dict[str, Any] | None:
+        """The value of key ``file/<path>`` (see the module docstring)."""
+        parts = path.split("/")
+        if any(part in ("", ".", "..") for part in parts):
+            return None
+        try:
+            with confine.directory(self.root, parts[:-1]) as dir_fd:
+                fd = confine.open_file(parts[-1], dir_fd, Path(self.root, *parts))
+        except confine.OutsideProject:
+            return None
+        except (FileNotFoundError, NotADirectoryError):
+            return {"exists": False}
+        except OSError as error:
+            if error.errno in (errno.EINVAL, errno.ENOTDIR, errno.EISDIR):  # not a regular file
+                return {"exists": False}
+            return None
+        try:
+            return self._digest(fd)
+        finally:
+            os.close(fd)
+
+    def _digest(self, fd: int) -> dict[str, Any] | None:
+        st = os.fstat(fd)
+        if st.st_size > MAX_FILE_BYTES:
+            return None
+        identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        known = self.cache.get(identity)
+        if known is None:
+            sha = hashlib.sha256()
+            try:
+                while chunk := os.read(fd, CHUNK):
+                    sha.update(chunk)
+            except OSError:
+                return None
+            if len(self.cache) >= MAX_CACHED:
+                self.cache.clear()
+            known = self.cache[identity] = sha.hexdigest()
+            self.hashed += 1
+        return {"sha256": known}

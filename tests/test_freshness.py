@@ -1,0 +1,131 @@
+"""Memories that know when the code moved on (issue 27, item 5): cited files, host digests, stale hits."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+from envelopes import ok
+
+from guest.memory import freshness
+from host_harness.store import filedigest
+from host_harness.store.filedigest import FileDigests
+
+RETRY = "Retries are configured in src/retry.py with exponential backoff."
+
+
+@pytest.mark.parametrize(
+    ("text", "paths"),
+    [
+        ("Retries live in src/retry.py; see docs/api.md and the Makefile.",
+         ["src/retry.py", "docs/api.md", "Makefile"]),
+        ("Run `./bin/run --fast` then check ./src/x.py:42.", ["bin/run", "src/x.py"]),
+        ("Edit package.json, .env and .github/workflows/ci.yml.",
+         ["package.json", ".env", ".github/workflows/ci.yml"]),
+        ("See \"tests/test_x.py\" (and setup.cfg).", ["tests/test_x.py", "setup.cfg"]),
+        ("Version 1.2.3, v1.2 and python3.11, e.g. this, i.e. that, etc.", []),
+        ("https://github.com/a/b.py www.x.com/y.md /etc/passwd ~/x.py ../up.py", []),
+        ("Use @types/node; 24/7 support; example.com; the src/ folder.", []),
+        (" ".join(f"f{i}.py" for i in range(12)), [f"f{i}.py" for i in range(8)]),
+        ("See [the API](docs/api.md), **Makefile** and <src/a.py>!", ["docs/api.md", "Makefile", "src/a.py"]),
+        ("Flags -h/--help and +/-Infinity; ...tests/x.py; src/café.py, données.txt.", []),
+        ("C:\\src\\x.py or file:src/y.py", []),
+    ],
+)
+def test_candidate_paths_are_conservative(text, paths):
+    assert freshness.paths(text) == paths
+
+
+def sha(data: bytes) -> dict:
+    return {"sha256": hashlib.sha256(data).hexdigest()}
+
+
+def test_the_host_digests_project_files_and_refuses_what_is_not_one(tmp_path: Path, monkeypatch):
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "retry.py").write_bytes(b"RETRIES = 3\n")
+    (tmp_path / "outside.py").write_bytes(b"secret")
+    os.symlink(tmp_path / "outside.py", root / "src" / "linked.py")
+    os.symlink(tmp_path, root / "up")
+    files = FileDigests(root)
+    assert files.answer("src/retry.py") == sha(b"RETRIES = 3\n")
+    assert files.answer("src/missing.py") == {"exists": False}
+    assert files.answer("src") == {"exists": False}  # a directory is not a file
+    assert files.answer("src/retry.py/x") == {"exists": False}
+    for refused in ("src/linked.py", "up/outside.py", "../outside.py", "/etc/passwd", "src//x.py", "./src"):
+        assert files.answer(refused) is None, refused
+    assert files.hashed == 1
+    files.answer("src/retry.py")
+    assert files.hashed == 1, "an unchanged file is not read again"
+    (root / "src" / "retry.py").write_bytes(b"RETRIES = 5\n")
+    assert files.answer("src/retry.py") == sha(b"RETRIES = 5\n")
+    monkeypatch.setattr(filedigest, "MAX_FILE_BYTES", 4)
+    assert FileDigests(root).answer("src/retry.py") is None
+
+
+def test_the_host_namespace_serves_file_keys_but_does_not_list_them(services, project):
+    (project / "Makefile").write_text("all:\n")
+    assert services.kv_get("host", "file/Makefile") == b'{"sha256":"%s"}' % sha(b"all:\n")["sha256"].encode()
+    assert services.kv_get("host", "file/nothing-here") == b'{"exists":false}'
+    assert all(not key.startswith("file/") for key, _ in services.kv_query("host", "", 0))
+
+
+@pytest.fixture
+def retry(project: Path) -> Path:
+    path = project / "src" / "retry.py"
+    path.parent.mkdir(parents=True)
+    path.write_text("RETRIES = 3\n")
+    return path
+
+
+@pytest.mark.both_stores
+def test_a_memory_whose_file_changed_is_stale_and_ranks_below_a_fresh_one(guest, project):
+    (project / "src").mkdir()
+    for name in ("alpha.py", "omega.py"):
+        (project / "src" / name).write_text("pass\n")
+    ok(guest, "memorize", {"text": "Retries live in src/alpha.py for the HTTP client."})
+    ok(guest, "memorize", {"text": "Retries live in src/omega.py for the job queue."})
+    before = ok(guest, "recall", {"query": "retries live", "mode": "keyword"})
+    assert sorted(h["id"] for h in before) == [h["id"] for h in before]  # a tie, broken by id
+    assert before[0]["score"] == before[1]["score"] and "stale" not in before[0]
+    first = ok(guest, "get_memory", {"id": before[0]["id"]})["files"][0]
+    (project / first).write_text("changed\n")
+    after = ok(guest, "recall", {"query": "retries live", "mode": "keyword"})
+    assert [h["id"] for h in after] == [before[1]["id"], before[0]["id"]]
+    assert after[1]["stale"] == {"files": [first]} and "stale" not in after[0]
+    assert after[1]["score"] == pytest.approx(before[0]["score"] * freshness.STALE_FACTOR, rel=1e-6)
+
+
+@pytest.mark.both_stores
+def test_the_hook_and_the_listing_mark_stale_memories(guest, retry, project):
+    fact = ok(guest, "memorize", {"text": RETRY})["id"]
+    ok(guest, "memorize", {"text": "The staging server listens on port 8080."})
+    prompt = {"prompt": "how do retries with exponential backoff work here?"}
+    assert "may be stale" not in ok(guest, "auto_recall", prompt)["context"]
+    assert ok(guest, "list_memories", {"stale": True})["memories"] == []
+    retry.write_text("RETRIES = 5\n")
+    context = ok(guest, "auto_recall", prompt)["context"]
+    assert f"1. {RETRY} (may be stale: src/retry.py changed since)" in context
+    listed = ok(guest, "list_memories", {"stale": True})["memories"]
+    assert [(m["id"], m["stale"]) for m in listed] == [(fact, {"files": ["src/retry.py"]})]
+    retry.unlink()
+    assert ok(guest, "recall", {"query": "retries backoff"})[0]["stale"] == {"files": ["src/retry.py"]}
+
+
+def test_files_that_do_not_exist_or_cannot_be_read_are_not_recorded(guest, project, tmp_path):
+    (tmp_path / "elsewhere.py").write_text("x")
+    (project / "src").mkdir()
+    os.symlink(tmp_path / "elsewhere.py", project / "src" / "linked.py")
+    fact = ok(guest, "memorize", {"text": "See src/missing.py and src/linked.py for details."})["id"]
+    assert "files" not in ok(guest, "get_memory", {"id": fact})
+
+
+def test_an_unknown_answer_is_never_stale(guest, retry, project, tmp_path):
+    fact = ok(guest, "memorize", {"text": RETRY})["id"]
+    moved = tmp_path / "moved"
+    (project / "src").rename(moved)
+    os.symlink(moved, project / "src")  # the host will not follow it: it cannot say
+    hit = ok(guest, "recall", {"query": "retries backoff"})[0]
+    assert hit["id"] == fact and "stale" not in hit
