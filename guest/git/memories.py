@@ -8,7 +8,9 @@ deleted; one only theirs changed takes theirs' fields. Both added or changed it 
 memorized the same text): the earlier record's fields win, fields only the other set are filled
 in, and ``ts`` is the earliest. Deleted on one side, changed on the other: kept. Doc numbers are
 ours' (``docs``/``terms`` stay valid); when a memory is deleted the keyword index is rebuilt
-(:func:`guest.memory.reindex.rebuild`). The derived buckets (``vectors/*``, ``docs``, ``terms``,
+(:func:`guest.memory.reindex.rebuild`), and so it is when a kept memory's date moved in a store whose
+terms hold dates. Every memory added is indexed by ours' terms version (:mod:`guest.memory.rules`):
+a merge of an old store with a new one never mixes their rules. The derived buckets (``vectors/*``, ``docs``, ``terms``,
 ``meta``) are never merged key by key.
 """
 
@@ -17,10 +19,11 @@ from __future__ import annotations
 from dataclasses import asdict, replace
 
 from guest.git.sides import Report, Sides, take
-from guest.host import Host
+from guest.host import Host, bucket
 from guest.memory.memorize import write
-from guest.memory.records import Memory
-from guest.memory.reindex import remove
+from guest.memory.records import Memory, Stats
+from guest.memory.reindex import rebuild, remove
+from guest.text import dates
 from guest.text.embed import StaticEmbedder, pack
 
 MEMORIES = "memories"
@@ -38,6 +41,7 @@ def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report) ->
     """Merge theirs' memories into ours."""
     added: list[Memory] = []
     removed: list[Memory] = []
+    redated = False  # a kept memory's date moved: its date facet terms are stale
     for key, state in sides.changed(MEMORIES).items():
         winner = take(state)
         if winner == "ours":
@@ -58,6 +62,7 @@ def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report) ->
                 continue  # only the doc number differs: derived, and ours' is the one in force
             record = theirs if winner == "theirs" else combine(ours, theirs)
             _replace(host, embedder, sides, ours, record)
+            redated = redated or dates.facets(record.ts) != dates.facets(ours.ts)
             report.count("memories", "merged")
     for memory in sorted(added, key=lambda m: (m.ts, m.id)):
         vector = sides.get("theirs", f"vectors/{memory.embedder}", memory.id)
@@ -66,6 +71,8 @@ def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report) ->
             vector = pack(embedder.embed(memory.text))
         write(host, [(memory, vector)], into=STORE)
     remove(host, STORE, [memory.id for memory in removed])
+    if redated and Stats.decode(host.kv_get(bucket(STORE, "meta"), "stats")).terms >= 2:
+        rebuild(host, STORE)  # the index by ours' terms version, with the dates now in force
     report.count("memories", "added", len(added))
     report.count("memories", "removed", len(removed))
 

@@ -3,8 +3,10 @@
 Fusion is a weighted sum of each channel's min-max normalised score over its
 candidate pool (0.25 vector, 0.75 keyword): measured better than reciprocal-rank
 fusion on Cranfield and CISI (see ``docs/quality.md``); :mod:`guest.memory.fusion` ranks
-the candidates without looking up every keyword candidate's memory id.
-Ties are broken by memory id, so native and wasm runs rank identically.
+the candidates without looking up every keyword candidate's memory id. A candidate about a
+subject the query names, or stored in the window of days it names, is lifted
+(:mod:`guest.memory.lift`). A store's query terms follow its own terms version
+(:mod:`guest.memory.rules`). Ties are broken by memory id, so native and wasm runs rank identically.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from guest.host import WARN, Host, bucket
+from guest.memory import rules
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
+from guest.memory.lift import plan
 from guest.memory.records import Memory, Stats
 from guest.text import keywords, postings
 from guest.text.embed import StaticEmbedder, cosine, unpack
+from guest.text.pending import Pending
 from guest.text.postings import PostingsCache
 from guest.text.screen import quarantine_of
 
@@ -33,6 +38,7 @@ class Hit:
     cosine: float = 0.0  # raw cosine to the query (0 when not a vector candidate)
     matched: bool = False  # at least one query term matched (keyword channel)
     quarantined: str | None = None  # why the memory is quarantined: never injected by auto_recall
+    ts: int = 0  # when it was memorized (epoch ms)
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,8 @@ class RecallOptions:
     duplicate_jaccard: float = 0.8
     recency_weight: float = 0.0
     recency_half_life_days: float = 30.0
+    subject_weight: float = 0.5  # lift of a memory about a subject the query names (hybrid mode)
+    time_weight: float = 0.5  # lift of a memory from the window of days the query names (hybrid)
 
 
 def f32(value: float) -> float:
@@ -72,28 +80,35 @@ def recall(
     pool = max(options.candidates, limit * 4)
     vectors: list[tuple[Key, float]] = []
     words: list[tuple[DocKey, float]] = []
+    stores: list[tuple[str, Stats, Pending]] = []
     vector = embedder.embed(query) if options.mode != "keyword" else []
-    terms = keywords.terms(query) if options.mode != "vector" else []
     for namespace in namespaces:
         raw = host.kv_get(bucket(namespace, "meta"), "stats")
         stats = Stats.decode(raw)
         if stats.docs == 0:
             continue
+        rules.check(namespace, stats.terms)
         if any(vector):
             vectors += [
                 ((namespace, k), s) for k, s in vector_channel(host, embedder, vector, namespace, stats, pool)
             ]
+        listed = keywords.read_pending(host, bucket(namespace, "terms"), stats.docs, stats.tokens)
+        stores.append((namespace, stats, listed))
+        terms = rules.words(query, stats.terms) if options.mode != "vector" else []
         if terms:
-            found = keyword_channel(host, terms, namespace, stats, pool, cache, raw)
+            found = keyword_channel(host, terms, namespace, stats, pool, cache, raw, listed)
             words += [((namespace, doc), s) for doc, s in found]
     weights = (options.vector_weight, options.keyword_weight)
+    lift = None
+    if options.mode == "hybrid":
+        lift = plan(host, query, stores, options.subject_weight, options.time_weight)
     try:
-        fusion = Fusion(host, vectors, words, weights)
+        fusion = Fusion(host, vectors, words, weights, lift=lift, reach=limit)
         hits = _best(host, embedder, fusion, pool, limit, options)
     except Disagreement as disagreement:
         host.log(WARN, f"store {disagreement.namespace!r}: its docs map and records disagree; "
                  "run reindex with rebuild")
-        fusion = Fusion(host, vectors, words, weights, eager=True)
+        fusion = Fusion(host, vectors, words, weights, eager=True, lift=lift, reach=limit)
         hits = _best(host, embedder, fusion, pool, limit, options)
     cosines = dict(vectors)
     matched = fusion.matched
@@ -106,6 +121,7 @@ def recall(
             cosines.get((m.namespace, m.id), 0.0),
             (m.namespace, m.id) in matched,
             quarantine_of(m.extra) if m.extra else None,
+            m.ts,
         )
         for m, score in hits
     ]
@@ -154,11 +170,13 @@ def keyword_channel(
     k: int,
     cache: PostingsCache | None = None,
     raw_stats: bytes | None = None,
+    extra: Pending | None = None,
 ) -> list[tuple[int, float]]:
-    """BM25 hits as ``(doc number, score)``, best first."""
+    """BM25 hits as ``(doc number, score)``, best first (``extra``: the pending list, if read)."""
     trusted = postings.guard_ok(host, bucket(namespace, "meta"), raw_stats)
     ns = bucket(namespace, "terms")
-    extra = keywords.read_pending(host, ns, stats.docs, stats.tokens)
+    if extra is None:
+        extra = keywords.read_pending(host, ns, stats.docs, stats.tokens)
     return keywords.bm25(host, ns, terms, stats.docs, stats.tokens, k, cache, trusted, extra)
 
 

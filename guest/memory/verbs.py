@@ -8,19 +8,20 @@ from typing import Any
 
 from guest import requests
 from guest.host import Host, ReadOnce, bucket
-from guest.memory import autorecall, bulk, disciplines
+from guest.memory import autorecall, bulk, disciplines, rules
 from guest.memory.limits import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES, MAX_TEXT_BYTES, MODES
 from guest.memory.memorize import Stored, memorize
 from guest.memory.recall import Hit, RecallOptions, recall
 from guest.memory.records import Stats
 from guest.memory.reindex import rebuild, reindex
-from guest.text import keywords
+from guest.text import keywords, when
 from guest.text.embed import StaticEmbedder, to_json
 from guest.text.postings import PostingsCache
 from guest.text.screen import Screen, quarantine
 from guest.verbs import Rendered, Verb
 
 MAX_PROMPT_BYTES = 1024 * 1024
+MAX_AHEAD_MS = 86_400_000  # a memorize's ``ts`` may be a day ahead of the host clock, no more
 DEFAULT_BUDGET_TOKENS = 1500
 DEFAULT_HIT_TOKENS = 200
 STRATEGIES = ("auto", "derived", "full", "both")
@@ -51,12 +52,15 @@ class MemoryVerbs:
         self, body: dict[str, Any], source: str = "memorize", screen: Screen | None = None,
         suspect: str | None = None, **extra: Any,
     ) -> Stored:
-        """Validate ``{text, namespace?}`` (``@name`` sigil allowed), screen it and memorize it.
+        """Validate ``{text, namespace?, ts?}`` (``@name`` sigil allowed), screen it and memorize it.
 
         Its secrets are redacted (``screen`` counts them); it is stored quarantined when it reads
-        as an instruction aimed at the agent, or for ``suspect`` (a reason found elsewhere).
+        as an instruction aimed at the agent, or for ``suspect`` (a reason found elsewhere). ``ts``
+        (epoch milliseconds, from 1970 to a day ahead of the host clock) dates an old note.
         """
         text = requests.text(body, "text", MAX_TEXT_BYTES)
+        if body.get("ts") is not None:
+            extra["ts"] = requests.as_integer(body["ts"], "ts", 0, self.host.now_ms() + MAX_AHEAD_MS)
         target = disciplines.for_write(self.host, text, disciplines.requested(body))
         text = requests.text({"text": target.text}, "text", MAX_TEXT_BYTES)
         text = (screen or Screen(self.host)).text(text, "text", MAX_TEXT_BYTES)
@@ -106,13 +110,15 @@ class MemoryVerbs:
         target = disciplines.for_read(host, cleaned, disciplines.requested(body))
 
         listed = {}
+        versions = {}
         for ns in target.namespaces:
             counts = Stats.decode(host.kv_get(bucket(ns, "meta"), "stats"))
             listed[ns] = keywords.read_pending(host, bucket(ns, "terms"), counts.docs, counts.tokens)
+            versions[ns] = counts.terms
 
-        def df(term: str) -> int:
+        def df(word: str) -> int:
             return sum(
-                keywords.document_frequency(host, bucket(ns, "terms"), term, listed[ns])
+                keywords.document_frequency(host, bucket(ns, "terms"), rules.term(word, versions[ns]), listed[ns])
                 for ns in target.namespaces
             )
 
@@ -132,16 +138,19 @@ class MemoryVerbs:
         if gate:
             hits = [h for h in hits if autorecall.relevant(h)]
         hits = [replace(h, text=disciplines.label(h.text, h.namespace, not target.explicit)) for h in hits]
-        context, shown = autorecall.render(hits, budget, per_hit)
+        dated = autorecall.Dated(self.host.now_ms(), when.asks_when(target.text))
+        context, shown = autorecall.render(hits, budget, per_hit, dated)
         return {"context": context, "query": derived.query, "hits": [_hit(h) for h in shown]}
 
     def reindex(self, body: dict[str, Any]) -> dict[str, Any]:
         """``reindex {namespace?, rebuild?}``: re-embed a store written by another embedder.
 
-        With ``rebuild: true`` the keyword index (doc numbers, postings, stats) is rebuilt first.
+        With ``rebuild: true`` the keyword index (doc numbers, postings, stats) is rebuilt first, by
+        the current terms version's rules (:mod:`guest.memory.rules`).
         """
         namespace = requests.namespace(body) or disciplines.DEFAULT
-        rebuilt = rebuild(self.host, namespace) if requests.boolean(body, "rebuild", False) else None
+        upgrade = requests.boolean(body, "rebuild", False)
+        rebuilt = rebuild(self.host, namespace, upgrade=True) if upgrade else None
         report = reindex(self.host, self.embedder, namespace)
         return report if rebuilt is None else {**report, "rebuilt": rebuilt}
 
@@ -153,7 +162,7 @@ class MemoryVerbs:
         return Rendered(f'{head[:-1]}, "vector": {to_json(vector)}}}')
 
     def stats(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``stats``: how many memories a store holds and who embedded them."""
+        """``stats``: how many memories a store holds, who embedded them, its terms version."""
         namespace = requests.namespace(body) or disciplines.DEFAULT
         stats = Stats.decode(self.host.kv_get(bucket(namespace, "meta"), "stats"))
         return {
@@ -161,9 +170,11 @@ class MemoryVerbs:
             "memories": stats.docs,
             "embedder": stats.embedder or None,
             "current_embedder": self.embedder.id,
+            "terms": stats.terms,
+            "current_terms": rules.CURRENT,
         }
 
 
 def _hit(hit: Hit) -> dict[str, Any]:
-    out = {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}
+    out = {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace, "ts": hit.ts}
     return {**out, "quarantined": hit.quarantined} if hit.quarantined else out

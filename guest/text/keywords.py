@@ -22,10 +22,11 @@ from guest.text.postings import (
     chunk_key,
     directory_key,
     document_count,
+    length,
     pack_all,
     seal,
 )
-from guest.text.stem import stem
+from guest.text.stem import stem, stem_form
 from guest.text.wordpin import pinned
 
 MAX_TERM_CHARS = 40
@@ -44,16 +45,19 @@ STOP_WORDS = frozenset(
 )
 
 
-def terms(text: str) -> list[str]:
+def terms(text: str, forms: bool = False) -> list[str]:
     """Lower-cased, stop-word-free, stemmed word terms of ``text``, in order.
 
-    Words are those of Unicode 14 on both targets (:mod:`guest.text.wordpin`).
+    Words are those of Unicode 14 on both targets (:mod:`guest.text.wordpin`). ``forms``: irregular
+    forms meet their lemma (:func:`guest.text.stem.stem_form`), as memory stores of terms version 2
+    index them.
     """
     out = []
+    stemmer = stem_form if forms else stem
     for word in WORD_RE.findall(pinned(text).lower()):
         if word in STOP_WORDS or len(word) > MAX_TERM_CHARS:
             continue
-        out.append(stem(word))
+        out.append(stemmer(word))
     return out
 
 
@@ -65,9 +69,9 @@ def index_documents(host: Host, ns: str, docs: list[tuple[int, list[str]]]) -> N
     """
     added: dict[str, list[bytes]] = {}
     for doc, words in docs:
-        length = min(len(words), 0xFFFF)
+        size = min(length(words), 0xFFFF)
         for term, tf in Counter(words).items():
-            added.setdefault(term, []).append(POSTING.pack(doc, min(tf, 0xFFFF), length))
+            added.setdefault(term, []).append(POSTING.pack(doc, min(tf, 0xFFFF), size))
     for term in sorted(added):
         raw = host.kv_get(ns, term)
         full = HEAD.unpack_from(raw)[0] if raw else 0
