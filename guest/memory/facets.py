@@ -8,8 +8,10 @@ A memory's *subjects* (:func:`subjects`), case-folded:
   rather than its subject (:data:`NOT_SUBJECTS`: ``Note:``, ``TODO:``, ``Returns:`` ...);
 * a file path: ``src/retry.py``, ``docs/api.md``, ``setup.py`` (a name with an extension that starts
   with a letter, or two slashes), as the path and as its file name;
-* an identifier in backticks: ```parse_config```, ````RecallOptions```` (no white space; ``()``
-  after it dropped).
+* an identifier in backticks: ```parse_config```, ````RecallOptions````, ```os.path```: no white
+  space (``()`` after it dropped), and shaped like an identifier rather than a word -- a ``_``,
+  ``.``, ``/``, ``-`` or digit in it, or a capital after a small letter -- so that ```None```,
+  ```str``` or ```queue``` (which any sentence may say) are not subjects.
 
 A query *names* a subject when one of its words (or two adjacent words, or a path or its file name)
 is that subject exactly, case-folded (:func:`named`). Stores of terms version 2 index each subject
@@ -38,6 +40,7 @@ EXTENSION_RE = re.compile(r"[^./]\.[A-Za-z][A-Za-z0-9]{0,9}$")
 TICKED_RE = re.compile(r"`+([^`\s]{2,80})`+")
 SUBJECT_RE = re.compile(r"[\w.+/-]+")
 LETTER_RE = re.compile(r"[^\W\d_]")
+IDENTIFIER_RE = re.compile(r"[_./\d-]|[a-z][A-Z]")
 WORD_RE = re.compile(r"[^\W\d_][\w-]*")  # a word of a two-word label
 URL_RE = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S*")
 EDGES = "\"'`.,;:!?()[]{}<>*"
@@ -65,9 +68,9 @@ def subjects(text: str) -> list[str]:
         _add(out, path)
         _add(out, path.rsplit("/", 1)[-1])
     for ticked in TICKED_RE.findall(text):
-        name = ticked.removesuffix("()").lower()
-        if SUBJECT_RE.fullmatch(name) and LETTER_RE.search(name):
-            _add(out, name)
+        name = ticked.removesuffix("()")
+        if SUBJECT_RE.fullmatch(name) and LETTER_RE.search(name) and IDENTIFIER_RE.search(name):
+            _add(out, name.lower())
     return out[:MAX_SUBJECTS]
 
 
