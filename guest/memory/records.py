@@ -92,9 +92,9 @@ class Stats:
 
     @classmethod
     def decode(cls, raw: bytes | None) -> Stats:
-        """Decode, or a fresh ``Stats`` for an empty store."""
+        """Decode, or a fresh ``Stats`` for an empty store (of the current terms version)."""
         if not raw:
-            return cls()
+            return cls(terms=TERMS_VERSION)
         data = json.loads(raw)
         data.setdefault("terms", 1)
         return cls(**data)

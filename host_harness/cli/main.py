@@ -75,20 +75,25 @@ def cli(
 @cli.command()
 @click.argument("text")
 @click.option("-n", "--namespace", default="default", show_default=True, help="default or a discipline.")
+@click.option("--ts", type=int, default=None, help="When it was said, in epoch milliseconds (an old note).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_obj
-def memorize(session: Session, text: str, namespace: str, as_json: bool) -> None:
+def memorize(session: Session, text: str, namespace: str, ts: int | None, as_json: bool) -> None:
     """Store TEXT (use - to read it from stdin) and print its id.
 
     \b
     Examples:
       rs-learn-host memorize "The staging server runs on port 8080."
       rs-learn-host memorize --namespace frontend "The app is built with vite."
+      rs-learn-host memorize --ts 1759363200000 "Deploys went through Jenkins until October."
       git log -1 --format=%B | rs-learn-host memorize -
     """
     if text == "-":
         text = sys.stdin.read()
-    data = session.dispatch("memorize", {"text": text, "namespace": namespace})
+    body: dict[str, object] = {"text": text, "namespace": namespace}
+    if ts is not None:
+        body["ts"] = ts
+    data = session.dispatch("memorize", body)
     if as_json:
         echo_json(data)
     else:
