@@ -94,7 +94,7 @@ CHECKS = {
     "setup cursor --remove": ("removed mcpServers.rs-learn",),
     "import --from claude-md --dry-run": ("(nothing stored)",),
     "import --from claude-md             # again": ("0 new, 3 already stored",),
-    "warmup": ("compiled",),
+    "host warmup": ("compiled",),
 }
 CLAUDE_MD = ("# Conventions\n- Use pnpm, not npm.\n- Deploys go through ArgoCD.\n\n"
              "## Style\nShort functions.\n\n@docs/more.md\n")
