@@ -38,8 +38,8 @@ def array(items: Schema) -> Schema:
     return {"type": "array", "items": items}
 
 
-HIT = shape({"id": STRING, "text": STRING, "score": NUMBER, "namespace": STRING},
-            ("id", "text", "score", "namespace"))
+HIT = shape({"id": STRING, "text": STRING, "score": NUMBER, "namespace": STRING, "ts": INTEGER},
+            ("id", "text", "score", "namespace", "ts"))
 BLOCK = {"id": STRING, "label": STRING, "namespace": STRING, "ts": INTEGER, "content": STRING, "text": STRING}
 SCOPE = shape({"actorId": TEXT_OR_NULL, "conversationId": TEXT_OR_NULL, "projectId": TEXT_OR_NULL,
                "threadId": TEXT_OR_NULL, "global": BOOLEAN})
