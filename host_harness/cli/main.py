@@ -151,6 +151,29 @@ def stats(session: Session, namespace: str, as_json: bool) -> None:
 
 
 @cli.command()
+@click.option("-n", "--namespace", default="default", show_default=True, help="default or a discipline.")
+@click.option("--rebuild", is_flag=True, help="Also rebuild the keyword index by the current rules.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_obj
+def reindex(session: Session, namespace: str, rebuild: bool, as_json: bool) -> None:
+    """Re-embed a store written by another embedder; with --rebuild, rebuild its keyword index too.
+
+    A store written before this version keeps its old keyword rules (stats: terms 1) until
+    --rebuild moves it to the current ones (word forms, subjects and dates).
+
+    \b
+    Example:
+      rs-learn-host reindex --rebuild
+    """
+    data = session.dispatch("reindex", {"namespace": namespace, "rebuild": rebuild})
+    if as_json:
+        echo_json(data)
+        return
+    for key, value in data.items():
+        click.echo(f"{key}: {'-' if value is None else value}")
+
+
+@cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON.")
 @click.pass_obj
 def version(session: Session, as_json: bool) -> None:
