@@ -62,6 +62,7 @@ FORMS: dict[str, str] = {
 
 
 def plain(word: str) -> bool:
+    """A lower-case ASCII word."""
     return word.isascii() and word.isalpha() and word.islower()
 
 

@@ -17,11 +17,11 @@ import pytest
 from guest.host import bucket
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key, minmax
 from guest.memory.lift import Lift
-from guest.text.when import Window
 from guest.memory.recall import RecallOptions, collapse, f32, keyword_channel, vector_channel
 from guest.memory.records import Memory, Stats
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder
+from guest.text.when import Window
 from host_harness.services import HostServices
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,7 +136,8 @@ def test_the_lazy_lifted_ranking_is_the_sorted_ranking(stored):
                     stores, 0.0)
         for namespace in stores:  # what the facet postings would say: doc % 3 == 1 has subject s1
             for doc in range(60):
-                value = lift.value(subject and doc % 3 == 1, window is not None and window.holds(doc * 86_400_000))
+                timed_doc = window is not None and window.holds(doc * 86_400_000)
+                value = lift.value(subject and doc % 3 == 1, timed_doc)
                 if value:
                     lift.docs[(namespace, doc)] = value
         lift = Lift(lift.subject_weight, lift.time_weight, lift.subjects, window, lift.docs, stores,

@@ -111,7 +111,7 @@ def test_a_locked_database_fails_cleanly(guest_factory, project: Path, clock: Ma
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
-        with pytest.raises(HostFailure, match="busy: .*nothing was changed"):
+        with pytest.raises(HostFailure, match=r"busy: .*nothing was changed"):
             guest.memorize("during the lock", "default")
         hits = envelope(guest, "recall", {"query": "lock"})["data"]  # a reader does not wait for writers
         assert [h["text"] for h in hits] == ["before the lock"]

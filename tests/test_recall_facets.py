@@ -75,7 +75,8 @@ def test_a_memory_about_the_named_speaker_ranks_above_mentions(guest):
     for text in ("Caroline: Melanie told me about her painting class at the museum, Melanie paints well.",
                  "Melanie: I painted a sunrise last year.", "Caroline: I painted my kitchen wall blue.",
                  "Caroline: I went to a pride parade.", "Melanie: my kids love camping by the lake.",
-                 "Caroline: the adoption agency called back.", "Caroline: Melanie says painting relaxes her."):
+                 "Caroline: the adoption agency called back.",
+                 "Caroline: Melanie says painting relaxes her."):
         ok(guest, "memorize", text)
     assert texts(guest, "What did Melanie paint?")[0] == "Melanie: I painted a sunrise last year."
 
@@ -101,7 +102,9 @@ def test_hits_carry_the_time_they_were_memorized(guest, clock):
     ok(guest, "memorize", {"text": "The old deploy script lived in ops/deploy.sh.", "ts": NOW - 400 * DAY_MS})
     hits = ok(guest, "recall", {"query": "deploy", "limit": 5})
     assert {hit["text"]: hit["ts"] for hit in hits} == {
-        "Deploys go through ArgoCD.": NOW, "The old deploy script lived in ops/deploy.sh.": NOW - 400 * DAY_MS}
+        "Deploys go through ArgoCD.": NOW,
+        "The old deploy script lived in ops/deploy.sh.": NOW - 400 * DAY_MS,
+    }
     assert all("ts" not in hit for hit in guest.recall("deploy", 5))  # the typed export is unchanged
 
 
@@ -123,7 +126,8 @@ def test_a_time_expression_prefers_memories_from_its_window(guest, clock):
     stored = {
         "We decided to pin the database driver version.": NOW - DAY_MS,  # yesterday
         "We decided to keep the database driver on the old major version.": NOW - 40 * DAY_MS,  # 4 September
-        "The database driver migration waits for the audit, we decided.": days_from_civil(2026, 5, 12) * DAY_MS,
+        "The database driver migration waits for the audit, we decided.":
+            days_from_civil(2026, 5, 12) * DAY_MS,
         "The cache layer stays in front of the database.": NOW - 3 * DAY_MS,
         "Logs go to stderr as JSON lines.": NOW - 2 * DAY_MS,
         "The frontend is built with vite.": NOW - 90 * DAY_MS,

@@ -88,7 +88,8 @@ def test_a_window_is_covered_by_the_fewest_date_terms():
     ("returns a tuple of three lists: a, b", []),
     ("10:30 standup moved", []),
     ("see https://example.com/a/b.py and e.g. this", []),
-    ("Call `parse_config()` and ``RecallOptions`` or `os.path`", ["os.path", "parse_config", "recalloptions"]),
+    ("Call `parse_config()` and ``RecallOptions`` or `os.path`",
+     ["os.path", "parse_config", "recalloptions"]),
     ("If ``strict`` is ``True`` or `None`, a `str`", []),
     ("and/or TCP/IP docs/api/v2", ["docs/api/v2", "v2"]),
 ])
@@ -97,6 +98,8 @@ def test_subjects_of_a_text(text, subjects):
 
 
 def test_subjects_a_query_names():
-    assert facets.named("What did Melanie's son paint?") == ["melanie", "melanie+son", "son", "son+paint", "paint"]
+    named = facets.named("What did Melanie's son paint?")
+    assert named == ["melanie", "melanie+son", "son", "son+paint", "paint"]
     assert facets.named("how do we deploy src/retry.py?") == ["deploy", "src/retry.py", "retry.py"]
-    assert facets.named("what does `parse_config` return") == ["parse_config", "parse_config+return", "return"]
+    named = facets.named("what does `parse_config` return")
+    assert named == ["parse_config", "parse_config+return", "return"]

@@ -10,8 +10,8 @@ in, and ``ts`` is the earliest. Deleted on one side, changed on the other: kept.
 ours' (``docs``/``terms`` stay valid); when a memory is deleted the keyword index is rebuilt
 (:func:`guest.memory.reindex.rebuild`), and so it is when a kept memory's date moved in a store whose
 terms hold dates. Every memory added is indexed by ours' terms version (:mod:`guest.memory.rules`):
-a merge of an old store with a new one never mixes their rules. The derived buckets (``vectors/*``, ``docs``, ``terms``,
-``meta``) are never merged key by key.
+a merge of an old store with a new one never mixes their rules. The derived buckets (``vectors/*``,
+``docs``, ``terms``, ``meta``) are never merged key by key.
 """
 
 from __future__ import annotations

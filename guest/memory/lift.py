@@ -74,7 +74,8 @@ def plan(
     for namespace, listed in versioned:
         terms_ns = bucket(namespace, "terms")
         for name in names:
-            named.update((namespace, doc) for doc, _, _ in keywords.postings(host, terms_ns, facets.term(name), listed))
+            found = keywords.postings(host, terms_ns, facets.term(name), listed)
+            named.update((namespace, doc) for doc, _, _ in found)
         for term in cover or ():
             timed.update((namespace, doc) for doc, _, _ in keywords.postings(host, terms_ns, term, listed))
     if not named and not timed:

@@ -10,8 +10,8 @@ Buckets of a store:
 * ``vectors/<embedder>``  ``mem-…`` -> little-endian f32 vector (the embedder id is in the name)
 * ``docs``                ``%010d`` doc number -> ``mem-…`` (the keyword index speaks doc numbers)
 * ``terms``               keyword postings (see ``guest/text/keywords.py``)
-* ``meta``                ``stats`` -> JSON {docs, tokens, embedder, terms}; ``postings`` -> the ``stats`` the last
-                          writer that keeps chunk directories wrote (see ``guest/text/postings.py``)
+* ``meta``                ``stats`` -> JSON {docs, tokens, embedder, terms}; ``postings`` -> the ``stats``
+                          the last writer that keeps chunk directories wrote (``guest/text/postings.py``)
 """
 
 from __future__ import annotations

@@ -118,8 +118,8 @@ class MemoryVerbs:
 
         def df(word: str) -> int:
             return sum(
-                keywords.document_frequency(host, bucket(ns, "terms"), rules.term(word, versions[ns]), listed[ns])
-                for ns in target.namespaces
+                keywords.document_frequency(host, bucket(ns, "terms"), rules.term(word, version), listed[ns])
+                for ns, version in versions.items()
             )
 
         derived = autorecall.derive(target.text, df)

@@ -14,8 +14,9 @@
 
 A bare month name needs a preposition, a day or a year (``in May``, ``May 2``, ``May 2026``), and
 ``may`` next to a number only counts in capitals, so that the verb "may" is not a month. Of two
-expressions that overlap (``in May 2022``) the more specific wins. :func:`asks_when` tells a question about *when* something happened
-("when did", "what date"): the hook then shows every hit's date.
+expressions that overlap (``in May 2022``) the more specific wins. :func:`asks_when` tells a
+question about *when* something happened ("when did", "what date"): the hook then shows every
+hit's date.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 YEAR = r"((?:19|20|21)\d\d)"
 COUNT = r"(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple)"
 FLAGS = re.IGNORECASE
-PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(pattern, FLAGS)) for kind, pattern in (
+SOURCES: tuple[tuple[str, str], ...] = (
     ("iso", r"\b((?:19|20|21)\d\d)-(\d{1,2})-(\d{1,2})\b"),
     ("day month year", rf"\b{DAY}(?:\s+of)?\s+{MONTH},?\s+{YEAR}\b"),
     ("month day year", rf"\b{MONTH}\s+{DAY}(?:,\s*|\s+){YEAR}\b"),
@@ -55,7 +56,8 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(patt
     ("past", rf"\b(?:last|past|previous)\s+{COUNT}\s+(day|week|month|year)s?\b"),
     ("relative", r"\b(the\s+day\s+before\s+yesterday|yesterday|today|tonight|this\s+morning|"
                  r"this\s+afternoon|this\s+evening|last\s+night|(?:this|last)\s+(?:weekend|week|month|year))\b"),
-))
+)
+PATTERNS = tuple((kind, re.compile(pattern, FLAGS)) for kind, pattern in SOURCES)
 SINCE = re.compile(r"\b(?:since|after)\s+$", FLAGS)
 WHEN = re.compile(r"^\W*when\b|\bwhen\s+(?:did|was|were|is|do|does|have|has|had|will)\b|"
                   r"\bwhat\s+(?:date|day|time|year|month)\b|\bhow\s+long\s+ago\b", FLAGS)
