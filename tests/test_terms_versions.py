@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from envelopes import ok
 from stores import store_digest, store_rows
+from test_recall_facets import facet_keys, texts
 
 from guest.memory import records
 from host_harness.guests.native import NativeGuest
@@ -33,17 +34,6 @@ def load(services: HostServices) -> None:
     """Write the golden rows into a fresh store (outside a call: committed at once)."""
     for row in GOLDEN["rows"]:
         services.kv_put(row["ns"], row["key"], base64.b64decode(row["b64"]))
-
-
-def texts(guest, query: str, **body) -> list[str]:
-    return [hit["text"] for hit in ok(guest, "recall", {"query": query, "limit": 10, **body})]
-
-
-def facet_keys(services: HostServices) -> list[str]:
-    keys = {key.split("#")[0] for key, _ in services.kv_query("terms", "", 0)}
-    for line in (services.kv_get("terms", "#pending") or b"").decode().splitlines()[1:]:
-        keys.update(item.rpartition(":")[0] for item in line.split(" ")[2:])
-    return sorted(key for key in keys if key[:1] in ("@", "~"))
 
 
 @pytest.mark.both_stores
