@@ -6,7 +6,7 @@ the hook send. A ranking change is measured by adding one line to :data:`VARIANT
     Variant("recency 0.2", recall={"recency_weight": 0.2}),            # a request field
     Variant("wider pool", options={"candidates": 100}),                # a RecallOptions field
     Variant("gate cosine .95", patch={"guest.memory.autorecall:MIN_COSINE": 0.95}),
-    Variant("word forms", patch={"guest.text.stem:IRREGULAR": {...}}, index=True),  # (hypothetical)
+    Variant("no word forms", patch={"guest.memory.rules:FORMS": False}, index=True),
 
 * ``recall`` / ``hook``: fields merged into every ``recall`` / ``auto_recall`` body: what a user
   or host can already ask for; runs on both targets.
@@ -53,6 +53,11 @@ VARIANTS: tuple[Variant, ...] = (
     DEFAULT,
     Variant("no relevance gate", patch={"guest.memory.relevance:MIN_COVERAGE": 0.0,
                                         "guest.memory.relevance:NAMED_COVERAGE": 0.0}),
+    # issue 29, each change turned off (docs/quality.md, "Who, what and when"):
+    Variant("no subject lift", options={"subject_weight": 0.0}),
+    Variant("no time lift", options={"time_weight": 0.0}),
+    Variant("no word forms", patch={"guest.memory.rules:FORMS": False}, index=True),
+    Variant("terms v1 (old store)", patch={"guest.memory.records:TERMS_VERSION": 1}, index=True),
 )
 
 

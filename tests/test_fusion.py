@@ -17,10 +17,12 @@ import pytest
 from guest.host import bucket
 from guest.memory.channels import evident
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key, minmax
+from guest.memory.lift import Lift
 from guest.memory.recall import RecallOptions, collapse, f32, keyword_channel, vector_channel
 from guest.memory.records import Memory, Stats
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder
+from guest.text.when import Window
 from host_harness.services import HostServices
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,6 +99,57 @@ def test_the_lazy_ranking_is_the_sorted_ranking(stored):
             assert list(fusion.ranked(limit)) == expected[:limit]
         eager = Fusion(services, vectors, words, WEIGHTS, eager=True)
         assert list(eager.ranked(200)) == expected
+
+
+def lifted_reference(services, vectors, words, lift: Lift, reach: int):
+    """The lifted ranking the slow way: every document's lift, the ``reach`` best vector
+    candidates of lifted stores lifted by their record, every score summed and sorted."""
+    vpart = {key: WEIGHTS[0] * s for key, s in minmax(vectors)}
+    kpart = {doc: WEIGHTS[1] * s for doc, s in minmax(words)}
+    kpart = {doc: k + lift.docs[doc] if doc in lift.docs else k for doc, k in kpart.items()}
+    top = [x for x in sorted(vpart, key=lambda x: (-vpart[x], x))[:reach] if x[0] in lift.stores]
+    scores: dict[Key, float] = {}
+    for (namespace, doc), k in kpart.items():
+        raw = services.kv_get(bucket(namespace, "docs"), f"{doc:010d}")
+        if raw is not None:
+            key = (namespace, raw.decode("utf-8"))
+            scores[key] = vpart[key] + k if key in vpart else 0.0 + k
+    for key, v in vpart.items():
+        if key not in scores:
+            raw = services.kv_get(bucket(key[0], "memories"), key[1])
+            scores[key] = v + lift.of_record(Memory.decode(raw)) if raw and key in top else 0.0 + v
+    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0][1], kv[0][0]))
+
+
+def test_the_lazy_lifted_ranking_is_the_sorted_ranking(stored):
+    services, ids = stored
+    for namespace in NAMESPACES:  # labels and dates the lift can find in the records
+        for doc, key in enumerate(ids[namespace]):
+            record = Memory(key, f"S{doc % 3}: text {doc}", namespace, doc * 86_400_000, "e", "memorize", doc)
+            services.kv_put(bucket(namespace, "memories"), key, record.encode())
+    rnd = random.Random(11)
+    for _ in range(300):
+        vectors, words = pools(rnd, ids)
+        subject, timed = rnd.random() < 0.7, rnd.random() < 0.5
+        window = Window(rnd.randint(0, 30), rnd.randint(30, 60)) if timed else None
+        stores = frozenset(rnd.sample(NAMESPACES, rnd.randint(1, 2)))
+        lift = Lift(rnd.choice([0.5, 0.25]), 0.5, frozenset({"s1"}) if subject else frozenset(), window, {},
+                    stores, 0.0)
+        for namespace in stores:  # what the facet postings would say: doc % 3 == 1 has subject s1
+            for doc in range(60):
+                timed_doc = window is not None and window.holds(doc * 86_400_000)
+                value = lift.value(subject and doc % 3 == 1, timed_doc)
+                if value:
+                    lift.docs[(namespace, doc)] = value
+        lift = Lift(lift.subject_weight, lift.time_weight, lift.subjects, window, lift.docs, stores,
+                    lift.value(subject, timed))
+        for reach in (0, 3, 10):
+            expected = lifted_reference(services, vectors, words, lift, reach)
+            for limit in (1, 5, 200):
+                fusion = Fusion(services, vectors, words, WEIGHTS, lift=lift, reach=reach)
+                assert list(fusion.ranked(limit)) == expected[:limit]
+            eager = Fusion(services, vectors, words, WEIGHTS, eager=True, lift=lift, reach=reach)
+            assert list(eager.ranked(200)) == expected
 
 
 def test_it_looks_up_only_what_the_order_needs(stored):

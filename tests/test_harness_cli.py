@@ -58,11 +58,15 @@ def test_memorize_recall_stats_version(run, project: Path):
     assert run("recall", "how do I bake a chocolate cake").output == "No memories found.\n"
 
     as_json = json.loads(run("recall", "package manager", "--json").output)
-    assert as_json[0]["id"] == mem_id and set(as_json[0]) == {"id", "text", "score", "namespace"}
+    assert as_json[0]["id"] == mem_id and set(as_json[0]) == {"id", "text", "score", "namespace", "ts"}
 
     stats = json.loads(run("stats", "--json").output)
     assert stats["memories"] == 2 and stats["namespace"] == "default"
     assert "memories: 2" in run("stats").output
+    assert "terms: 2" in run("stats").output
+    rebuilt = json.loads(run("reindex", "--rebuild", "--json").output)
+    assert rebuilt["memories"] == 2 and rebuilt["rebuilt"]["memories"] == 2
+    assert "reembedded: 0" in run("reindex").output
     version = json.loads(run("version", "--json").output)
     assert version["version"] == "0.1.0" and version["harness"] and version["wasmtime"]
     assert leftovers(project) == []

@@ -268,6 +268,7 @@ def test_results_carry_text_and_structured_content(serve):
         assert hits.structured_content is not None
         found = [h["text"] for h in hits.structured_content["result"]]
         assert found == ["The staging server runs on port 8080."]
+        assert all(isinstance(h["ts"], int) for h in hits.structured_content["result"])  # when memorized
         lesson = await client.call_tool("learn", {"memory": "Run the migrations before the tests."})
         assert text(lesson) == "Lesson stored." and lesson.is_error is False
         data = lesson.structured_content

@@ -16,7 +16,8 @@ import pytest
 from envelopes import ok
 from stores import store_digest
 
-from guest.memory.records import Stats
+from guest.memory import rules
+from guest.memory.records import Memory, Stats
 from guest.memory.reindex import remove
 from guest.text import keywords, pending, postings, topk
 
@@ -39,6 +40,13 @@ def held(services) -> list[int]:
     return [int(line.split(b" ")[0]) for line in raw.split(b"\n")[1:]] if raw else []
 
 
+def documents(services) -> list[tuple[int, list[str]]]:
+    """Each stored memory's doc number and terms, by the store's terms version (words and facets)."""
+    version = Stats.decode(services.kv_get("meta", "stats")).terms
+    memories = [Memory.decode(raw) for _, raw in services.kv_query("memories", "", 0)]
+    return sorted((memory.doc, rules.document(memory, version)) for memory in memories)
+
+
 def exhaustive(services, query: str, k: int = 50) -> list[tuple[int, float]]:
     stats = Stats.decode(services.kv_get("meta", "stats"))
     listed = keywords.read_pending(services, "terms", stats.docs, stats.tokens)
@@ -55,8 +63,8 @@ def test_writes_fill_the_list_then_index_it_as_one_by_one(guest, services):
     ok(guest, "memorize", text(pending.PENDING_DOCS))
     assert held(services) == []  # the 33rd write indexed all 33
     one_by_one = keywords._Buffer(services)
-    for n in range(pending.PENDING_DOCS + 1):
-        keywords.index_documents(one_by_one, "terms", [(n, keywords.terms(text(n)))])
+    for document in documents(services):
+        keywords.index_documents(one_by_one, "terms", [document])
     assert terms_bucket(services) == one_by_one.values
     ok(guest, "memorize", text(99))
     assert held(services) == [pending.PENDING_DOCS + 1]
@@ -83,11 +91,7 @@ def test_removing_indexes_the_list_first_and_keeps_the_index_exact(guest, servic
     services.commit()
     assert held(services) == []
     rebuilt = keywords._Buffer(services)
-    documents = []
-    for _, raw in services.kv_query("memories", "", 0):
-        record = json.loads(raw)
-        documents.append((record["doc"], keywords.terms(record["text"])))
-    keywords.index_documents(rebuilt, "terms", sorted(documents))
+    keywords.index_documents(rebuilt, "terms", documents(services))
     assert terms_bucket(services) == rebuilt.values
     assert ok(guest, "recall", {"query": "item3", "mode": "keyword"}) == []
 

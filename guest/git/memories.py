@@ -8,8 +8,11 @@ deleted; one only theirs changed takes theirs' fields. Both added or changed it 
 memorized the same text): the earlier record's fields win, fields only the other set are filled
 in, and ``ts`` is the earliest. Deleted on one side, changed on the other: kept. Doc numbers and
 timeline numbers are ours' (``docs``/``terms``/``timeline`` stay valid); when a memory is deleted
-the keyword index is kept exact (:func:`guest.memory.reindex.remove`). The derived buckets
-(``vectors/*``, ``docs``, ``terms``, ``timeline``, ``meta``) are never merged key by key.
+the keyword index is kept exact (:func:`guest.memory.reindex.remove`), and it is rebuilt
+(:func:`guest.memory.reindex.rebuild`) when a kept memory's date moved in a store whose terms hold
+dates. Every memory added is indexed by ours' terms version (:mod:`guest.memory.rules`): a merge of
+an old store with a new one never mixes their rules. The derived buckets (``vectors/*``, ``docs``,
+``terms``, ``timeline``, ``meta``) are never merged key by key.
 
 Forgotten memories (bucket ``forgotten``, :mod:`guest.memory.tombstones`) then decide by time,
 whatever the sides did: when either side holds a tombstone of a memory, the later tombstone is
@@ -24,12 +27,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 
 from guest.git.sides import Report, Sides, State, take
-from guest.host import Host
+from guest.host import Host, bucket
 from guest.memory import timeline, tombstones
 from guest.memory.memorize import write
-from guest.memory.records import Memory
-from guest.memory.reindex import remove
+from guest.memory.records import Memory, Stats
+from guest.memory.reindex import rebuild, remove
 from guest.memory.tombstones import Tombstone
+from guest.text import dates
 from guest.text.embed import StaticEmbedder, pack
 
 MEMORIES = "memories"
@@ -70,6 +74,9 @@ def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report) ->
     for ours, record in plan.replaced:
         _replace(host, embedder, sides, ours, record)
     remove(host, STORE, [memory.id for memory in plan.removed])
+    redated = any(dates.facets(record.ts) != dates.facets(ours.ts) for ours, record in plan.replaced)
+    if redated and Stats.decode(host.kv_get(bucket(STORE, "meta"), "stats")).terms >= 2:
+        rebuild(host, STORE)  # the index by ours' terms version, with the dates now in force
     appender = timeline.Appender(host)
     for ours_tomb, kept in plan.tombs:
         kept.memory.seq = ours_tomb.memory.seq if ours_tomb else appender.append(STORE, kept.memory.id)

@@ -31,12 +31,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from guest.memory.recall import Hit
-from guest.text import keywords, wordpin
+from guest.text import dates, keywords, wordpin
 from guest.text.stem import stem
 
 MAX_TERMS = 6
 SHORT_PROMPT_WORDS = 200
 MIN_COSINE = 0.9  # static embeddings are anisotropic: unrelated texts sit at 0.6-0.8
+DATED_AFTER_MS = 7 * 86_400_000  # a hit older than a week is shown with its date
 CHARS_PER_TOKEN = 4
 HEADER = "## Recall for this prompt"
 
@@ -140,7 +141,10 @@ def _fence_prefix(match: re.Match[str]) -> str:
 
 
 def derive(cleaned: str, document_frequency: Callable[[str], int]) -> Derived:
-    """The 2-6 word query of a :func:`clean`-ed prompt; ``document_frequency(term)`` ranks candidates."""
+    """The 2-6 word query of a :func:`clean`-ed prompt; ``document_frequency(word)`` ranks candidates.
+
+    (The caller finds a word's term in each store by that store's rules.)
+    """
     words: list[str] = []
     seen: set[str] = set()
     for word in WORD.findall(wordpin.pinned(cleaned)):  # Unicode 14's words on both targets
@@ -153,7 +157,7 @@ def derive(cleaned: str, document_frequency: Callable[[str], int]) -> Derived:
             words.append(lower)
     if len(words) > MAX_TERMS:
         order = {w: i for i, w in enumerate(words)}
-        rarest = sorted(words, key=lambda w: (_rank(document_frequency(stem(w))), order[w]))
+        rarest = sorted(words, key=lambda w: (_rank(document_frequency(w)), order[w]))
         keep = set(rarest[:MAX_TERMS])
         words = [w for w in words if w in keep]
     return Derived(cleaned, " ".join(words))
@@ -185,10 +189,26 @@ def relevant(hit: Hit) -> bool:
     return hit.matched or hit.cosine >= MIN_COSINE
 
 
-def render(hits: list[Hit], budget_tokens: int, max_hit_tokens: int) -> tuple[str, list[Hit]]:
+@dataclass(frozen=True)
+class Dated:
+    """When a hit's date is shown: older than :data:`DATED_AFTER_MS` at ``now_ms``, or ``always``."""
+
+    now_ms: int
+    always: bool = False  # the prompt asks when something happened
+
+    def shows(self, ts_ms: int) -> bool:
+        """Whether a hit memorized at ``ts_ms`` is shown with its date."""
+        return ts_ms > 0 and (self.always or self.now_ms - ts_ms > DATED_AFTER_MS)
+
+
+def render(
+    hits: list[Hit], budget_tokens: int, max_hit_tokens: int, dated: Dated | None = None
+) -> tuple[str, list[Hit]]:
     """``## Recall for this prompt`` and numbered hits, within the budget; ``""`` when none fit.
 
-    A stale hit's line ends with ``(may be stale: <files> changed since)``.
+    With ``dated``, a hit older than a week (or every hit, for a *when* question) starts with the
+    date it was memorized: ``3. (2026-10-02) Deploys go through ArgoCD``. A stale hit's line ends
+    with ``(may be stale: <files> changed since)``.
     """
     lines = [HEADER]
     used = _tokens(HEADER)
@@ -200,7 +220,8 @@ def render(hits: list[Hit], budget_tokens: int, max_hit_tokens: int) -> tuple[st
             text = text[: cap - 1].rstrip() + "…"
         if hit.stale:  # after the cap: the warning is never cut off
             text += f" (may be stale: {', '.join(hit.stale)} changed since)"
-        line = f"{len(shown) + 1}. {text}"
+        date = f"({dates.iso_date(hit.ts)}) " if dated is not None and dated.shows(hit.ts) else ""
+        line = f"{len(shown) + 1}. {date}{text}"
         cost = _tokens(line)
         if used + cost > budget_tokens:
             break

@@ -44,6 +44,7 @@ from guest.memory.carry import Carried
 from guest.memory.memorize import write
 from guest.memory.records import Memory, Stats, memory_id
 from guest.memory.tombstones import Tombstone
+from guest.text.dates import days_from_civil, month_days
 from guest.text.embed import StaticEmbedder, dot, pack
 from guest.text.screen import Screen, quarantine, quarantine_of, quarantined
 
@@ -201,7 +202,7 @@ def _created(value: Any, field: str = "created") -> int | None:
         if match is None:
             raise InvalidRequest(f"field {field!r} is not an ISO-8601 date: {value!r}")
         year, month, day, hour, minute, second = (int(g or 0) for g in match.group(1, 2, 3, 4, 5, 6))
-        if not (1 <= month <= 12 and 1 <= day <= _month_days(year, month) and hour < 24 and minute < 60
+        if not (1 <= month <= 12 and 1 <= day <= month_days(year, month) and hour < 24 and minute < 60
                 and second < 61):
             raise InvalidRequest(f"field {field!r} is not a valid date: {value!r}")
         millis = int((match.group(7) or "").ljust(3, "0")[:3])
@@ -209,25 +210,9 @@ def _created(value: Any, field: str = "created") -> int | None:
         if match.group(8) not in (None, "Z", "z"):
             sign = -1 if match.group(8)[0] == "-" else 1
             offset = sign * (int(match.group(9)) * 60 + int(match.group(10)))
-        minutes = (_days_from_civil(year, month, day) * 24 + hour) * 60 + minute - offset
+        minutes = (days_from_civil(year, month, day) * 24 + hour) * 60 + minute - offset
         value = (minutes * 60 + second) * 1000 + millis
     return requests.as_integer(value, field, 0, MAX_TS)
-
-
-def _month_days(year: int, month: int) -> int:
-    if month == 2:
-        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
-    return 30 if month in (4, 6, 9, 11) else 31
-
-
-def _days_from_civil(year: int, month: int, day: int) -> int:
-    """Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm)."""
-    year -= month <= 2
-    era = year // 400
-    yoe = year - era * 400
-    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
 
 
 def _vector(item: dict[str, Any], embedder: StaticEmbedder) -> bytes | None:

@@ -68,11 +68,12 @@ def excluded(body: dict[str, Any]) -> frozenset[str]:
 
 
 def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, label: bool,
-           closed: bool = False) -> Verdict:
+           closed: bool = False, dated: autorecall.Dated | None = None) -> Verdict:
     """Every candidate's decision and the context of those injected.
 
     ``label``: prefix a fanned-out discipline's hits with ``[discipline:<name>] `` (as injected);
-    ``closed``: the relevance gate found no evidence for the prompt: no hit passes it.
+    ``closed``: the relevance gate found no evidence for the prompt: no hit passes it; ``dated``:
+    which hits show their date (:func:`guest.memory.autorecall.render`).
     """
     decided: list[tuple[Hit, str]] = []
     eligible: list[Hit] = []
@@ -92,7 +93,7 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
             else:
                 eligible.append(hit)
                 decided.append((hit, ""))
-    context, shown = autorecall.render(eligible, budget, per_hit)
+    context, shown = autorecall.render(eligible, budget, per_hit, dated)
     injected = {(h.namespace, h.id) for h in shown}
     candidates = [(h, d or _shown(h, injected)) for h, d in decided]
     return Verdict(context, shown, candidates)

@@ -20,6 +20,11 @@ candidate with the highest bound is settled: a document by its ``docs`` entry (i
 by its record (its ``doc``; collapse needs the record anyway). Each bound is computed with the
 same float additions as the score it bounds, so rounding cannot reorder anything.
 
+With a :class:`~guest.memory.lift.Lift` a memory's score is ``v + (k + l)``: ``l``, its lift, is
+folded into the keyword part of each document the lift covers, and added to the vector part of the
+``reach`` best vector candidates of lifted stores once their record is read (a memory that is both
+is lifted once, through its document); until then such a candidate's bound counts the largest lift.
+
 Matching a vector candidate through its record's ``doc`` trusts that the ``docs`` map and the
 records agree, as every writer keeps them. When a disagreement shows (two documents naming one
 memory, a record naming a document whose entry names another memory), the ranking is made again
@@ -34,6 +39,7 @@ from typing import TypeVar
 
 from guest.host import Host, bucket
 from guest.memory.channels import Channels
+from guest.memory.lift import Lift
 from guest.memory.records import Memory
 
 Key = tuple[str, str]  # (namespace, memory id)
@@ -68,13 +74,25 @@ class Fusion:
         words: list[tuple[DocKey, float]],
         weights: tuple[float, float],
         eager: bool = False,
+        lift: Lift | None = None,
+        reach: int = 0,
     ) -> None:
-        """``weights``: (vector, keyword); ``eager``: look every document up first, trust no record."""
-        self.host, self.eager = host, eager
+        """``weights``: (vector, keyword); ``eager``: look every document up first, trust no record.
+
+        ``lift``: what to lift, ``reach``: how many of the best vector candidates its records may lift.
+        """
+        self.host, self.eager, self.lift = host, eager, lift
         self.cosines, self.bm25 = dict(vectors), dict(words)  # the raw scores, for explain
         self.vnorm, self.knorm = dict(minmax(vectors)), dict(minmax(words))
         self.vpart = {key: weights[0] * s for key, s in self.vnorm.items()}
         self.kpart = {doc: weights[1] * s for doc, s in self.knorm.items()}
+        self.lifted: set[Key] = set()  # vector candidates lifted by their record
+        self.most = 0.0
+        if lift is not None:
+            self.kpart = {doc: k + lift.docs[doc] if doc in lift.docs else k for doc, k in self.kpart.items()}
+            ranked = sorted(self.vpart, key=lambda x: (-self.vpart[x], x))
+            self.lifted = {x for x in ranked[:reach] if x[0] in lift.stores}
+            self.most = lift.most
         self.ids: dict[DocKey, Key | None] = {}  # documents looked up
         self.docs: dict[Key, DocKey] = {}  # ... and the memories they name
         self.records: dict[Key, Memory | None] = {}
@@ -82,11 +100,13 @@ class Fusion:
         self.known: list[tuple[float, str, str]] = []  # heap of (-score, id, namespace), not given out
         self.open_docs: list[DocKey] = []
         self.open_vectors: list[Key] = []
+        self.open_lifted: list[Key] = []
         if eager:
             self._rank_all()
         else:
             self.open_docs = sorted(self.kpart, key=lambda d: (-self.kpart[d], d))
             self.open_vectors = sorted(self.vpart, key=lambda x: (-self.vpart[x], x))
+            self.open_lifted = [x for x in self.open_vectors if x in self.lifted]
 
     def _rank_all(self) -> None:
         """Every document looked up, the scores summed as they always were: no record is trusted."""
@@ -96,6 +116,10 @@ class Fusion:
             if key is not None:
                 self.docs[key] = doc
                 scores[key] = scores.get(key, 0.0) + k
+        for key in sorted(self.lifted - set(self.docs)):  # lifted by their record, not a document
+            record = self.memory(key)
+            if record is not None and self.lift is not None:
+                scores[key] = self.vpart[key] + self.lift.of_record(record)
         self.settled = set(scores)
         self.known = [(-score, key[1], key[0]) for key, score in scores.items()]
         heapq.heapify(self.known)
@@ -112,6 +136,9 @@ class Fusion:
             doc, vector = self._open_doc(), self._open_vector()
             k = self.kpart[doc] if doc is not None else 0.0  # the best keyword part not looked up
             v = self.vpart[vector] if vector is not None else 0.0  # the best vector part not read
+            lifted = self._open_lifted()
+            if lifted is not None and self.vpart[lifted] + self.most > v:  # ... with its lift
+                vector, v = lifted, self.vpart[lifted] + self.most
             top = -self.known[0][0] if self.known else -1.0
             if top > k + v or (doc is None and vector is None):  # no open candidate can reach it
                 if not self.known:
@@ -168,6 +195,11 @@ class Fusion:
             self.open_vectors.pop(0)
         return self.open_vectors[0] if self.open_vectors else None
 
+    def _open_lifted(self) -> Key | None:
+        while self.open_lifted and self.open_lifted[0] in self.settled:
+            self.open_lifted.pop(0)
+        return self.open_lifted[0] if self.open_lifted else None
+
     def _look_up(self, doc: DocKey) -> Key | None:
         """Learn which memory keyword candidate ``doc`` is; its score is then known."""
         key = self._entry(doc)
@@ -198,7 +230,10 @@ class Fusion:
                 raise Disagreement(key[0])
             return  # settled by the look-up
         self.settled.add(key)
-        self._push(key, 0.0 + self.vpart[key])
+        if key in self.lifted and record is not None and self.lift is not None:
+            self._push(key, self.vpart[key] + self.lift.of_record(record))
+        else:
+            self._push(key, 0.0 + self.vpart[key])
 
     def _push(self, key: Key, score: float) -> None:
         heapq.heappush(self.known, (-score, key[1], key[0]))

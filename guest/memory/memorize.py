@@ -13,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from guest.host import Host, bucket
-from guest.memory import freshness, timeline, tombstones
+from guest.memory import freshness, rules, timeline, tombstones
 from guest.memory.records import Memory, Stats, memory_id, write_stats
 from guest.memory.reindex import rebuild
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
+from guest.text.postings import length
 from guest.text.screen import APPROVED, quarantine_of, quarantined
 
 
@@ -42,12 +43,14 @@ def memorize(
     context: str | None = None,
     quarantine: str | None = None,
     vector: list[float] | None = None,
+    ts: int | None = None,
 ) -> Stored:
     """Store ``text`` in ``namespace`` (already validated) unless it is already there.
 
     ``quarantine``: why the text reads as an instruction aimed at the agent; a new memory is
     stored quarantined. A stored one keeps its own state, which the answer reports.
-    ``vector``: the text's embedding when the caller computed it already.
+    ``vector``: the text's embedding when the caller computed it already. ``ts``: when it was said
+    (epoch ms, validated), for an import of old notes; the host clock's now by default.
     """
     key = memory_id(namespace, text)
     raw = host.kv_get(bucket(namespace, "memories"), key)
@@ -57,7 +60,8 @@ def memorize(
     if vector is None:
         vector = embedder.embed(text)  # embed first: no text is ever stored without its vector
     extra = quarantined(quarantine) if quarantine else {}
-    record = Memory(key, text, namespace, host.now_ms(), embedder.id, source, 0, importance, context, extra,
+    when = host.now_ms() if ts is None else ts
+    record = Memory(key, text, namespace, when, embedder.id, source, 0, importance, context, extra,
                     files=freshness.digests(host, text) or None)
     forgotten = tombstones.get(host, namespace, key)
     if forgotten is not None:  # memorized again after a forget: a new decision
@@ -73,8 +77,9 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
     Each memory gets the next document number and timeline number of its store -- ``into``, or
     the store of its own ``namespace`` -- then its vector (under its ``embedder``), record, doc
     entry and timeline entry are written, then the batch's postings (through the pending list,
-    :mod:`guest.text.pending`) and stats. (A git merge passes ``into``: it works on a copy of one
-    file, whatever discipline its memories name.)
+    :mod:`guest.text.pending`; terms by the store's rules, :mod:`guest.memory.rules`) and stats. (A
+    git merge passes ``into``: it works on a copy of one file, whatever discipline its memories
+    name.)
     """
     stats: dict[str, Stats] = {}
     before: dict[str, bytes | None] = {}
@@ -87,16 +92,17 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
         if store is None:
             raw = before[namespace] = host.kv_get(bucket(namespace, "meta"), "stats")
             store = stats[namespace] = Stats.decode(raw)
+            rules.check(namespace, store.terms)
             counts[namespace] = keywords.mark(store.docs, store.tokens)
         record.doc = store.docs
         record.seq = appender.append(namespace, record.id)
-        words = keywords.terms(record.text)
+        words = rules.document(record, store.terms)
         host.kv_put(bucket(namespace, f"vectors/{record.embedder}"), record.id, vector)
         host.kv_put(bucket(namespace, "memories"), record.id, record.encode())
         host.kv_put(bucket(namespace, "docs"), f"{record.doc:010d}", record.id.encode("utf-8"))
         postings.setdefault(namespace, []).append((record.doc, words))
         store.docs += 1
-        store.tokens += len(words)
+        store.tokens += length(words)
         store.embedder = store.embedder or record.embedder
     appender.close()
     for namespace, docs in postings.items():

@@ -3,8 +3,10 @@
 Fusion is a weighted sum of each channel's min-max normalised score over its
 candidate pool (0.25 vector, 0.75 keyword): measured better than reciprocal-rank
 fusion on Cranfield and CISI (see ``docs/quality.md``); :mod:`guest.memory.fusion` ranks
-the candidates without looking up every keyword candidate's memory id.
-Ties are broken by memory id, so native and wasm runs rank identically.
+the candidates without looking up every keyword candidate's memory id. A candidate about a
+subject the query names, or stored in the window of days it names, is lifted
+(:mod:`guest.memory.lift`). A store's query terms follow its own terms version
+(:mod:`guest.memory.rules`). Ties are broken by memory id, so native and wasm runs rank identically.
 
 A candidate with no evidence at all -- no query term, a cosine below the vector floor
 (:mod:`guest.memory.channels`) -- is left out, and its slot goes to the next one. So is, from the
@@ -24,13 +26,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from guest.host import WARN, Host, bucket
-from guest.memory import freshness, lookup
+from guest.memory import freshness, lookup, rules
 from guest.memory.channels import MIN_COSINE as VECTOR_FLOOR
 from guest.memory.channels import NONE, Channels, evident, f32
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
+from guest.memory.lift import plan
 from guest.memory.records import Memory, Stats
 from guest.text import keywords, postings
 from guest.text.embed import StaticEmbedder, cosine, unpack
+from guest.text.pending import Pending
 from guest.text.postings import PostingsCache
 from guest.text.screen import quarantine_of
 
@@ -50,6 +54,7 @@ class Hit:
     channels: Channels = field(default=NONE, compare=False)  # where the score comes from (explain)
     seen: bool = False  # excluded by the caller: not counted in the limit
     via: str | None = None  # the superseded memory that matched the query, when the hit is its chain's head
+    ts: int = 0  # when it was memorized (epoch ms)
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,8 @@ class RecallOptions:
     recency_weight: float = 0.0
     recency_half_life_days: float = 30.0
     min_cosine: float = VECTOR_FLOOR  # a candidate no query term matched needs this cosine at least
+    subject_weight: float = 0.5  # lift of a memory about a subject the query names (hybrid mode)
+    time_weight: float = 0.5  # lift of a memory from the window of days the query names (hybrid)
 
 
 def recall(
@@ -87,28 +94,35 @@ def recall(
     pool = max(options.candidates, limit * 4)
     vectors: list[tuple[Key, float]] = []
     words: list[tuple[DocKey, float]] = []
+    stores: list[tuple[str, Stats, Pending]] = []
     vector = embedder.embed(query) if options.mode != "keyword" else []
-    terms = keywords.terms(query) if options.mode != "vector" else []
     for namespace in namespaces:
         raw = host.kv_get(bucket(namespace, "meta"), "stats")
         stats = Stats.decode(raw)
         if stats.docs == 0:
             continue
+        rules.check(namespace, stats.terms)
         if any(vector):
             vectors += [
                 ((namespace, k), s) for k, s in vector_channel(host, embedder, vector, namespace, stats, pool)
             ]
+        listed = keywords.read_pending(host, bucket(namespace, "terms"), stats.docs, stats.tokens)
+        stores.append((namespace, stats, listed))
+        terms = rules.words(query, stats.terms) if options.mode != "vector" else []
         if terms:
-            found = keyword_channel(host, terms, namespace, stats, pool, cache, raw)
+            found = keyword_channel(host, terms, namespace, stats, pool, cache, raw, listed)
             words += [((namespace, doc), s) for doc, s in found]
     weights = (options.vector_weight, options.keyword_weight)
+    lift = None
+    if options.mode == "hybrid":
+        lift = plan(host, query, stores, options.subject_weight, options.time_weight)
     try:
-        fusion = Fusion(host, vectors, words, weights)
+        fusion = Fusion(host, vectors, words, weights, lift=lift, reach=limit)
         groups, boosts = _best(host, embedder, fusion, pool, limit, options, exclude)
     except Disagreement as disagreement:
         host.log(WARN, f"store {disagreement.namespace!r}: its docs map and records disagree; "
                  "run reindex with rebuild")
-        fusion = Fusion(host, vectors, words, weights, eager=True)
+        fusion = Fusion(host, vectors, words, weights, eager=True, lift=lift, reach=limit)
         groups, boosts = _best(host, embedder, fusion, pool, limit, options, exclude)
     matched = fusion.matched
     hits, counted = [], 0
@@ -131,6 +145,7 @@ def recall(
             channels=fusion.channels(group.via or group.key, boosts.get(group.via or group.key, 1.0)),
             seen=m.id in exclude,
             via=group.via[1] if group.via else None,
+            ts=m.ts,
         ))
     hits.sort(key=lambda h: -h.score)  # stable: only a stale hit moves (below equal fresh ones)
     return [replace(hit, score=f32(hit.score)) for hit in hits]
@@ -193,11 +208,13 @@ def keyword_channel(
     k: int,
     cache: PostingsCache | None = None,
     raw_stats: bytes | None = None,
+    extra: Pending | None = None,
 ) -> list[tuple[int, float]]:
-    """BM25 hits as ``(doc number, score)``, best first."""
+    """BM25 hits as ``(doc number, score)``, best first (``extra``: the pending list, if read)."""
     trusted = postings.guard_ok(host, bucket(namespace, "meta"), raw_stats)
     ns = bucket(namespace, "terms")
-    extra = keywords.read_pending(host, ns, stats.docs, stats.tokens)
+    if extra is None:
+        extra = keywords.read_pending(host, ns, stats.docs, stats.tokens)
     return keywords.bm25(host, ns, terms, stats.docs, stats.tokens, k, cache, trusted, extra)
 
 

@@ -10,8 +10,8 @@ Buckets of a store:
 * ``vectors/<embedder>``  ``mem-…`` -> little-endian f32 vector (the embedder id is in the name)
 * ``docs``                ``%010d`` doc number -> ``mem-…`` (the keyword index speaks doc numbers)
 * ``terms``               keyword postings (see ``guest/text/keywords.py``)
-* ``meta``                ``stats`` -> JSON {docs, tokens, embedder}; ``postings`` -> the ``stats`` the last
-                          writer that keeps chunk directories wrote (see ``guest/text/postings.py``);
+* ``meta``                ``stats`` -> JSON {docs, tokens, embedder, terms}; ``postings`` -> the ``stats``
+                          the last writer that keeps chunk directories wrote (``guest/text/postings.py``);
                           ``timeline`` -> the next timeline number (ASCII decimal)
 * ``timeline``            ``%010d`` timeline number -> ``mem-…``: the order memories were stored (and
                           forgotten) in, for listing (see ``guest/memory/timeline.py``)
@@ -31,6 +31,7 @@ from typing import Any
 from guest.host import Host, bucket
 from guest.text import postings
 
+TERMS_VERSION = 2  # the terms version of a new store (guest.memory.rules)
 FNV_OFFSET = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
 MASK64 = (1 << 64) - 1
@@ -92,20 +93,32 @@ class Memory:
 
 @dataclass
 class Stats:
-    """Per-store counters for the keyword index."""
+    """Per-store counters for the keyword index, and the rules its terms follow.
+
+    ``terms`` is the store's terms version (:mod:`guest.memory.rules`): a new store gets the
+    current one; stats without the field are a store of version 1, and are written without it.
+    """
 
     docs: int = 0
     tokens: int = 0
     embedder: str = ""
+    terms: int = TERMS_VERSION
 
     def encode(self) -> bytes:
         """Stable JSON bytes."""
-        return json.dumps(asdict(self), sort_keys=True).encode("utf-8")
+        data = asdict(self)
+        if self.terms == 1:
+            del data["terms"]  # a version-1 store's stats stay byte for byte what they were
+        return json.dumps(data, sort_keys=True).encode("utf-8")
 
     @classmethod
     def decode(cls, raw: bytes | None) -> Stats:
-        """Decode, or a fresh ``Stats`` for an empty store."""
-        return cls(**json.loads(raw)) if raw else cls()
+        """Decode, or a fresh ``Stats`` for an empty store (of the current terms version)."""
+        if not raw:
+            return cls(terms=TERMS_VERSION)
+        data = json.loads(raw)
+        data.setdefault("terms", 1)
+        return cls(**data)
 
 
 def write_stats(

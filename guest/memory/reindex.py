@@ -8,7 +8,8 @@ the records' ``embedder`` field, deletes the old vectors and updates the stats.
 One export call, so one transaction: a failure leaves the store as it was.
 
 ``reindex {rebuild: true}`` first rebuilds the keyword side from the ``memories`` bucket
-(:func:`rebuild`): doc numbers, postings and stats; it repairs a store whose index was damaged.
+(:func:`rebuild`): doc numbers, postings and stats; it repairs a store whose index was damaged,
+and moves a store of an older terms version to the current one (:mod:`guest.memory.rules`).
 :func:`remove` deletes memories and keeps that index exact without rebuilding it (a git merge
 honours a deletion made on another branch with it).
 """
@@ -16,10 +17,11 @@ honours a deletion made on another branch with it).
 from __future__ import annotations
 
 from guest.host import INFO, Host, bucket
-from guest.memory import timeline
+from guest.memory import rules, timeline
 from guest.memory.records import Memory, Stats, write_stats
 from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
+from guest.text.postings import length
 
 
 def reindex(host: Host, embedder: StaticEmbedder, namespace: str) -> dict[str, object]:
@@ -57,13 +59,14 @@ def reindex(host: Host, embedder: StaticEmbedder, namespace: str) -> dict[str, o
     }
 
 
-def rebuild(host: Host, namespace: str) -> dict[str, int]:
+def rebuild(host: Host, namespace: str, upgrade: bool = False) -> dict[str, int]:
     """Renumber the memories densely (in their current doc order, then by id) and rebuild the index.
 
     Writes the ``doc`` of each record that moves, the ``docs`` map, the ``terms`` postings (through
     :func:`guest.text.keywords.rebuild`; the newest documents stay in the pending list if it holds
-    them and is not stale) and the stats; on a consistent store it writes nothing.
-    Vectors are :func:`reindex`'s business.
+    them and is not stale) and the stats; on a consistent store it writes nothing. The terms follow
+    the store's terms version, or the current one with ``upgrade``. Vectors are :func:`reindex`'s
+    business.
     """
     records_ns, docs_ns, meta = (bucket(namespace, name) for name in ("memories", "docs", "meta"))
     memories = sorted(
@@ -73,18 +76,21 @@ def rebuild(host: Host, namespace: str) -> dict[str, int]:
     for key, _ in host.kv_query(docs_ns, "", 0):
         if key not in wanted:
             host.kv_put(docs_ns, key, b"")
+    raw = host.kv_get(meta, "stats")
+    stats = Stats.decode(raw)
+    if upgrade:
+        stats.terms = rules.CURRENT
+    rules.check(namespace, stats.terms)
     documents: list[tuple[int, list[str]]] = []
     for doc, memory in enumerate(memories):
         if memory.doc != doc:
             memory.doc = doc
             host.kv_put(records_ns, memory.id, memory.encode())
         host.kv_put(docs_ns, f"{doc:010d}", memory.id.encode("utf-8"))
-        documents.append((doc, keywords.terms(memory.text)))
-    raw = host.kv_get(meta, "stats")
-    stats = Stats.decode(raw)
+        documents.append((doc, rules.document(memory, stats.terms)))
     terms_ns = bucket(namespace, "terms")
     held = len(keywords.read_pending(host, terms_ns, stats.docs, stats.tokens))  # they stay pending
-    stats.docs, stats.tokens = len(memories), sum(len(words) for _, words in documents)
+    stats.docs, stats.tokens = len(memories), sum(length(words) for _, words in documents)
     terms = keywords.rebuild(host, terms_ns, documents, held, keywords.mark(stats.docs, stats.tokens))
     if memories:
         stats.embedder = stats.embedder or memories[0].embedder
@@ -107,6 +113,7 @@ def remove(host: Host, namespace: str, ids: list[str]) -> int:
         return 0
     before = host.kv_get(meta, "stats")
     stats = Stats.decode(before)
+    rules.check(namespace, stats.terms)
     if not keywords.settle(host, terms_ns, keywords.mark(stats.docs, stats.tokens)):
         rebuild(host, namespace)  # a stale pending list: an older engine wrote past it
         found = _stored(host, records_ns, list(found))  # read again: renumbered
@@ -123,22 +130,22 @@ def remove(host: Host, namespace: str, ids: list[str]) -> int:
     holes = sorted(doc for doc in gone if doc < size)
     movers = [doc for doc in range(size, stats.docs) if doc not in gone]
     moved: dict[int, int] = dict(zip(movers, holes, strict=True))
-    touched = [memory.text for memory in gone.values()]
+    touched = list(gone.values())
     for old, new in moved.items():
         key = (host.kv_get(docs_ns, f"{old:010d}") or b"").decode("utf-8")
         memory = Memory.decode(host.kv_get(records_ns, key) or b"null")
         memory.doc = new
         host.kv_put(records_ns, key, memory.encode())
         host.kv_put(docs_ns, f"{new:010d}", key.encode("utf-8"))
-        touched.append(memory.text)
+        touched.append(memory)
     for doc in range(size, stats.docs):
         host.kv_put(docs_ns, f"{doc:010d}", b"")
-    for term in sorted({term for text in touched for term in keywords.terms(text)}):
+    for term in sorted({term for memory in touched for term in rules.document(memory, stats.terms)}):
         plist = keywords.postings(host, terms_ns, term)
         kept = [(moved.get(doc, doc), tf, n) for doc, tf, n in plist if doc not in gone]
         keywords.set_postings(host, terms_ns, term, kept)
     stats.docs = size
-    stats.tokens -= sum(len(keywords.terms(memory.text)) for memory in gone.values())
+    stats.tokens -= sum(length(rules.document(memory, stats.terms)) for memory in gone.values())
     write_stats(host, namespace, before, stats)
     return len(gone)
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from guest.memory import autorecall
 from guest.text import keywords
-from guest.text.stem import stem
+from guest.text.stem import stem_form
 
 MIN_COVERAGE = 0.2
 MIN_WEIGHT = 1.0
@@ -45,7 +45,7 @@ NOT_NAMES = frozenset(
     monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday
     claude codex gemini copilot""".split()
 )
-CHAT_TERMS = frozenset(stem(word) for word in autorecall.CHAT_WORDS)  # "please", "help": no evidence
+CHAT_TERMS = frozenset(stem_form(word) for word in autorecall.CHAT_WORDS)  # "please", "help": no evidence
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,9 @@ class Evidence:
 def assess(texts: list[str], candidates: Iterable[str], df: Callable[[str], int], docs: int) -> Evidence:
     """The evidence for the recalled ``texts`` (the cleaned prompt, the derived query) in candidates' texts.
 
-    ``df(term)``: how many of the store's ``docs`` memories hold ``term``. Names are read from the
+    ``df(word)``: how many of the store's ``docs`` memories hold a lower-cased word's term (by the
+    store's rules); a word and a candidate meet when their terms with word forms are one
+    (``ran`` / ``running``), whatever the store's terms version. Names are read from the
     cleaned prompt only (the derived query is lower-cased): a long prompt is judged on coverage.
     """
     weight = weights(texts, df, docs, CHAT_TERMS)
@@ -90,7 +92,7 @@ def assess(texts: list[str], candidates: Iterable[str], df: Callable[[str], int]
     best = 0.0
     if total > 0:
         for text in candidates:
-            held = set(keywords.terms(text))
+            held = set(keywords.terms(text, forms=True))
             best = max(best, sum(w for term, w in weight.items() if term in held) / total)
     return Evidence(best, unknown_names(" ".join(texts), df))
 
@@ -100,9 +102,10 @@ def weights(texts: list[str], df: Callable[[str], int], docs: int,
     """Each informative term of ``texts`` and its inverse document frequency in the store."""
     out: dict[str, float] = {}
     for text in texts:
-        for term in keywords.terms(text):
+        for word in keywords.words(text):
+            term = stem_form(word)
             if term not in out and term not in ignored:
-                out[term] = max(math.log((docs + 1) / (df(term) + 0.5)), MIN_WEIGHT)
+                out[term] = max(math.log((docs + 1) / (df(word) + 0.5)), MIN_WEIGHT)
     return out
 
 
@@ -118,7 +121,6 @@ def unknown_names(text: str, df: Callable[[str], int]) -> tuple[str, ...]:
         name = match.group()
         if name in out or name.lower() in NOT_NAMES or name.lower() in keywords.STOP_WORDS:
             continue
-        terms = keywords.terms(name)
-        if terms and not any(df(term) for term in terms):
+        if not df(name.lower()):
             out.append(name)
     return tuple(out)

@@ -17,6 +17,7 @@ from guest.memory import (
     listing,
     lookup,
     relevance,
+    rules,
     tombstones,
 )
 from guest.memory.limits import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES, MAX_TEXT_BYTES, MODES
@@ -25,7 +26,7 @@ from guest.memory.recall import Hit, RecallOptions, recall
 from guest.memory.records import Stats, memory_id
 from guest.memory.reindex import rebuild, reindex
 from guest.memory.similar import similar
-from guest.text import keywords
+from guest.text import keywords, when
 from guest.text.embed import StaticEmbedder, to_json
 from guest.text.postings import PostingsCache
 from guest.text.redact import redact
@@ -33,6 +34,7 @@ from guest.text.screen import Screen, quarantine
 from guest.verbs import Rendered, Verb
 
 MAX_PROMPT_BYTES = 1024 * 1024
+MAX_AHEAD_MS = 86_400_000  # a memorize's ``ts`` may be a day ahead of the host clock, no more
 DEFAULT_BUDGET_TOKENS = 1500
 DEFAULT_HIT_TOKENS = 200
 STRATEGIES = ("auto", "derived", "full", "both")
@@ -72,16 +74,25 @@ class MemoryVerbs:
         text = requests.text({"text": target.text}, "text", MAX_TEXT_BYTES)
         return (screen or Screen(self.host)).text(text, "text", MAX_TEXT_BYTES), target.namespaces[0]
 
+    def when(self, body: dict[str, Any]) -> int | None:
+        """The body's ``ts``: epoch milliseconds from 1970 to a day ahead of the host clock, or None."""
+        if body.get("ts") is None:
+            return None
+        return requests.as_integer(body["ts"], "ts", 0, self.host.now_ms() + MAX_AHEAD_MS)
+
     def store(
         self, body: dict[str, Any], source: str = "memorize", screen: Screen | None = None,
         suspect: str | None = None, **extra: Any,
     ) -> Stored:
-        """Validate ``{text, namespace?}`` (``@name`` sigil allowed), screen it and memorize it.
+        """Validate ``{text, namespace?, ts?}`` (``@name`` sigil allowed), screen it and memorize it.
 
         Its secrets are redacted (``screen`` counts them); it is stored quarantined when it reads
-        as an instruction aimed at the agent, or for ``suspect`` (a reason found elsewhere).
+        as an instruction aimed at the agent, or for ``suspect`` (a reason found elsewhere). ``ts``
+        (epoch milliseconds, from 1970 to a day ahead of the host clock) dates an old note.
         """
         text, namespace = self.target(body, screen)
+        if body.get("ts") is not None:
+            extra["ts"] = self.when(body)
         reason = quarantine(text) or suspect
         return memorize(self.host, self.embedder, text, namespace, source, quarantine=reason, **extra)
 
@@ -109,6 +120,7 @@ class MemoryVerbs:
         """
         screen = Screen(self.host)
         text, namespace = self.target(body, screen)
+        ts = self.when(body)
         replaced = lookup.ids(body, "supersedes", required=False)
         key = memory_id(namespace, text)
         old = correct.superseded(self.host, namespace, replaced, key)
@@ -119,7 +131,8 @@ class MemoryVerbs:
             vector = self.embedder.embed(text)
             close = similar(self.host, self.embedder, namespace, text, vector, set(replaced))
         reason = quarantine(text)
-        stored = memorize(self.host, self.embedder, text, namespace, quarantine=reason, vector=vector)
+        stored = memorize(self.host, self.embedder, text, namespace, quarantine=reason, vector=vector,
+                          ts=ts)
         if old:
             correct.link(self.host, namespace, stored.id, old)
         out: dict[str, Any] = {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
@@ -168,16 +181,17 @@ class MemoryVerbs:
         host = ReadOnce(self.host)  # ranking words and recalling read the same stats, list and heads
         target = disciplines.for_read(host, cleaned, disciplines.requested(body))
 
-        listed, docs = {}, 0
+        listed, versions, docs = {}, {}, 0
         for ns in target.namespaces:
             counts = Stats.decode(host.kv_get(bucket(ns, "meta"), "stats"))
             listed[ns] = keywords.read_pending(host, bucket(ns, "terms"), counts.docs, counts.tokens)
+            versions[ns] = counts.terms
             docs += counts.docs
 
-        def df(term: str) -> int:
+        def df(word: str) -> int:
             return sum(
-                keywords.document_frequency(host, bucket(ns, "terms"), term, listed[ns])
-                for ns in target.namespaces
+                keywords.document_frequency(host, bucket(ns, "terms"), rules.term(word, version), listed[ns])
+                for ns, version in versions.items()
             )
 
         derived = autorecall.derive(target.text, df)
@@ -197,8 +211,9 @@ class MemoryVerbs:
         known = [h.text for h in merged if not h.quarantined]  # a memory seen this session is evidence
         known += [old.text for h in merged if h.via and (old := lookup.record(host, h.namespace, h.via))]
         evidence = relevance.assess(asked, known, df, docs)
+        dated = autorecall.Dated(self.host.now_ms(), when.asks_when(target.text))
         verdict = decisions.decide(merged, limit, gate, budget, per_hit, not target.explicit,
-                                   closed=gate and not evidence.passed)
+                                   closed=gate and not evidence.passed, dated=dated)
         out = {"context": verdict.context, "query": derived.query, "hits": [_hit(h) for h in verdict.shown],
                "candidates": [decisions.candidate(h, d) for h, d in verdict.candidates],
                "tokens": verdict.tokens, "recalled_with": used, "evidence": evidence.as_json()}
@@ -209,10 +224,12 @@ class MemoryVerbs:
     def reindex(self, body: dict[str, Any]) -> dict[str, Any]:
         """``reindex {namespace?, rebuild?}``: re-embed a store written by another embedder.
 
-        With ``rebuild: true`` the keyword index (doc numbers, postings, stats) is rebuilt first.
+        With ``rebuild: true`` the keyword index (doc numbers, postings, stats) is rebuilt first, by
+        the current terms version's rules (:mod:`guest.memory.rules`).
         """
         namespace = requests.namespace(body) or disciplines.DEFAULT
-        rebuilt = rebuild(self.host, namespace) if requests.boolean(body, "rebuild", False) else None
+        upgrade = requests.boolean(body, "rebuild", False)
+        rebuilt = rebuild(self.host, namespace, upgrade=True) if upgrade else None
         report = reindex(self.host, self.embedder, namespace)
         return report if rebuilt is None else {**report, "rebuilt": rebuilt}
 
@@ -224,7 +241,7 @@ class MemoryVerbs:
         return Rendered(f'{head[:-1]}, "vector": {to_json(vector)}}}')
 
     def stats(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``stats``: how many memories a store holds and who embedded them."""
+        """``stats``: how many memories a store holds, who embedded them, its terms version."""
         namespace = requests.namespace(body) or disciplines.DEFAULT
         stats = Stats.decode(self.host.kv_get(bucket(namespace, "meta"), "stats"))
         return {
@@ -232,11 +249,14 @@ class MemoryVerbs:
             "memories": stats.docs,
             "embedder": stats.embedder or None,
             "current_embedder": self.embedder.id,
+            "terms": stats.terms,
+            "current_terms": rules.CURRENT,
         }
 
 
 def _hit(hit: Hit, explain: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace}
+    out: dict[str, Any] = {"id": hit.id, "text": hit.text, "score": hit.score, "namespace": hit.namespace,
+                           "ts": hit.ts}
     if hit.stale:
         out["stale"] = {"files": list(hit.stale)}
     if hit.quarantined:

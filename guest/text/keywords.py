@@ -22,10 +22,11 @@ from guest.text.postings import (
     chunk_key,
     directory_key,
     document_count,
+    length,
     pack_all,
     seal,
 )
-from guest.text.stem import stem
+from guest.text.stem import stem, stem_form
 from guest.text.wordpin import pinned
 
 MAX_TERM_CHARS = 40
@@ -44,17 +45,21 @@ STOP_WORDS = frozenset(
 )
 
 
-def terms(text: str) -> list[str]:
+def terms(text: str, forms: bool = False) -> list[str]:
     """Lower-cased, stop-word-free, stemmed word terms of ``text``, in order.
 
-    Words are those of Unicode 14 on both targets (:mod:`guest.text.wordpin`).
+    Words are those of Unicode 14 on both targets (:mod:`guest.text.wordpin`). ``forms``: irregular
+    forms meet their lemma (:func:`guest.text.stem.stem_form`), as memory stores of terms version 2
+    index them.
     """
-    out = []
-    for word in WORD_RE.findall(pinned(text).lower()):
-        if word in STOP_WORDS or len(word) > MAX_TERM_CHARS:
-            continue
-        out.append(stem(word))
-    return out
+    stemmer = stem_form if forms else stem
+    return [stemmer(word) for word in words(text)]
+
+
+def words(text: str) -> list[str]:
+    """The lower-cased, stop-word-free words of ``text`` that :func:`terms` stems, in order."""
+    found = WORD_RE.findall(pinned(text).lower())
+    return [word for word in found if word not in STOP_WORDS and len(word) <= MAX_TERM_CHARS]
 
 
 def index_documents(host: Host, ns: str, docs: list[tuple[int, list[str]]]) -> None:
@@ -65,9 +70,9 @@ def index_documents(host: Host, ns: str, docs: list[tuple[int, list[str]]]) -> N
     """
     added: dict[str, list[bytes]] = {}
     for doc, words in docs:
-        length = min(len(words), 0xFFFF)
+        size = min(length(words), 0xFFFF)
         for term, tf in Counter(words).items():
-            added.setdefault(term, []).append(POSTING.pack(doc, min(tf, 0xFFFF), length))
+            added.setdefault(term, []).append(POSTING.pack(doc, min(tf, 0xFFFF), size))
     for term in sorted(added):
         raw = host.kv_get(ns, term)
         full = HEAD.unpack_from(raw)[0] if raw else 0

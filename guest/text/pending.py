@@ -10,8 +10,9 @@ every document one by one would have written.
 
 Layout (UTF-8 text, ``\\n``-separated lines): ``pending <docs> <tokens>``, the store's document
 and token counts (``meta/stats``) as this writer left them, then one line per document in order:
-``<doc> <length> <term>:<tf> <term>:<tf> ...`` (terms sorted; a term is word characters only, so
-no term holds a space, a colon or a newline).
+``<doc> <length> <term>:<tf> <term>:<tf> ...`` (terms sorted; a term is word characters only, or a
+facet term, :mod:`guest.memory.facets`, so no term holds a space, a colon or a newline; the length
+does not count facet terms).
 
 A reader adds a term's pending postings after its head's: pending documents are the newest, so
 the postings stay in document order. A writer that does not know the pending list (an older
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from guest.text.postings import HEAD, POSTING
+from guest.text.postings import HEAD, POSTING, length
 
 KEY = "#pending"  # in the terms bucket; never a term (terms are word characters)
 PENDING_DOCS = 32
@@ -84,7 +85,7 @@ def encode(documents: list[tuple[int, list[str]]], counts: bytes) -> bytes:
     lines = [MARK + counts]
     for doc, words in documents:
         terms = " ".join(f"{term}:{tf}" for term, tf in sorted(Counter(words).items()))
-        lines.append(f"{doc} {len(words)} {terms}".rstrip(" ").encode("utf-8"))
+        lines.append(f"{doc} {length(words)} {terms}".rstrip(" ").encode("utf-8"))
     return b"\n".join(lines)
 
 

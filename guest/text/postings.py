@@ -45,10 +45,16 @@ POSTING = struct.Struct("<IHH")
 ENTRY = struct.Struct("<IIHH")
 CHUNK_BYTES = CHUNK * POSTING.size
 PACKED = b"pk"
+FACET_MARKS = ("@", "~")  # a facet term starts with one (words never do): not counted in lengths
 DIRECTORY = "#d"  # key suffix; terms are word characters only, chunk keys end in #<digits>
 GUARD_KEY = "postings"  # in the store's meta bucket
 STALE = b"stale"
 CACHE_BYTES = 32 << 20
+
+
+def length(words: list[str]) -> int:
+    """A document's length in words: its terms less its facet terms (subjects, dates)."""
+    return len(words) - sum(1 for word in words if word.startswith(FACET_MARKS))
 
 
 def chunk_key(term: str, n: int) -> str:

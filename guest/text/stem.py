@@ -2,11 +2,15 @@
 
 Deliberately small and conservative: it conflates plurals and the commonest
 inflections and leaves everything else alone. Pure function, deterministic.
+:func:`stem_form` first looks the word up in a table of irregular forms
+(:mod:`guest.text.forms`: ``broke`` -> ``break``): the terms of memory stores of terms version 2.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+
+from guest.text.forms import FORMS
 
 VOWELS = frozenset("aeiouy")
 
@@ -37,3 +41,10 @@ def stem(word: str) -> str:
                 word = base
             break
     return word
+
+
+@lru_cache(maxsize=1 << 16)
+def stem_form(word: str) -> str:
+    """Stem one lower-cased word, an irregular form to its lemma's stem (``ran`` -> ``run``)."""
+    found = FORMS.get(word)
+    return stem(word) if found is None else found

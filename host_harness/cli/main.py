@@ -80,9 +80,11 @@ def cli(
 @click.option("-n", "--namespace", default="default", show_default=True, help="default or a discipline.")
 @click.option("-s", "--supersedes", "supersedes", multiple=True, metavar="ID",
               help="A memory this one replaces (repeatable): recall then shows only the new one.")
+@click.option("--ts", type=int, default=None, help="When it was said, in epoch milliseconds (an old note).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_obj
-def memorize(session: Session, text: str, namespace: str, supersedes: tuple[str, ...], as_json: bool) -> None:
+def memorize(session: Session, text: str, namespace: str, supersedes: tuple[str, ...], ts: int | None,
+             as_json: bool) -> None:
     """Store TEXT (use - to read it from stdin) and print its id.
 
     Stored memories that the new one may contradict are named on stderr ("similar"): supersede
@@ -93,6 +95,7 @@ def memorize(session: Session, text: str, namespace: str, supersedes: tuple[str,
       rs-learn-host memorize "The staging server runs on port 8080."
       rs-learn-host memorize --namespace frontend "The app is built with vite."
       rs-learn-host memorize "Use pnpm, not npm." --supersedes mem-3b1f0c2a9d8e7f65-28
+      rs-learn-host memorize --ts 1759363200000 "Deploys went through Jenkins until October."
       git log -1 --format=%B | rs-learn-host memorize -
     """
     if text == "-":
@@ -100,6 +103,8 @@ def memorize(session: Session, text: str, namespace: str, supersedes: tuple[str,
     body: dict[str, object] = {"text": text, "namespace": namespace}
     if supersedes:
         body["supersedes"] = list(supersedes)
+    if ts is not None:
+        body["ts"] = ts
     data = session.dispatch("memorize", body)
     if as_json:
         echo_json(data)
@@ -174,6 +179,29 @@ def stats(session: Session, namespace: str, as_json: bool) -> None:
     for key, value in data.items():
         click.echo(f"{key}: {'-' if value is None else value}")
     click.echo(f"project: {session.found.root} ({session.found.reason})")
+
+
+@cli.command()
+@click.option("-n", "--namespace", default="default", show_default=True, help="default or a discipline.")
+@click.option("--rebuild", is_flag=True, help="Also rebuild the keyword index by the current rules.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_obj
+def reindex(session: Session, namespace: str, rebuild: bool, as_json: bool) -> None:
+    """Re-embed a store written by another embedder; with --rebuild, rebuild its keyword index too.
+
+    A store written before this version keeps its old keyword rules (stats: terms 1) until
+    --rebuild moves it to the current ones (word forms, subjects and dates).
+
+    \b
+    Example:
+      rs-learn-host reindex --rebuild
+    """
+    data = session.dispatch("reindex", {"namespace": namespace, "rebuild": rebuild})
+    if as_json:
+        echo_json(data)
+        return
+    for key, value in data.items():
+        click.echo(f"{key}: {'-' if value is None else value}")
 
 
 @cli.command()

@@ -41,8 +41,9 @@ def array(items: Schema) -> Schema:
 CHANNELS = shape({name: NUMBER for name in ("cosine", "bm25", "vector", "keyword", "fused", "recency")},
                  ("cosine", "bm25", "vector", "keyword", "fused", "recency"))
 STALE = shape({"files": array(STRING)}, ("files",))
-HIT = shape({"id": STRING, "text": STRING, "score": NUMBER, "namespace": STRING, "stale": STALE,
-             "quarantined": STRING, "explain": CHANNELS}, ("id", "text", "score", "namespace"))
+HIT = shape({"id": STRING, "text": STRING, "score": NUMBER, "namespace": STRING, "ts": INTEGER,
+             "stale": STALE, "quarantined": STRING, "explain": CHANNELS},
+            ("id", "text", "score", "namespace", "ts"))
 MEMORY = shape({"id": STRING, "text": STRING, "namespace": STRING, "ts": INTEGER, "origin": STRING,
                 "supersedes": array(STRING), "superseded_by": STRING, "files": array(STRING), "stale": STALE,
                 "quarantined": STRING, "forgotten": shape({"ts": INTEGER, "reason": STRING}, ("ts",))},

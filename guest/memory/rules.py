@@ -1,0 +1,47 @@
+"""The rules a memory store's keyword terms follow: its *terms version*, kept in its stats.
+
+* **1** (stores written before issue 29): the words of the text, lower-cased, stop words dropped,
+  stemmed by the light suffix stemmer (:func:`guest.text.keywords.terms`).
+* **2** (a new store; an old one after ``reindex {"rebuild": true}``): the same words, irregular
+  forms meeting their lemma (``ran`` -> ``run``: :func:`guest.text.stem.stem_form`), plus the
+  memory's facet terms (:mod:`guest.memory.facets`): its subjects and its date.
+
+A store is indexed and queried with its own version's rules only -- writes, removals, merges and
+rebuilds of the keyword index keep the version; only a rebuild asked for by ``reindex`` moves a
+store to :data:`CURRENT` -- so an index never mixes two sets of rules. A store of a version newer
+than this engine knows is refused (:func:`check`) rather than written with older rules.
+"""
+
+from __future__ import annotations
+
+from guest.errors import InvalidRequest
+from guest.memory import facets
+from guest.memory.records import TERMS_VERSION, Memory
+from guest.text import keywords
+from guest.text.stem import stem, stem_form
+
+CURRENT = TERMS_VERSION
+FORMS = True  # version 2 conflates irregular forms (a bench variant turns it off)
+
+
+def check(namespace: str, version: int) -> None:
+    """Refuse a store whose terms version this engine does not know."""
+    if not 1 <= version <= CURRENT:
+        raise InvalidRequest(f"store {namespace!r} has terms version {version}, written by a newer "
+                             f"rs-learn (this one knows 1 to {CURRENT}); upgrade rs-learn")
+
+
+def term(word: str, version: int) -> str:
+    """The term of one lower-cased word under ``version``'s rules."""
+    return stem_form(word) if FORMS and version >= 2 else stem(word)
+
+
+def words(text: str, version: int) -> list[str]:
+    """The word terms of a text (a memory's or a query's) under ``version``'s rules."""
+    return keywords.terms(text, forms=FORMS and version >= 2)
+
+
+def document(memory: Memory, version: int) -> list[str]:
+    """Every keyword term a memory is indexed under in a store of ``version``."""
+    found = words(memory.text, version)
+    return found + facets.of(memory.text, memory.ts) if version >= 2 else found
