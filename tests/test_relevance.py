@@ -115,3 +115,9 @@ def test_coverage_weighs_rare_words_and_ignores_chat_words():
 def test_the_gate_needs_coverage_and_known_names_or_strong_coverage():
     assert Evidence(0.3, ()).passed and not Evidence(0.1, ()).passed
     assert not Evidence(0.4, ("Caroline",)).passed and Evidence(0.6, ("Sam",)).passed
+
+
+def test_each_recalled_text_opens_its_own_sentence():
+    evidence = assess(["deploy staging", "Deploy the staging server with Argo"], ["Deploy: staging"],
+                      lambda word: 1 if word in ("staging", "server") else 0, 10)
+    assert evidence.unknown == ("Argo",)  # not "Deploy": it opens the prompt after the derived query

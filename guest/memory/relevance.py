@@ -94,7 +94,7 @@ def assess(texts: list[str], candidates: Iterable[str], df: Callable[[str], int]
         for text in candidates:
             held = set(keywords.terms(text, forms=True))
             best = max(best, sum(w for term, w in weight.items() if term in held) / total)
-    return Evidence(best, unknown_names(" ".join(texts), df))
+    return Evidence(best, tuple(dict.fromkeys(name for text in texts for name in unknown_names(text, df))))
 
 
 def weights(texts: list[str], df: Callable[[str], int], docs: int,
