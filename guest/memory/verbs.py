@@ -91,10 +91,9 @@ class MemoryVerbs:
         (epoch milliseconds, from 1970 to a day ahead of the host clock) dates an old note.
         """
         text, namespace = self.target(body, screen)
-        if body.get("ts") is not None:
-            extra["ts"] = self.when(body)
+        ts = self.when(body)
         reason = quarantine(text) or suspect
-        return memorize(self.host, self.embedder, text, namespace, source, quarantine=reason, **extra)
+        return memorize(self.host, self.embedder, text, namespace, source, quarantine=reason, ts=ts, **extra)
 
     def hits(self, body: dict[str, Any]) -> list[Hit]:
         """Validate ``{query, limit?, namespace?, mode?, recency_weight?, ...}`` and recall."""
