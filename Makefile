@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 WASM := dist/rs_learn.wasm
 GUEST_SRC := $(shell find guest -name '*.py') $(wildcard wit/*.wit) models/embeddings.bin models/vocab.txt models/manifest.json $(wildcard models/*.json)
 
-.PHONY: demo test lint bench eval fuzz model wasm node dist clean
+.PHONY: demo test lint bench bench-compare eval fuzz model wasm node dist clean
 
 # The Node reference host (hosts/node/): a Node >= 22.13 (the system one when it is recent enough,
 # else a pinned one from the npm registry in hosts/node/runtime/), jco, and the component transpiled
@@ -67,6 +67,11 @@ lint: $(VENV)/.stamp
 
 bench: $(WASM) $(NODE_BINDINGS)
 	$(PY) -m bench
+
+## Paired: this checkout against REF (a worktree under build/compare/), alternating runs; ratios.
+REF ?= 19c7136
+bench-compare: $(WASM)
+	$(PY) -m bench.compare $(REF) $(ARGS)
 
 eval: $(WASM)
 	$(PY) -m bench.eval

@@ -4,6 +4,10 @@
   strategies; reference rows from ``../shared/datasets/README.md``.
 * **LoCoMo-dev** (``bench/locomo.py``): five conversations, each its own store of timed turns;
   recall per question category, and the hook on own and foreign questions.
+  Also rolled up to sessions (``bench/sessions.py``), the unit other memory tools publish.
+* **LongMemEval-S dev** (``bench/lme.py``): 46 questions, each its own store of dated chat turns;
+  session R@5 / R@10 / nDCG@5 and turn R@10, variant A (user turns) and B (all turns), per
+  question type. Variants that change the index run on A only, the default on both.
 * **The dev set** (``bench/devset.py``): standard-library notes, held-out and foreign prompts.
 * **Both targets** (``bench/crosscheck.py``): a subset of LoCoMo-dev and of the dev set memorized
   and asked natively and in the component: identical answers, and the cost of a call on each.
@@ -26,12 +30,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bench import datasets, devset, locomo, report, runner, smart
+from bench import datasets, devset, lme, locomo, report, runner, sessions, smart
 from bench.crosscheck import crosscheck, subset
 from bench.project import Project, digest
 from bench.variants import Variant, chosen
 
-SETS = ("cranfield", "cisi", "locomo", "dev")
+SETS = ("cranfield", "cisi", "locomo", "lme", "dev")
 CROSSCHECK_CONVERSATION = "30"  # the smallest LoCoMo-dev conversation (369 turns), all of it
 CROSSCHECK_MEMORIES = 400  # of the dev set's
 CROSSCHECK_PROMPTS = (40, 40)  # own prompts (each recalled and asked of the hook), foreign prompts
@@ -82,8 +86,21 @@ def run_sets(args: argparse.Namespace, variants: list[Variant], targets: runner.
                                   "questions": sum(len(p.own) for p in projects),
                                   "turns": sum(len(p.memories) for p in projects)}
         details["locomo"] = outcomes
+        rolled = timed("locomo-dev by session", sessions.evaluate, locomo.by_session(projects),
+                       locomo.session_of, targets, args.target, [v for v in variants if not v.index])
+        results["locomo_sessions"] = {name: sessions.summary(o) for name, o in rolled.items()}
         small = next((p for p in projects if p.name == CROSSCHECK_CONVERSATION), projects[0])
         subsets.append(subset(small, len(small.memories), *CROSSCHECK_PROMPTS))
+    if "lme" in args.sets and not lme.available(args.datasets):
+        print(f"skipped LongMemEval-S dev: no questions at {args.datasets / 'lme-dev'}")
+    elif "lme" in args.sets:
+        results["lme"] = {}
+        for split in lme.VARIANTS:
+            asked = variants if split == "A" else [v for v in variants if v.name == "default"]
+            rows = timed(f"lme-dev {split}", sessions.evaluate, lme.load(args.datasets, split),
+                         lme.session_of, targets, args.target, asked)
+            results["lme"][split] = {name: sessions.summary(o) for name, o in rows.items()}
+            details[f"lme_{split}"] = rows
     if "dev" in args.sets:
         dev = timed("dev set built (or read)", devset.cached, args.out.parent)
         if datasets.available(args.datasets):
@@ -143,6 +160,14 @@ def main() -> None:
         sections.append(report.locomo(results["locomo"]) + f"\n\n{meta['questions']} questions, "
                         f"{meta['turns']} turns; evidence ids naming no turn: {len(meta['unresolved'])} "
                         f"({', '.join(meta['unresolved'])})")
+    if "locomo_sessions" in results:
+        sections.append(report.sessions("LoCoMo-dev by session (sessions ranked by their first turn in a "
+                                        "recall of 100)", results["locomo_sessions"], report.CATEGORIES))
+    if "lme" in results:
+        for split, summaries in results["lme"].items():
+            sections.append(report.sessions(f"LongMemEval-S dev, variant {split} ({lme.ROLES[split]}; "
+                                            "session level, ranked by first turn in a recall of 100)",
+                                            summaries))
     if "dev" in results:
         sections.append(report.devset(results["dev"], results["dev_meta"]))
     sections.append(report.everything(results, names))

@@ -112,6 +112,16 @@ def load(root: Path) -> tuple[list[Project], list[str]]:
     return projects, unresolved
 
 
+def session_of(turn_key: str) -> str:
+    """The session of a turn id (``D3:5`` -> ``3``), for the session-level roll-up."""
+    return turn_key[1:].split(":", 1)[0]
+
+
+def by_session(projects: list[Project]) -> list[tuple[Project, list[set[str]]]]:
+    """Each conversation with the sessions that hold each own question's evidence."""
+    return [(p, [{session_of(k) for k in prompt.relevant} for prompt in p.own]) for p in projects]
+
+
 def available(root: Path) -> bool:
     """Whether ``root/locomo-dev`` holds the conversations."""
     return any((root / "locomo-dev").glob("*.json"))

@@ -102,6 +102,24 @@ def hook(summaries: dict[str, dict[str, Any]]) -> str:
                   "tokens own", "tokens foreign", "CPU ms p50"], rows)
 
 
+SESSION_COLUMNS = [("r5_any", "R@5"), ("r10_any", "R@10"), ("ndcg5", "nDCG@5"), ("r5_all", "R@5 all"),
+                   ("r10_all", "R@10 all"), ("turn_r10", "turn R@10")]
+CATEGORIES = {str(k): v for k, v in CATEGORY_NAMES.items()}
+
+
+def sessions(title: str, summaries: dict[str, dict[str, Any]], names: dict[str, str] | None = None) -> str:
+    """Session-level figures: one row per variant, then the default variant per group."""
+    header = ["variant", "n", *[label for _, label in SESSION_COLUMNS]]
+    def cells(figures: dict[str, float]) -> list[str]:
+        return [f"{figures['n']:.0f}", *[f3(figures[m]) for m, _ in SESSION_COLUMNS]]
+
+    rows = [[name, *cells(s["all"])] for name, s in summaries.items()]
+    default = summaries.get("default") or next(iter(summaries.values()))
+    groups = [[(names or {}).get(g, g), *cells(f)] for g, f in default.items() if g != "all"]
+    return (f"{title}\n\n" + table(header, rows) + "\n\nBy type (default variant)\n\n"
+            + table(["type", *header[1:]], groups))
+
+
 def devset(summaries: dict[str, dict[str, Any]], meta: dict[str, Any]) -> str:
     """The dev set's recall and hook figures, one row per variant."""
     rows = [[name, f3(r["ndcg"]), f3(r["recall"]), f3(r["hit"]), f"{s['ms']['recall_cpu_p50']:.1f}"]

@@ -227,15 +227,23 @@ def evaluate(
     kinds = ("recall", "own", "foreign", "session")
     out: dict[str, dict[str, list[Outcome]]] = {v.name: {kind: [] for kind in kinds} for v in variants}
     for project in projects:
-        shared = [v for v in variants if not v.index]
-        groups = [(DEFAULT, shared)] if shared else []
-        groups += [(v, [v]) for v in variants if v.index]
-        for built_with, asked in groups:
-            with opened(project, targets, target, built_with) as store:
-                for variant in asked:
-                    for kind, rows in ask(store, project, variant).items():
-                        out[variant.name][kind] += rows
+        for store, variant in stores(project, targets, target, variants):
+            for kind, rows in ask(store, project, variant).items():
+                out[variant.name][kind] += rows
     return out
+
+
+def stores(project: Project, targets: Targets, target: str,
+           variants: list[Variant]) -> Iterator[tuple[Store, Variant]]:
+    """Each variant with a store of ``project`` to ask: one store for the variants that store the
+    same bytes, one of its own for each variant that changes the index."""
+    shared = [v for v in variants if not v.index]
+    groups = [(DEFAULT, shared)] if shared else []
+    groups += [(v, [v]) for v in variants if v.index]
+    for built_with, asked in groups:
+        with opened(project, targets, target, built_with) as store:
+            for variant in asked:
+                yield store, variant
 
 
 def p50(samples: list[float]) -> float:

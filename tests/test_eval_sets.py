@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import calendar
 import json
+import math
 from pathlib import Path
 
 import pytest
 
-from bench import datasets, devset, locomo
+from bench import datasets, devset, lme, locomo, sessions
 from bench.project import digest, from_json, to_json
 
 # ---------------------------------------------------------------- LoCoMo: ids, times, projects
@@ -227,3 +228,63 @@ def test_the_datasets_folder_of_a_worktree_is_the_main_checkouts(tmp_path, monke
     assert datasets.datasets_dir(main) == tmp_path / "shared" / "datasets"
     monkeypatch.setenv("RS_LEARN_DATASETS", str(tmp_path / "elsewhere"))
     assert datasets.datasets_dir(worktree) == tmp_path / "elsewhere"
+
+
+# ---------------------------------------------------------------- LongMemEval-S dev and session scores
+
+LME_QUESTION = {
+    "question_id": "q1", "question_type": "single-session-user", "question": "Where is my bike?",
+    "question_date": "2023/06/23 (Fri) 07:31", "answer": "garage",
+    "haystack_dates": ["2023/05/01 (Mon) 10:00", "2023/05/02 (Tue) 11:30"],
+    "haystack_session_ids": ["sharegpt_x", "answer_abc_1"],
+    "haystack_sessions": [
+        [{"role": "user", "content": "I like tea."}, {"role": "assistant", "content": "Noted."}],
+        [{"role": "user", "content": "My bike is in the garage.", "has_answer": True},
+         {"role": "assistant", "content": "Good place.", "has_answer": True}],
+    ],
+    "answer_session_ids": ["answer_abc_1"],
+}
+
+
+def test_an_lme_question_stores_turn_text_and_dates_only():
+    project, [gold] = lme.question(LME_QUESTION, ("user",))
+    both, _ = lme.question(LME_QUESTION, ("user", "assistant"))
+    assert [m.text for m in project.memories] == ["I like tea.", "My bike is in the garage."]
+    assert [m.text for m in both.memories][1] == "Noted."
+    may_2 = calendar.timegm((2023, 5, 2, 11, 30, 0)) * 1000
+    assert project.memories[1].ts_ms == may_2  # turn 0 of session 1: the session's date
+    assert both.memories[3].ts_ms == may_2 + lme.TURN_STEP_MS  # turn 1: one second later
+    assert project.asked_ms == calendar.timegm((2023, 6, 23, 7, 31, 0)) * 1000
+    assert gold == {"1"} and project.own[0].relevant == {"1#0"}
+    engine_sees = json.dumps([m.text for m in both.memories])
+    assert "answer_" not in engine_sees and "has_answer" not in engine_sees
+
+
+def test_an_overlong_turn_is_cut_on_a_character_boundary():
+    text = "é" * lme.MAX_TEXT_BYTES
+    cut = lme.clipped(text)
+    assert text.startswith(cut) and len(cut) == lme.MAX_TEXT_BYTES // 2  # two bytes a character
+
+
+def test_sessions_are_ranked_by_their_first_turn_and_scored():
+    ranked = ["3#0", "3#4", "1#2", "7#1", "1#0", "2#5"]  # sessions 3, 1, 7, 2
+    figures = sessions.scored(ranked, {"1", "2"}, frozenset({"1#0", "9#9"}), lme.session_of)
+    assert figures["r5_any"] == figures["r10_any"] == 1.0
+    assert figures["r5_all"] == 1.0  # both gold sessions are among the first four
+    ideal = 1 + 1 / math.log2(3)
+    assert figures["ndcg5"] == pytest.approx((1 / math.log2(3) + 1 / math.log2(5)) / ideal)
+    assert figures["turn_r10"] == 0.5
+    assert sessions.scored(["3#0"], {"1"}, frozenset(), lme.session_of)["r5_any"] == 0.0
+    assert "turn_r10" not in sessions.scored(["3#0"], {"1"}, frozenset(), lme.session_of)
+
+
+def test_locomo_turns_roll_up_to_their_sessions():
+    assert locomo.session_of("D12:7") == "12"
+
+
+def test_the_real_lme_dev_files_give_the_readme_counts():
+    if not lme.available(datasets.DATASETS_DIR):
+        pytest.skip(f"no LongMemEval-S dev questions at {datasets.DATASETS_DIR / 'lme-dev'}")
+    questions = lme.load(datasets.DATASETS_DIR, "B")
+    assert len(questions) == 46  # the 50 of the dev split less its 4 abstention questions
+    assert all(gold and gold[0] for _, gold in questions)
