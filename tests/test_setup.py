@@ -52,14 +52,15 @@ def load(path: Path) -> dict:
 WORKSPACE = ["mcp", "-p", "${workspaceFolder}"]
 STDIO = {"type": "stdio", "command": COMMAND, "args": ["mcp"], "env": {}}
 VSCODE = {"type": "stdio", "command": COMMAND, "args": WORKSPACE}
+GEMINI = {"command": COMMAND, "args": ["mcp"], "timeout": 600_000}  # issue 32: `mcp list` waits 5 s else
 # (agent, scope) -> file relative to the project (project scope) or the home folder, key, entry
 JSON_FORMATS = {
     ("claude-code", "project"): (".mcp.json", "mcpServers", STDIO),
     ("claude-code", "user"): (".claude.json", "mcpServers", STDIO),
     ("cursor", "project"): (".cursor/mcp.json", "mcpServers", {"command": COMMAND, "args": WORKSPACE}),
     ("cursor", "user"): (".cursor/mcp.json", "mcpServers", {"command": COMMAND, "args": WORKSPACE}),
-    ("gemini", "project"): (".gemini/settings.json", "mcpServers", {"command": COMMAND, "args": ["mcp"]}),
-    ("gemini", "user"): (".gemini/settings.json", "mcpServers", {"command": COMMAND, "args": ["mcp"]}),
+    ("gemini", "project"): (".gemini/settings.json", "mcpServers", GEMINI),
+    ("gemini", "user"): (".gemini/settings.json", "mcpServers", GEMINI),
     ("vscode", "project"): (".vscode/mcp.json", "servers", VSCODE),
     ("vscode", "user"): (".config/Code/User/mcp.json", "servers", VSCODE),
 }
@@ -86,9 +87,19 @@ def test_claude_code_gets_both_hooks(repo: Path, home: Path, scope: str):
 
 
 def test_codex_gets_its_table(repo: Path, home: Path):
+    """Issue 32: ``required`` (Codex starts a turn without a server still starting unless it is) and
+    a minute to start; a person's own values of both are kept."""
     setup(repo, "codex", "--scope", "user")
-    assert (home / ".codex" / "config.toml").read_text(encoding="utf-8") == (
-        f'[mcp_servers.rs-learn]\ncommand = "{COMMAND}"\nargs = ["mcp"]\n')
+    config = home / ".codex" / "config.toml"
+    assert config.read_text(encoding="utf-8") == (
+        f'[mcp_servers.rs-learn]\ncommand = "{COMMAND}"\nargs = ["mcp"]\nrequired = true\n'
+        f'startup_timeout_sec = 60\n')
+    config.write_text('[mcp_servers.rs-learn]\ncommand = "old"\nrequired = false  # mine\n'
+                      'startup_timeout_sec = 5\n', encoding="utf-8")
+    setup(repo, "codex", "--scope", "user")
+    assert config.read_text(encoding="utf-8") == (
+        f'[mcp_servers.rs-learn]\ncommand = "{COMMAND}"\nrequired = false  # mine\nstartup_timeout_sec = 5\n'
+        f'args = ["mcp"]\n')
     setup(repo, "codex")
     project_file = (repo / ".codex" / "config.toml").read_text(encoding="utf-8")
     assert project_file.startswith("[mcp_servers.rs-learn]\n")

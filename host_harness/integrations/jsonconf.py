@@ -56,18 +56,20 @@ def render(doc: Doc, like: str | None) -> str:
     return text + "\n" if newline else text
 
 
-def put_server(doc: Doc, key: str, name: str, entry: Doc) -> None:
+def put_server(doc: Doc, key: str, name: str, entry: Doc, defaults: Doc | None = None) -> None:
     """Set ``doc[key][name]`` to ``entry``, keeping the keys a person added to an existing entry.
 
-    An empty object in ``entry`` (Claude Code's ``"env": {}``) is a default: it never replaces one
-    that is already there.
+    ``defaults`` (Gemini CLI's ``timeout``) are added where the entry has no such key, and an empty
+    object in ``entry`` (Claude Code's ``"env": {}``) is a default too: neither replaces a value that
+    is already there.
     """
     servers = _object(doc, key)
     current = servers.get(name)
     if not isinstance(current, dict):
-        servers[name] = entry
+        servers[name] = entry | (defaults or {})
         return
-    servers[name] = current | {k: v for k, v in entry.items() if not (v == {} and k in current)}
+    kept = {k: v for k, v in entry.items() if not (v == {} and k in current)}
+    servers[name] = current | kept | {k: v for k, v in (defaults or {}).items() if k not in current}
 
 
 def drop_server(doc: Doc, key: str, name: str) -> bool:
