@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from host_harness.cli.main import cli
+from host_harness.integrations.edits import backup_of
 from host_harness.integrations.localstate import LOCAL_STATE
 
 HOST = Path(sys.executable).parent / "rs-learn-host"  # the console script of this interpreter
@@ -29,7 +30,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "home"
     folder.mkdir()
     monkeypatch.setenv("HOME", str(folder))
-    for name in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "APPDATA"):
+    for name in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "APPDATA", "RS_LEARN_CACHE_DIR"):
         monkeypatch.delenv(name, raising=False)
     return folder
 
@@ -162,12 +163,13 @@ def test_a_moved_installation_updates_its_entries_and_keeps_added_keys(repo: Pat
         "command": "/old/bin/rs-learn-host", "args": ["mcp"], "env": {"RS_LEARN_HOOK_BUDGET": "900"}}}}),
         encoding="utf-8")
     out = setup(repo, "claude-code")
-    assert "previous version: .mcp.json.bak" in out
+    assert f"previous version: ~/.cache/rs-learn/setup-backups{repo.absolute()}/.mcp.json" in out
     hooks = load(repo / ".claude" / "settings.json")["hooks"]["UserPromptSubmit"]
     assert hooks == [{"hooks": [{"type": "command", "command": f"{COMMAND} hook prompt-submit"}]}], "one hook"
     entry = load(repo / ".mcp.json")["mcpServers"]["rs-learn"]
     assert entry["command"] == COMMAND and entry["env"] == {"RS_LEARN_HOOK_BUDGET": "900"}
-    assert load(repo / ".mcp.json.bak")["mcpServers"]["rs-learn"]["command"] == "/old/bin/rs-learn-host"
+    previous = load(backup_of(repo / ".mcp.json"))
+    assert previous["mcpServers"]["rs-learn"]["command"] == "/old/bin/rs-learn-host"
 
 
 def test_dry_run_prints_the_diff_and_writes_nothing(repo: Path):
@@ -177,6 +179,28 @@ def test_dry_run_prints_the_diff_and_writes_nothing(repo: Path):
     assert "+.gm/exec-spool/" in out and " node_modules/" in out
     assert out.rstrip().endswith("dry run: nothing written")
     assert not (repo / ".gemini").exists() and (repo / ".gitignore").read_text() == "node_modules/\n"
+
+
+def test_backups_stay_out_of_the_project_and_out_of_git(repo: Path, home: Path):
+    """Issue 32: setup, a moved installation, removal: every replaced file is kept in the cache, none
+    beside it, so ``git status`` shows only the configuration setup wrote."""
+    for agent in ("claude-code", "cursor", "gemini", "vscode", "codex"):
+        setup(repo, agent)
+    for path in (repo / ".mcp.json", repo / ".cursor" / "mcp.json"):
+        path.write_text(path.read_text(encoding="utf-8").replace(COMMAND, "/old/bin/rs-learn-host"))
+    setup(repo, "claude-code")
+    setup(repo, "cursor")
+    for agent in ("claude-code", "cursor", "gemini", "vscode", "codex"):
+        setup(repo, agent, "--remove")
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=repo,
+                            capture_output=True, text=True, check=True).stdout.split("\n")
+    written = {".gitignore", ".mcp.json", ".claude/settings.json", ".cursor/mcp.json",
+               ".gemini/settings.json", ".vscode/mcp.json", ".codex/config.toml"}
+    assert {line[3:] for line in status if line} == written
+    kept = home / ".cache" / "rs-learn" / "setup-backups"
+    assert sorted(str(p.relative_to(kept / repo.absolute().relative_to("/"))) for p in kept.rglob("*")
+                  if p.is_file()) == sorted(written - {".gitignore"})
+    assert COMMAND in backup_of(repo / ".cursor" / "mcp.json").read_text(), "what --remove replaced"
 
 
 def test_remove_takes_out_only_ours(repo: Path):
@@ -241,7 +265,7 @@ def test_private_files_stay_private(repo: Path, home: Path):
     claude_json.chmod(0o600)
     setup(repo, "claude-code", "--scope", "user")
     assert stat.S_IMODE(claude_json.stat().st_mode) == 0o600
-    assert stat.S_IMODE((home / ".claude.json.bak").stat().st_mode) == 0o600
+    assert stat.S_IMODE(backup_of(claude_json).stat().st_mode) == 0o600
     assert load(claude_json)["userID"] == "x"
 
 
@@ -296,6 +320,7 @@ def test_setup_compiles_the_component_for_the_first_start(repo: Path, home: Path
 def test_a_warning_when_the_plugin_does_the_same(repo: Path, home: Path):
     (home / ".claude").mkdir()
     (home / ".claude" / "settings.json").write_text('{"enabledPlugins": {"rs-learn@rs-learn": true}}')
-    result = CliRunner().invoke(cli, ["-p", str(repo), "setup", "claude-code", "--no-warmup"])
-    assert result.exit_code == 0 and "warning: the rs-learn plugin is enabled too" in result.output
+    for dry in (["--dry-run"], []):  # issue 32: the dry run warns as the run does
+        result = CliRunner().invoke(cli, ["-p", str(repo), "setup", "claude-code", "--no-warmup", *dry])
+        assert result.exit_code == 0 and "warning: the rs-learn plugin is enabled too" in result.output
     assert "warning" not in setup(repo, "cursor")
