@@ -6,6 +6,7 @@ their shape, what they keep of the person's own configuration, backups, dry runs
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import stat
@@ -141,6 +142,61 @@ def test_merging_keeps_other_tools_hooks_servers_and_the_indentation(repo: Path)
     text = servers.read_text(encoding="utf-8")
     assert text.startswith('{\n\t"mcpServers"') and not text.endswith("\n"), "tabs and no final newline kept"
     assert list(json.loads(text)["mcpServers"]) == ["github", "rs-learn"]
+
+
+# Layouts a person wrote by hand, which no serialiser reproduces (issue 32): compact objects and
+# arrays inside an indented file, aligned values, a file on one line.
+HAND_SETTINGS = """{
+  "model": "opus",
+  "permissions": {"allow": ["Bash(npm test)", "Bash(ls)"], "deny": []},
+  "hooks": {
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint-guard"}]}]
+  },
+  "env":   {"DEBUG": "1"}
+}
+"""
+HAND_SERVERS = {
+    ".mcp.json": '{"mcpServers": {"github": {"command": "gh-mcp", "args": ["--read-only"]}}, "x": [1, 2]}\n',
+    ".cursor/mcp.json": ('{\n    "mcpServers": {\n        "github": {"command": "gh-mcp", "args": []}\n'
+                         '    }\n}'),
+}
+
+
+def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    """The lines a unified diff takes out of ``before`` and puts into ``after``."""
+    diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))
+    return ([line[1:] for line in diff if line.startswith("-") and not line.startswith("---")],
+            [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")])
+
+
+def test_only_the_entrys_own_lines_change_and_remove_restores_the_bytes(repo: Path):
+    """Issue 32: setup and --remove keep the person's layout byte for byte outside rs-learn's entry
+    (the one line before an added member gains its comma, as JSON needs)."""
+    files = {".claude/settings.json": HAND_SETTINGS, **HAND_SERVERS}
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    setup(repo, "claude-code")
+    setup(repo, "cursor")
+    settings = (repo / ".claude/settings.json").read_text(encoding="utf-8")
+    taken, put = changed_lines(HAND_SETTINGS, settings)
+    pre_tool_use = next(line for line in HAND_SETTINGS.splitlines() if "PreToolUse" in line)
+    assert taken == [pre_tool_use] and put[0] == pre_tool_use + ","
+    ours = {event: [{"hooks": [{"type": "command", "command": f"{COMMAND} hook {verb}"}]}]
+            for event, verb in (("UserPromptSubmit", "prompt-submit"), ("SessionStart", "session-start"))}
+    assert put[1:] == ["  " + line for line in json.dumps(ours, indent=2).splitlines()[1:-1]], "its unit"
+    assert load(repo / ".claude/settings.json")["hooks"]["UserPromptSubmit"] == [
+        {"hooks": [{"type": "command", "command": f"{COMMAND} hook prompt-submit"}]}]
+    one_line = (repo / ".mcp.json").read_text(encoding="utf-8")
+    github = '"github": {"command": "gh-mcp", "args": ["--read-only"]}'
+    assert one_line == HAND_SERVERS[".mcp.json"].replace(github, f'{github}, "rs-learn": {json.dumps(STDIO)}')
+    cursor = (repo / ".cursor/mcp.json").read_text(encoding="utf-8")
+    taken, put = changed_lines(HAND_SERVERS[".cursor/mcp.json"], cursor)
+    assert taken == ['        "github": {"command": "gh-mcp", "args": []}']
+    assert put[:2] == ['        "github": {"command": "gh-mcp", "args": []},', '        "rs-learn": {']
+    setup(repo, "claude-code", "--remove")
+    setup(repo, "cursor", "--remove")
+    assert {name: (repo / name).read_text(encoding="utf-8") for name in files} == files
 
 
 def test_a_second_run_changes_nothing_and_says_so(repo: Path):

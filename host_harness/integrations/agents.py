@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from host_harness.integrations import jsonconf, tomlconf
+from host_harness.integrations import jsonconf, jsonlayout, tomlconf
 from host_harness.integrations.edits import Edit, SetupError, home, read_text, target_of
 from host_harness.integrations.localstate import gitignore_edit
 
@@ -176,7 +176,7 @@ def _changed(path: Path, wanted: str, change: Callable[[dict[str, Any]], object]
     except SetupError as error:
         raise SetupError(f"{path}: {error}" if not str(error).startswith(str(path)) else str(error)) from None
     # nothing to remove from a file that does not exist
-    new = None if old is None and not doc else jsonconf.render(doc, old)
+    new = None if old is None and not doc else jsonlayout.render(doc, old)
     return Edit(path, old, new, what)
 
 
