@@ -159,14 +159,14 @@ def codex_first_request(codex: Path, project: Path, home: Path, prompt: str) -> 
     the body of its first ``/responses`` request (the model's instructions, input and tools).
 
     The model provider is given on the command line (``-c``), so the config files under test are
-    the ones ``setup`` wrote, untouched.
+    the ones ``setup`` wrote, untouched; ``--strict-config`` refuses a key this Codex does not know.
     """
     with FakeApi() as api:
         provider = (f'{{name = "stand-in", base_url = "{api.url}/v1", wire_api = "responses", '
                     f'env_key = "STAND_IN_API_KEY", request_max_retries = 0, stream_max_retries = 0}}')
         env = agent_env(home, STAND_IN_API_KEY="sk-test-no-account")
-        done = run([codex, "exec", "--skip-git-repo-check", "-c", "model_provider=stand-in",
-                    "-c", f"model_providers.stand-in={provider}", "-m", "stand-in-model", prompt],
+        done = run([codex, "exec", "--strict-config", "--skip-git-repo-check", "-m", "stand-in-model",
+                    "-c", "model_provider=stand-in", "-c", f"model_providers.stand-in={provider}", prompt],
                    cwd=project, env=env, timeout=300)
         asked = [body for path, body in api.requests if path.endswith("/responses")]
     assert asked and isinstance(asked[0], dict), f"codex sent no request:\n{done.stdout}\n{done.stderr}"

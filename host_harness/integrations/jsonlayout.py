@@ -43,7 +43,7 @@ def render(doc: dict[str, Any], like: str | None) -> str:
         return style.dump(doc, "") + ("\n" if style.newline else "")
     try:
         old = json.loads(like)
-        root, _ = _scan(like, len(like) - len(like.lstrip()))
+        root, _ = _scan(like, _blank(like, 0))
         edits: list[tuple[int, int, str]] = []
         _patch(like, root, old, doc, style, edits)
         text = like
