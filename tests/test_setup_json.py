@@ -76,3 +76,13 @@ def test_an_existing_entry_changes_in_place():
     doc = json.loads(text)
     jsonconf.put_server(doc, "mcpServers", "rs-learn", ENTRY)
     assert render(doc, text) == text.replace("/old/rs-learn-host", ENTRY["command"])
+
+
+def test_windows_line_ends_stay_windows_line_ends():
+    text = '{\r\n  "mcpServers": {\r\n    "github": {"command": "gh-mcp"}\r\n  }\r\n}\r\n'
+    doc = json.loads(text)
+    jsonconf.put_server(doc, "mcpServers", "rs-learn", ENTRY)
+    written = render(doc, text)
+    assert json.loads(written) == doc and "\n" not in written.replace("\r\n", "")
+    jsonconf.drop_server(doc, "mcpServers", "rs-learn")
+    assert render(doc, written) == text

@@ -40,7 +40,7 @@ def render(doc: dict[str, Any], like: str | None) -> str:
     """``doc`` as the text of its file: ``like`` (the file's text) with only what changed rewritten."""
     style = Style.of(like)
     if like is None or not like.strip():
-        return style.dump(doc, "") + ("\n" if style.newline else "")
+        return style.dump(doc, "") + (style.eol if style.newline else "")
     try:
         old = json.loads(like)
         root, _ = _scan(like, _blank(like, 0))
@@ -53,16 +53,17 @@ def render(doc: dict[str, Any], like: str | None) -> str:
             return text
     except (ValueError, IndexError, TypeError):
         pass
-    return style.dump(doc, "") + ("\n" if style.newline else "")
+    return style.dump(doc, "") + (style.eol if style.newline else "")
 
 
 @dataclass(frozen=True)
 class Style:
-    """A file's indentation unit (``None``: one line), final newline and ``\\u`` escapes."""
+    """A file's indentation unit (``None``: one line), final newline, ``\\u`` escapes and line ends."""
 
     unit: str | None
     newline: bool
     ascii_only: bool
+    eol: str = "\n"
 
     @classmethod
     def of(cls, like: str | None) -> Style:
@@ -70,7 +71,8 @@ class Style:
         if like is None or not like.strip():
             return cls("  ", True, False)
         match = INDENT_RE.search(like.lstrip())
-        return cls(match.group(1) if match else None, like.endswith("\n"), like.isascii() and "\\u" in like)
+        return cls(match.group(1) if match else None, like.endswith("\n"), like.isascii() and "\\u" in like,
+                   "\r\n" if "\r\n" in like else "\n")
 
     def dump(self, value: Any, base: str) -> str:
         """``value`` laid out at a line indented by ``base``."""
@@ -78,7 +80,7 @@ class Style:
         if isinstance(indent, str) and indent == " " * len(indent):
             indent = len(indent)
         text = json.dumps(value, indent=indent, ensure_ascii=self.ascii_only)
-        return text.replace("\n", "\n" + base)
+        return text.replace("\n", self.eol + base)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -239,8 +241,8 @@ def _fill(text: str, node: Node, heads: list[str], values: list[Any], style: Sty
         return
     base = _line_indent(text, node.start)
     inside = base + style.unit
-    inner = (",\n" + inside).join(head + style.dump(value, inside) for head, value in pairs)
-    edits.append((node.start + 1, node.end - 1, f"\n{inside}{inner}\n{base}"))
+    inner = ("," + style.eol + inside).join(head + style.dump(value, inside) for head, value in pairs)
+    edits.append((node.start + 1, node.end - 1, f"{style.eol}{inside}{inner}{style.eol}{base}"))
 
 
 def _one_line(style: Style, value: Any) -> str:
