@@ -6,7 +6,8 @@ import -- and skips those tests, saying why, only where npm or its registry cann
 CLI then runs with a home folder of the test's own and no account: ``claude mcp list``, ``gemini mcp
 list`` and ``codex mcp list`` need none, and ``claude -p`` runs the session's hooks before it asks
 the model, which :class:`FakeApi` (a loopback server answering every request with an error) stands
-in for.
+in for. ``codex exec`` asks the same stand-in, as its Responses API (:func:`codex_first_request`):
+the request it sends shows which tools the model would have been given.
 """
 
 from __future__ import annotations
@@ -67,12 +68,13 @@ def agent_clis() -> dict[str, Path]:
 
 
 def agent_env(home: Path, **extra: str) -> dict[str, str]:
-    """An agent CLI's environment: its own home, no account, this checkout's rs-learn-host on PATH.
+    """An agent CLI's environment: its own home, no account, this checkout's rs-learn-host on PATH
+    (running this checkout's code: ``PYTHONPATH``, which the servers an agent starts may not get).
 
     Servers the CLI starts use this session's compile cache (the ``wasm_runtime`` fixture fills it).
     """
     env = {k: v for k, v in os.environ.items() if not k.startswith(AGENT_VARS)}
-    env.update(HOME=str(home), PATH=f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}",
+    env.update(HOME=str(home), PATH=f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}", PYTHONPATH=str(ROOT),
                RS_LEARN_CACHE_DIR=str(default_cache_dir()), MCP_TIMEOUT="180000", NO_COLOR="1",
                CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1")
     env.update(extra)
@@ -87,13 +89,32 @@ def run(command: list[str | Path], cwd: Path, env: dict[str, str], timeout: floa
 
 
 class FakeApi:
-    """A loopback stand-in for the model's API: every request gets a 400 error, so ``claude -p`` ends
-    at once after its hooks ran (a 401 or an unreachable address would be retried for minutes)."""
+    """A loopback stand-in for the model's API: every request gets a 400 error, so ``claude -p`` and
+    ``codex exec`` end at once (a 401 or an unreachable address would be retried for minutes).
+
+    The JSON bodies of the first :data:`KEPT` requests are kept in :attr:`requests` as
+    ``(path, body)``; a body over :data:`MAX_BODY` bytes is refused unread.
+    """
+
+    KEPT = 16
+    MAX_BODY = 16 << 20
 
     def __init__(self) -> None:
+        requests: list[tuple[str, object]] = []
+        self.requests = requests
+
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("content-length") or 0))
+                size = int(self.headers.get("content-length") or 0)
+                if size > FakeApi.MAX_BODY:
+                    self.send_error(413)
+                    return
+                body = self.rfile.read(size)
+                if len(requests) < FakeApi.KEPT:
+                    try:
+                        requests.append((self.path, json.loads(body) if body else None))
+                    except ValueError:
+                        requests.append((self.path, body.decode("utf-8", "replace")))
                 error = {"type": "invalid_request_error", "message": "test double: no model here"}
                 body = json.dumps({"type": "error", "error": error}).encode()
                 self.send_response(400)
@@ -131,6 +152,25 @@ def claude_session(claude: Path, project: Path, home: Path, prompt: str, *args: 
         run([claude, "-p", prompt, *args], cwd=project, env=env, timeout=300)
     transcripts = sorted((home / ".claude" / "projects").glob("*/*.jsonl"))
     return "\n".join(path.read_text(encoding="utf-8") for path in transcripts)
+
+
+def codex_first_request(codex: Path, project: Path, home: Path, prompt: str) -> dict[str, object]:
+    """Run ``codex exec PROMPT`` in ``project`` against :class:`FakeApi` as its Responses API; return
+    the body of its first ``/responses`` request (the model's instructions, input and tools).
+
+    The model provider is given on the command line (``-c``), so the config files under test are
+    the ones ``setup`` wrote, untouched; ``--strict-config`` refuses a key this Codex does not know.
+    """
+    with FakeApi() as api:
+        provider = (f'{{name = "stand-in", base_url = "{api.url}/v1", wire_api = "responses", '
+                    f'env_key = "STAND_IN_API_KEY", request_max_retries = 0, stream_max_retries = 0}}')
+        env = agent_env(home, STAND_IN_API_KEY="sk-test-no-account")
+        done = run([codex, "exec", "--strict-config", "--skip-git-repo-check", "-m", "stand-in-model",
+                    "-c", "model_provider=stand-in", "-c", f"model_providers.stand-in={provider}", prompt],
+                   cwd=project, env=env, timeout=300)
+        asked = [body for path, body in api.requests if path.endswith("/responses")]
+    assert asked and isinstance(asked[0], dict), f"codex sent no request:\n{done.stdout}\n{done.stderr}"
+    return asked[0]
 
 
 def hook_context(transcript: str) -> dict[str, list[str]]:

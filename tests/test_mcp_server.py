@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import tomllib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -290,35 +291,118 @@ def test_hooks_are_answered_while_tool_calls_wait(wasm_runtime, project: Path):
     run(scenario())
 
 
+INITIALIZE = [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+     "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+]
+
+
+class RawServer:
+    """``rs-learn-host -v mcp`` spoken to line by line; its stdin stays open until the test ends."""
+
+    def __init__(self, project: Path) -> None:
+        self.proc = subprocess.Popen([*HOST, "-v", "mcp"], env=host_env(project), cwd=project,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.log: list[str] = []
+        self._drain = threading.Thread(target=self._read_stderr, daemon=True)
+        self._drain.start()
+
+    def _read_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        for raw in self.proc.stderr:
+            self.log.append(raw.decode("utf-8", "replace").rstrip("\n"))
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def reply(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        return dict(json.loads(self.proc.stdout.readline()))
+
+    def terminate(self, signalled: bool = False) -> int:
+        """SIGTERM (unless ``signalled`` already) with stdin still open; the exit status (a hang fails
+        after a generous 120 s)."""
+        if not signalled:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=120)
+        finally:
+            self._drain.join(10)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
 def test_stdout_is_the_protocol_only_and_sigterm_closes_cleanly(wasm_path: Path, project: Path):
-    proc = subprocess.Popen([*HOST, "-v", "mcp"], env=host_env(project), cwd=project, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdin is not None and proc.stdout is not None
-    messages = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                    "clientInfo": {"name": "t", "version": "1"}}},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-         "params": {"name": "memorize", "arguments": {"text": "Logs go to stderr."}}},
-    ]
-    replies = []
+    server = RawServer(project)
     try:
-        for message in messages:
-            proc.stdin.write(json.dumps(message).encode() + b"\n")
-            proc.stdin.flush()
-            if "id" in message:
-                replies.append(json.loads(proc.stdout.readline()))
+        server.send(INITIALIZE[0])
+        hello = server.reply()
+        server.send(INITIALIZE[1])
+        server.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                     "params": {"name": "memorize", "arguments": {"text": "Logs go to stderr."}}})
+        stored = server.reply()
+        code = server.terminate()  # issue 32: stdin stays open and silent, SIGTERM alone ends the server
     finally:
-        proc.send_signal(signal.SIGTERM)
-        _, stderr = proc.communicate(timeout=30)
-    assert proc.returncode == 0, stderr.decode()
-    assert [r["id"] for r in replies] == [1, 2] and replies[0]["result"]["serverInfo"]["name"] == "rs-learn"
-    assert set(replies[0]["result"]["capabilities"]) == {"tools", "resources"}, "no empty prompts capability"
-    assert replies[1]["result"]["isError"] is False
-    assert replies[1]["result"]["structuredContent"]["namespace"] == "default"
-    assert b"rs_learn" in stderr  # -v: the logs are on stderr, stdout held only the replies
+        server.close()
+    assert code == 0, "\n".join(server.log)
+    assert [hello["id"], stored["id"]] == [1, 2] and hello["result"]["serverInfo"]["name"] == "rs-learn"
+    assert set(hello["result"]["capabilities"]) == {"tools", "resources"}, "no empty prompts capability"
+    assert stored["result"]["isError"] is False
+    assert stored["result"]["structuredContent"]["namespace"] == "default"
+    assert any(line.startswith("rs_learn") for line in server.log)  # -v: logs on stderr, replies on stdout
+    assert "rs_learn.mcp: SIGTERM: closing" in server.log
     assert leftovers(project) == []
+
+
+def test_sigterm_finishes_the_call_in_progress_then_closes_the_stores(wasm_path: Path, project: Path):
+    """Issue 32: a SIGTERM that arrives while a memorize waits for the write lock on the guest's
+    thread: the memorize completes (stored) once the lock is free, then the stores close and the
+    server exits 0, its stdin still open."""
+    fact = "SIGTERM lets the running call finish."
+    server = RawServer(project)
+    try:
+        server.send(INITIALIZE[0])
+        server.reply()
+        server.send(INITIALIZE[1])
+        host("memorize", "The store exists before the lock is taken.", env=host_env(project))
+        with write_lock_held(project):
+            server.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                         "params": {"name": "memorize", "arguments": {"text": fact}}})
+            wait_for(lambda: "rs_learn.mcp: memorize: running on the guest" in server.log, 60,
+                     "the memorize to reach the guest's thread")
+            server.proc.send_signal(signal.SIGTERM)
+            wait_for(lambda: "rs_learn.mcp: SIGTERM: closing" in server.log, 60, "the signal to be taken")
+        code = server.terminate(signalled=True)
+    finally:
+        server.close()
+    assert code == 0, "\n".join(server.log)
+    listed = host("list", env=host_env(project))
+    assert fact in listed.stdout.decode(), "the call in progress was finished before the server closed"
+    assert leftovers(project) == []
+
+
+def test_mcp_help_names_every_tool_the_server_serves(wasm_path: Path, project: Path):
+    """Issue 32: ``mcp --help`` lists each tool of ``tools/list`` (it is built from the same specs)."""
+    async def listed() -> list[str]:
+        async with connect(project) as client:
+            return [tool.name for tool in (await client.list_tools()).tools]
+
+    names = run(listed())
+    helped = host("mcp", "--help", env=host_env(project))
+    assert helped.returncode == 0, helped.stderr
+    words = set(re.findall(r"[a-z_]+", helped.stdout.decode()))
+    assert {"list_memories", "get_memory", "forget", "delete_record"} <= set(names)
+    assert [name for name in names if name not in words] == []
 
 
 def test_a_first_start_answers_at_once_and_the_first_call_waits_for_the_compile(wasm_runtime, project: Path,

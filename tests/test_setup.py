@@ -6,6 +6,7 @@ their shape, what they keep of the person's own configuration, backups, dry runs
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import stat
@@ -17,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from host_harness.cli.main import cli
+from host_harness.integrations.edits import backup_of
 from host_harness.integrations.localstate import LOCAL_STATE
 
 HOST = Path(sys.executable).parent / "rs-learn-host"  # the console script of this interpreter
@@ -29,7 +31,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "home"
     folder.mkdir()
     monkeypatch.setenv("HOME", str(folder))
-    for name in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "APPDATA"):
+    for name in ("CODEX_HOME", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "APPDATA", "RS_LEARN_CACHE_DIR"):
         monkeypatch.delenv(name, raising=False)
     return folder
 
@@ -52,14 +54,15 @@ def load(path: Path) -> dict:
 WORKSPACE = ["mcp", "-p", "${workspaceFolder}"]
 STDIO = {"type": "stdio", "command": COMMAND, "args": ["mcp"], "env": {}}
 VSCODE = {"type": "stdio", "command": COMMAND, "args": WORKSPACE}
+GEMINI = {"command": COMMAND, "args": ["mcp"], "timeout": 600_000}  # issue 32: `mcp list` waits 5 s else
 # (agent, scope) -> file relative to the project (project scope) or the home folder, key, entry
 JSON_FORMATS = {
     ("claude-code", "project"): (".mcp.json", "mcpServers", STDIO),
     ("claude-code", "user"): (".claude.json", "mcpServers", STDIO),
     ("cursor", "project"): (".cursor/mcp.json", "mcpServers", {"command": COMMAND, "args": WORKSPACE}),
     ("cursor", "user"): (".cursor/mcp.json", "mcpServers", {"command": COMMAND, "args": WORKSPACE}),
-    ("gemini", "project"): (".gemini/settings.json", "mcpServers", {"command": COMMAND, "args": ["mcp"]}),
-    ("gemini", "user"): (".gemini/settings.json", "mcpServers", {"command": COMMAND, "args": ["mcp"]}),
+    ("gemini", "project"): (".gemini/settings.json", "mcpServers", GEMINI),
+    ("gemini", "user"): (".gemini/settings.json", "mcpServers", GEMINI),
     ("vscode", "project"): (".vscode/mcp.json", "servers", VSCODE),
     ("vscode", "user"): (".config/Code/User/mcp.json", "servers", VSCODE),
 }
@@ -86,9 +89,19 @@ def test_claude_code_gets_both_hooks(repo: Path, home: Path, scope: str):
 
 
 def test_codex_gets_its_table(repo: Path, home: Path):
+    """Issue 32: ``required`` (Codex starts a turn without a server still starting unless it is) and
+    a minute to start; a person's own values of both are kept."""
     setup(repo, "codex", "--scope", "user")
-    assert (home / ".codex" / "config.toml").read_text(encoding="utf-8") == (
-        f'[mcp_servers.rs-learn]\ncommand = "{COMMAND}"\nargs = ["mcp"]\n')
+    config = home / ".codex" / "config.toml"
+    assert config.read_text(encoding="utf-8") == (
+        f'[mcp_servers.rs-learn]\ncommand = "{COMMAND}"\nargs = ["mcp"]\nrequired = true\n'
+        f'startup_timeout_sec = 60\n')
+    config.write_text('[mcp_servers.rs-learn]\ncommand = "old"\nrequired = false  # mine\n'
+                      'startup_timeout_sec = 5\n', encoding="utf-8")
+    setup(repo, "codex", "--scope", "user")
+    assert config.read_text(encoding="utf-8") == (
+        f'[mcp_servers.rs-learn]\ncommand = "{COMMAND}"\nrequired = false  # mine\nstartup_timeout_sec = 5\n'
+        f'args = ["mcp"]\n')
     setup(repo, "codex")
     project_file = (repo / ".codex" / "config.toml").read_text(encoding="utf-8")
     assert project_file.startswith("[mcp_servers.rs-learn]\n")
@@ -131,6 +144,61 @@ def test_merging_keeps_other_tools_hooks_servers_and_the_indentation(repo: Path)
     assert list(json.loads(text)["mcpServers"]) == ["github", "rs-learn"]
 
 
+# Layouts a person wrote by hand, which no serialiser reproduces (issue 32): compact objects and
+# arrays inside an indented file, aligned values, a file on one line.
+HAND_SETTINGS = """{
+  "model": "opus",
+  "permissions": {"allow": ["Bash(npm test)", "Bash(ls)"], "deny": []},
+  "hooks": {
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint-guard"}]}]
+  },
+  "env":   {"DEBUG": "1"}
+}
+"""
+HAND_SERVERS = {
+    ".mcp.json": '{"mcpServers": {"github": {"command": "gh-mcp", "args": ["--read-only"]}}, "x": [1, 2]}\n',
+    ".cursor/mcp.json": ('{\n    "mcpServers": {\n        "github": {"command": "gh-mcp", "args": []}\n'
+                         '    }\n}'),
+}
+
+
+def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    """The lines a unified diff takes out of ``before`` and puts into ``after``."""
+    diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))
+    return ([line[1:] for line in diff if line.startswith("-") and not line.startswith("---")],
+            [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")])
+
+
+def test_only_the_entrys_own_lines_change_and_remove_restores_the_bytes(repo: Path):
+    """Issue 32: setup and --remove keep the person's layout byte for byte outside rs-learn's entry
+    (the one line before an added member gains its comma, as JSON needs)."""
+    files = {".claude/settings.json": HAND_SETTINGS, **HAND_SERVERS}
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    setup(repo, "claude-code")
+    setup(repo, "cursor")
+    settings = (repo / ".claude/settings.json").read_text(encoding="utf-8")
+    taken, put = changed_lines(HAND_SETTINGS, settings)
+    pre_tool_use = next(line for line in HAND_SETTINGS.splitlines() if "PreToolUse" in line)
+    assert taken == [pre_tool_use] and put[0] == pre_tool_use + ","
+    ours = {event: [{"hooks": [{"type": "command", "command": f"{COMMAND} hook {verb}"}]}]
+            for event, verb in (("UserPromptSubmit", "prompt-submit"), ("SessionStart", "session-start"))}
+    assert put[1:] == ["  " + line for line in json.dumps(ours, indent=2).splitlines()[1:-1]], "its unit"
+    assert load(repo / ".claude/settings.json")["hooks"]["UserPromptSubmit"] == [
+        {"hooks": [{"type": "command", "command": f"{COMMAND} hook prompt-submit"}]}]
+    one_line = (repo / ".mcp.json").read_text(encoding="utf-8")
+    github = '"github": {"command": "gh-mcp", "args": ["--read-only"]}'
+    assert one_line == HAND_SERVERS[".mcp.json"].replace(github, f'{github}, "rs-learn": {json.dumps(STDIO)}')
+    cursor = (repo / ".cursor/mcp.json").read_text(encoding="utf-8")
+    taken, put = changed_lines(HAND_SERVERS[".cursor/mcp.json"], cursor)
+    assert taken == ['        "github": {"command": "gh-mcp", "args": []}']
+    assert put[:2] == ['        "github": {"command": "gh-mcp", "args": []},', '        "rs-learn": {']
+    setup(repo, "claude-code", "--remove")
+    setup(repo, "cursor", "--remove")
+    assert {name: (repo / name).read_text(encoding="utf-8") for name in files} == files
+
+
 def test_a_second_run_changes_nothing_and_says_so(repo: Path):
     first = setup(repo, "claude-code")
     assert ".mcp.json: wrote mcpServers.rs-learn" in first
@@ -151,12 +219,13 @@ def test_a_moved_installation_updates_its_entries_and_keeps_added_keys(repo: Pat
         "command": "/old/bin/rs-learn-host", "args": ["mcp"], "env": {"RS_LEARN_HOOK_BUDGET": "900"}}}}),
         encoding="utf-8")
     out = setup(repo, "claude-code")
-    assert "previous version: .mcp.json.bak" in out
+    assert f"previous version: ~/.cache/rs-learn/setup-backups{repo.absolute()}/.mcp.json" in out
     hooks = load(repo / ".claude" / "settings.json")["hooks"]["UserPromptSubmit"]
     assert hooks == [{"hooks": [{"type": "command", "command": f"{COMMAND} hook prompt-submit"}]}], "one hook"
     entry = load(repo / ".mcp.json")["mcpServers"]["rs-learn"]
     assert entry["command"] == COMMAND and entry["env"] == {"RS_LEARN_HOOK_BUDGET": "900"}
-    assert load(repo / ".mcp.json.bak")["mcpServers"]["rs-learn"]["command"] == "/old/bin/rs-learn-host"
+    previous = load(backup_of(repo / ".mcp.json"))
+    assert previous["mcpServers"]["rs-learn"]["command"] == "/old/bin/rs-learn-host"
 
 
 def test_dry_run_prints_the_diff_and_writes_nothing(repo: Path):
@@ -166,6 +235,28 @@ def test_dry_run_prints_the_diff_and_writes_nothing(repo: Path):
     assert "+.gm/exec-spool/" in out and " node_modules/" in out
     assert out.rstrip().endswith("dry run: nothing written")
     assert not (repo / ".gemini").exists() and (repo / ".gitignore").read_text() == "node_modules/\n"
+
+
+def test_backups_stay_out_of_the_project_and_out_of_git(repo: Path, home: Path):
+    """Issue 32: setup, a moved installation, removal: every replaced file is kept in the cache, none
+    beside it, so ``git status`` shows only the configuration setup wrote."""
+    for agent in ("claude-code", "cursor", "gemini", "vscode", "codex"):
+        setup(repo, agent)
+    for path in (repo / ".mcp.json", repo / ".cursor" / "mcp.json"):
+        path.write_text(path.read_text(encoding="utf-8").replace(COMMAND, "/old/bin/rs-learn-host"))
+    setup(repo, "claude-code")
+    setup(repo, "cursor")
+    for agent in ("claude-code", "cursor", "gemini", "vscode", "codex"):
+        setup(repo, agent, "--remove")
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=repo,
+                            capture_output=True, text=True, check=True).stdout.split("\n")
+    written = {".gitignore", ".mcp.json", ".claude/settings.json", ".cursor/mcp.json",
+               ".gemini/settings.json", ".vscode/mcp.json", ".codex/config.toml"}
+    assert {line[3:] for line in status if line} == written
+    kept = home / ".cache" / "rs-learn" / "setup-backups"
+    assert sorted(str(p.relative_to(kept / repo.absolute().relative_to("/"))) for p in kept.rglob("*")
+                  if p.is_file()) == sorted(written - {".gitignore"})
+    assert COMMAND in backup_of(repo / ".cursor" / "mcp.json").read_text(), "what --remove replaced"
 
 
 def test_remove_takes_out_only_ours(repo: Path):
@@ -230,7 +321,7 @@ def test_private_files_stay_private(repo: Path, home: Path):
     claude_json.chmod(0o600)
     setup(repo, "claude-code", "--scope", "user")
     assert stat.S_IMODE(claude_json.stat().st_mode) == 0o600
-    assert stat.S_IMODE((home / ".claude.json.bak").stat().st_mode) == 0o600
+    assert stat.S_IMODE(backup_of(claude_json).stat().st_mode) == 0o600
     assert load(claude_json)["userID"] == "x"
 
 
@@ -285,6 +376,7 @@ def test_setup_compiles_the_component_for_the_first_start(repo: Path, home: Path
 def test_a_warning_when_the_plugin_does_the_same(repo: Path, home: Path):
     (home / ".claude").mkdir()
     (home / ".claude" / "settings.json").write_text('{"enabledPlugins": {"rs-learn@rs-learn": true}}')
-    result = CliRunner().invoke(cli, ["-p", str(repo), "setup", "claude-code", "--no-warmup"])
-    assert result.exit_code == 0 and "warning: the rs-learn plugin is enabled too" in result.output
+    for dry in (["--dry-run"], []):  # issue 32: the dry run warns as the run does
+        result = CliRunner().invoke(cli, ["-p", str(repo), "setup", "claude-code", "--no-warmup", *dry])
+        assert result.exit_code == 0 and "warning: the rs-learn plugin is enabled too" in result.output
     assert "warning" not in setup(repo, "cursor")

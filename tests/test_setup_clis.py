@@ -13,8 +13,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from agentclis import agent_clis, agent_env, claude_session, hook_context, run
+from agentclis import agent_clis, agent_env, claude_session, codex_first_request, hook_context, run
 
+from host_harness.integrations.agents import CODEX_DEFAULTS, GEMINI_DEFAULTS
 from host_harness.integrations.localstate import LOCAL_STATE
 
 HOST = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "rs-learn-host"
@@ -42,7 +43,7 @@ def repo(git_repo: Path) -> Path:
 def host(wasm_runtime) -> Path:  # the compile cache holds the component: servers start at once
     from host_harness.cli.setup import installed_host
 
-    return installed_host()
+    return installed_host().resolve()  # what setup writes: links resolved (.venv may be one)
 
 
 def setup(host: Path, repo: Path, home: Path, *args: str) -> None:
@@ -96,11 +97,6 @@ def test_claude_writes_the_same_entries_as_setup(clis, host: Path, repo: Path, h
     assert json.loads((repo / ".mcp.json").read_text())["mcpServers"]["rs-learn"] == theirs == user
 
 
-# `gemini mcp list` gives a server 5 s to connect unless its entry says otherwise; the first
-# `initialize` can take longer on a loaded machine, so the person's entry sets a timeout (kept by setup).
-PATIENT = {"mcpServers": {"rs-learn": {"timeout": 180_000}}}
-
-
 def gemini_list(gemini: Path, repo: Path, home: Path) -> str:
     (home / ".gemini").mkdir(exist_ok=True)
     (home / ".gemini" / "trustedFolders.json").write_text(json.dumps({str(repo): "TRUST_FOLDER"}))
@@ -109,8 +105,7 @@ def gemini_list(gemini: Path, repo: Path, home: Path) -> str:
 
 
 def test_gemini_lists_and_connects_to_what_setup_wrote(clis, host: Path, repo: Path, home: Path):
-    (repo / ".gemini").mkdir()
-    (repo / ".gemini" / "settings.json").write_text(json.dumps(PATIENT))
+    """Issue 32: setup's entry carries a ``timeout``: without one ``gemini mcp list`` gives up after 5 s."""
     setup(host, repo, home, "gemini")
     listed = gemini_list(clis["gemini"], repo, home)
     assert f"rs-learn: {host} mcp (stdio) - Connected" in listed, listed
@@ -120,13 +115,13 @@ def test_gemini_lists_and_connects_to_what_setup_wrote(clis, host: Path, repo: P
     assert done.returncode == 0, done.stderr
     ours = json.loads((repo / ".gemini" / "settings.json").read_text())["mcpServers"]["rs-learn"]
     theirs = json.loads((twin / ".gemini" / "settings.json").read_text())["mcpServers"]["rs-learn"]
-    assert ours == theirs | PATIENT["mcpServers"]["rs-learn"]
+    assert ours == theirs | GEMINI_DEFAULTS
 
 
 def test_gemini_reads_the_user_settings(clis, host: Path, repo: Path, home: Path):
     settings = home / ".gemini" / "settings.json"
     settings.parent.mkdir()
-    mine = {"ui": {"theme": "GitHub"}, "mcpServers": {"other": {"command": "true"}, **PATIENT["mcpServers"]}}
+    mine = {"ui": {"theme": "GitHub"}, "mcpServers": {"other": {"command": "true"}}}
     settings.write_text(json.dumps(mine, indent=2))
     setup(host, repo, home, "gemini", "--scope", "user")
     listed = gemini_list(clis["gemini"], repo, home)
@@ -156,7 +151,7 @@ def test_codex_lists_the_user_server_and_keeps_the_config(clis, host: Path, repo
     added = run([clis["codex"], "mcp", "add", "rs-learn", "--", host, "mcp"], cwd=repo, env=env)
     assert added.returncode == 0, added.stderr
     theirs = tomllib.loads((twin / ".codex" / "config.toml").read_text())["mcp_servers"]["rs-learn"]
-    assert tomllib.loads(config.read_text())["mcp_servers"]["rs-learn"] == theirs
+    assert tomllib.loads(config.read_text())["mcp_servers"]["rs-learn"] == theirs | CODEX_DEFAULTS
 
 
 def test_codex_reads_the_project_config_of_a_trusted_project(clis, host: Path, repo: Path, home: Path):
@@ -166,3 +161,18 @@ def test_codex_reads_the_project_config_of_a_trusted_project(clis, host: Path, r
     (home / ".codex" / "config.toml").write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n')
     servers = codex_servers(clis["codex"], repo, agent_env(home))
     assert servers["rs-learn"]["command"] == str(host)
+
+
+def test_codex_exec_gives_the_model_the_tools_of_the_server_setup_wrote(clis, host: Path, repo: Path,
+                                                                        home: Path):
+    """Issue 32: Codex starts its first turn about a second after it spawns the MCP servers; only a
+    ``required`` server is waited for. The first request to the (stand-in) Responses API carries
+    rs-learn's tools."""
+    setup(host, repo, home, "codex")
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n')
+    first = codex_first_request(clis["codex"], repo, home, "Which port does staging use?")
+    tools = {tool.get("name"): tool for tool in first["tools"] if isinstance(tool, dict)}  # type: ignore[union-attr]
+    assert "mcp__rs_learn" in tools, sorted(name for name in tools if name)
+    served = {tool["name"] for tool in tools["mcp__rs_learn"]["tools"]}
+    assert {"recall", "memorize", "forget", "list_memories"} <= served

@@ -25,7 +25,29 @@ if TYPE_CHECKING:
     from host_harness.hooks.server import WarmServer
 
 
-@click.command("mcp")
+TOOLS_MARK = "{tools}"
+
+
+class ListsItsTools(click.Command):
+    """A command whose help names every MCP tool, read from the tool specs when the help is shown.
+
+    The list cannot drift from what the server serves, and the SDK (a second to import) is only
+    imported for ``--help``, not for every other command of the CLI.
+    """
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The docstring with :data:`TOOLS_MARK` replaced by the tool names."""
+        from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS
+
+        if self.help and TOOLS_MARK in self.help:
+            memory = ", ".join(spec.name for spec in MEMORY_TOOLS)
+            structured = ", ".join(spec.name for spec in STRUCTURED_TOOLS)
+            self.help = self.help.replace(TOOLS_MARK, f"{memory}; for structured memory (unless "
+                                                      f"memory.enabled is false) {structured}")
+        super().format_help_text(ctx, formatter)
+
+
+@click.command("mcp", cls=ListsItsTools)
 @click.option(
     "-p", "--project", "project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
     help="Project directory (the same as the global -p; this one wins).",
@@ -48,8 +70,7 @@ def mcp(
 ) -> None:
     """Serve rs-learn to an MCP client (Claude Code, Cursor, Codex...) over stdio.
 
-    The tools are recall, memorize, learn, archive, recall_search and the
-    structured-memory verbs; the resources are archived blocks
+    The tools are {tools}. The resources are archived blocks
     (rs-learn://archive/r7) and managed skills (rs-learn://skills/<name>). One warm
     component serves every call, one transaction each, alongside a spool watcher or
     hooks on the same project. The scope of structured memory comes from these

@@ -31,11 +31,13 @@ HOST_NAMES = ("rs-learn-host", "rs-learn-host.exe")
 def setup(session: Session, agent: str, scope: str, dry_run: bool, remove: bool, no_warmup: bool) -> None:
     """Add rs-learn to AGENT's configuration: MCP server, and hooks for Claude Code.
 
-    Merges into the existing files (other servers and hooks stay; JSON keeps its
-    indentation, Codex's TOML its comments), writes each one atomically with a
-    backup beside it (<file>.bak), and adds the project's local state to
-    .gitignore. Running it again changes nothing. The entries run this
-    installation of rs-learn-host by its absolute path.
+    Merges into the existing files (other servers and hooks stay; only the lines
+    of rs-learn's entries change, JSON keeps its layout and Codex's TOML its
+    comments), writes each one atomically, keeps the previous version in the
+    cache (~/.cache/rs-learn/setup-backups/<the file's absolute path>, out of
+    git's sight), and adds the project's local state to .gitignore. Running it
+    again changes nothing. The entries run this installation of rs-learn-host by
+    its absolute path.
 
     \b
     Examples:
@@ -64,6 +66,8 @@ def setup(session: Session, agent: str, scope: str, dry_run: bool, remove: bool,
         verb = "removed" if remove else "wrote"
         kept = f" (previous version: {_shown(backup, session.project)})" if backup else ""
         click.echo(f"{shown}: {verb} {edit.what}{kept}")
+    for warning in wiring.warnings:  # a dry run warns as the run would
+        click.echo(f"warning: {warning}", err=True)
     if dry_run:
         click.echo("dry run: nothing written" if changed else "already set up: nothing would change")
         return
@@ -71,8 +75,6 @@ def setup(session: Session, agent: str, scope: str, dry_run: bool, remove: bool,
         click.echo("already set up: nothing changed" if not remove else "nothing to remove")
     for note in wiring.notes if changed else []:
         click.echo(note)
-    for warning in wiring.warnings:
-        click.echo(f"warning: {warning}", err=True)
     if not remove and not no_warmup:
         warm_up(session.wasm)
 

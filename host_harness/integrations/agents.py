@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from host_harness.integrations import jsonconf, tomlconf
+from host_harness.integrations import jsonconf, jsonlayout, tomlconf
 from host_harness.integrations.edits import Edit, SetupError, home, read_text, target_of
 from host_harness.integrations.localstate import gitignore_edit
 
@@ -77,6 +77,14 @@ def _plugin_enabled(project: Path) -> bool:
 
 
 Change = Callable[[Path, bool], Edit]
+# Codex starts a turn about a second after it spawns the MCP servers, without any server still
+# starting unless it is `required` (then it waits, up to `startup_timeout_sec`, default 10 s): so our
+# server is required -- Codex then refuses to start, naming it, when rs-learn-host cannot run -- and
+# has a minute to answer `initialize` on a loaded machine (it answers before the component loads).
+CODEX_DEFAULTS: dict[str, Any] = {"required": True, "startup_timeout_sec": 60}
+# Gemini CLI's `timeout` (ms) bounds every request to the server; without one a session waits up to
+# its default of 10 minutes but `gemini mcp list` gives up after 5 s. The same 10 minutes for both.
+GEMINI_DEFAULTS: dict[str, Any] = {"timeout": 600_000}
 PLUGIN_TOO = ("the rs-learn plugin is enabled too: its hooks and server do the same, so each prompt would be "
               "answered twice. Keep one (claude plugin disable rs-learn@rs-learn, or rs-learn-host setup "
               "claude-code --remove).")
@@ -109,14 +117,14 @@ def _files(agent: str, scope: str, project: Path, command: str) -> list[tuple[Pa
         return [(base / ".cursor" / "mcp.json", _server("mcpServers", entry))]
     if agent == "gemini":
         entry = {"command": command, "args": ["mcp"]}
-        return [(base / ".gemini" / "settings.json", _server("mcpServers", entry))]
+        return [(base / ".gemini" / "settings.json", _server("mcpServers", entry, GEMINI_DEFAULTS))]
     folder = project / ".vscode" if scope == "project" else vscode_user_dir()
     entry = {"type": "stdio", "command": command, "args": WORKSPACE_ARGS}
     return [(folder / "mcp.json", _server("servers", entry))]
 
 
-def _server(key: str, entry: dict[str, Any]) -> Change:
-    return lambda path, remove: _json_edit(path, key, entry, remove)
+def _server(key: str, entry: dict[str, Any], defaults: dict[str, Any] | None = None) -> Change:
+    return lambda path, remove: _json_edit(path, key, entry, remove, defaults)
 
 
 def vscode_user_dir() -> Path:
@@ -137,11 +145,13 @@ def _claude_json(config: Path) -> Path:
     return config / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else home() / ".claude.json"
 
 
-def _json_edit(path: Path, key: str, entry: dict[str, Any], remove: bool) -> Edit:
-    wanted = json.dumps({key: {SERVER: entry}}, indent=2)
+def _json_edit(path: Path, key: str, entry: dict[str, Any], remove: bool,
+               defaults: dict[str, Any] | None = None) -> Edit:
+    wanted = json.dumps({key: {SERVER: entry | (defaults or {})}}, indent=2)
     if remove:
         return _changed(path, wanted, lambda doc: jsonconf.drop_server(doc, key, SERVER), f"{key}.{SERVER}")
-    return _changed(path, wanted, lambda doc: jsonconf.put_server(doc, key, SERVER, entry), f"{key}.{SERVER}")
+    return _changed(path, wanted, lambda doc: jsonconf.put_server(doc, key, SERVER, entry, defaults),
+                    f"{key}.{SERVER}")
 
 
 def _hooks_edit(path: Path, hooks: dict[str, str], remove: bool) -> Edit:
@@ -166,14 +176,15 @@ def _changed(path: Path, wanted: str, change: Callable[[dict[str, Any]], object]
     except SetupError as error:
         raise SetupError(f"{path}: {error}" if not str(error).startswith(str(path)) else str(error)) from None
     # nothing to remove from a file that does not exist
-    new = None if old is None and not doc else jsonconf.render(doc, old)
+    new = None if old is None and not doc else jsonlayout.render(doc, old)
     return Edit(path, old, new, what)
 
 
 def _toml_edit(path: Path, values: dict[str, Any], remove: bool) -> Edit:
     old = read_text(path)
     try:
-        new = tomlconf.drop_table(old, SERVER) if remove else tomlconf.put_table(old, SERVER, values)
+        new = (tomlconf.drop_table(old, SERVER) if remove
+               else tomlconf.put_table(old, SERVER, values, CODEX_DEFAULTS))
     except SetupError as error:
         raise SetupError(f"{path}: {error}") from None
     return Edit(path, old, new, f"[{tomlconf.ROOT}.{SERVER}]")

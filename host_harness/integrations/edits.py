@@ -2,8 +2,9 @@
 
 ``setup`` plans every change first (nothing is written until each file's new text is known to be
 sound), then applies them one by one. A changed file is replaced atomically (temp file, fsync,
-rename) and keeps its permission bits (``~/.claude.json`` is private); its previous content goes to
-``<file>.bak`` first. A file that is a symbolic link (dotfiles kept in a repository) is written where
+rename) and keeps its permission bits (``~/.claude.json`` is private); its previous content goes
+first to :func:`backup_of` -- the user's rs-learn cache, never beside the file, where a project's git
+would see it. A file that is a symbolic link (dotfiles kept in a repository) is written where
 the link points, never replaced by a plain file -- except in a project, where a link leading out of
 the project is refused: a cloned repository must not make ``setup`` write elsewhere.
 """
@@ -16,9 +17,10 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from host_harness.cachedir import default_cache_dir
 from host_harness.store.atomic import write_atomic
 
-BACKUP_SUFFIX = ".bak"
+BACKUPS = "setup-backups"
 
 
 class SetupError(Exception):
@@ -57,7 +59,8 @@ class Edit:
         mode = 0o644
         if self.old is not None:
             mode = stat.S_IMODE(self.path.stat().st_mode)
-            backup = self.path.with_name(self.path.name + BACKUP_SUFFIX)
+            backup = backup_of(self.path)
+            backup.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             write_atomic(backup, self.old.encode("utf-8"), mode=mode)
         if self.new is None:
             self.path.unlink()
@@ -65,6 +68,16 @@ class Edit:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, self.new.encode("utf-8"), mode=mode)
         return backup
+
+
+def backup_of(path: Path) -> Path:
+    """Where the previous content of ``path`` is kept: ``<cache>/setup-backups/<its absolute path>``.
+
+    (``~/.cache/rs-learn/setup-backups/home/me/app/.mcp.json``; each run keeps the content it replaced.)
+    """
+    absolute = path.absolute()
+    drive = absolute.drive.strip(":\\/").replace(":", "")  # a Windows drive ("C:") as a folder ("C")
+    return default_cache_dir() / BACKUPS / drive / absolute.relative_to(absolute.anchor)
 
 
 def target_of(path: Path, confined_to: Path | None) -> Path:

@@ -1,9 +1,10 @@
 """Merging rs-learn's entries into an agent's JSON configuration, leaving everything else as it was.
 
-The file is read, changed as a dictionary (key order kept, new keys last) and written back with the
-indentation it had (two spaces, four, a tab, or one line), its final newline and its non-ASCII
-characters as they were. A file that is not plain JSON -- comments or trailing commas, which VS Code
-and Gemini CLI tolerate -- is refused rather than rewritten: its comments would be lost.
+The file is read and changed as a dictionary (key order kept, new keys last); the text written back
+is the old text with only the values that changed rewritten, in the file's own layout
+(:mod:`host_harness.integrations.jsonlayout`). A file that is not plain JSON -- comments or trailing
+commas, which VS Code and Gemini CLI tolerate -- is refused rather than rewritten: its comments would
+be lost.
 
 Entries are ours by name (``mcpServers.rs-learn``) or, for Claude Code's hooks, by command: a hook
 whose program is ``rs-learn-host`` running ``hook <event>``. A run replaces our entry in place (so a
@@ -14,7 +15,6 @@ ours and the containers it leaves empty.
 from __future__ import annotations
 
 import json
-import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,6 @@ from typing import Any
 from host_harness.integrations.edits import SetupError
 
 Doc = dict[str, Any]
-INDENT_RE = re.compile(r"^[\[{][^\n]*\n([ \t]+)\S", re.M)
 HOST_NAMES = ("rs-learn-host", "rs-learn-host.exe")
 
 
@@ -40,34 +39,20 @@ def parse(path: Path, text: str | None, wanted: str) -> Doc:
     return doc
 
 
-def render(doc: Doc, like: str | None) -> str:
-    """``doc`` as text in the style of ``like`` (the file's previous text; default: two spaces)."""
-    indent: str | int | None = 2
-    newline = True
-    ascii_only = False
-    if like is not None and like.strip():
-        match = INDENT_RE.search(like.lstrip())
-        indent = match.group(1) if match else None
-        newline = like.endswith("\n")
-        ascii_only = like.isascii() and "\\u" in like
-    if isinstance(indent, str) and indent == " " * len(indent):
-        indent = len(indent)
-    text = json.dumps(doc, indent=indent, ensure_ascii=ascii_only)
-    return text + "\n" if newline else text
-
-
-def put_server(doc: Doc, key: str, name: str, entry: Doc) -> None:
+def put_server(doc: Doc, key: str, name: str, entry: Doc, defaults: Doc | None = None) -> None:
     """Set ``doc[key][name]`` to ``entry``, keeping the keys a person added to an existing entry.
 
-    An empty object in ``entry`` (Claude Code's ``"env": {}``) is a default: it never replaces one
-    that is already there.
+    ``defaults`` (Gemini CLI's ``timeout``) are added where the entry has no such key, and an empty
+    object in ``entry`` (Claude Code's ``"env": {}``) is a default too: neither replaces a value that
+    is already there.
     """
     servers = _object(doc, key)
     current = servers.get(name)
     if not isinstance(current, dict):
-        servers[name] = entry
+        servers[name] = entry | (defaults or {})
         return
-    servers[name] = current | {k: v for k, v in entry.items() if not (v == {} and k in current)}
+    kept = {k: v for k, v in entry.items() if not (v == {} and k in current)}
+    servers[name] = current | kept | {k: v for k, v in (defaults or {}).items() if k not in current}
 
 
 def drop_server(doc: Doc, key: str, name: str) -> bool:

@@ -2,9 +2,9 @@
 
 There is no TOML writer in the standard library, and re-serialising the file would drop its comments
 and layout. So the table is found by its header line, and only the lines of the keys setup manages
-(``command``, ``args``) are replaced or added; a person's own keys in the table (``env``,
-``startup_timeout_sec``...) and its sub-tables stay. A new table is appended at the end; ``remove``
-takes out the table with its sub-tables.
+(``command``, ``args``) are replaced or added; defaults (``required``, ``startup_timeout_sec``) are
+added when the table has none of its own; a person's other keys (``env``...) and its sub-tables
+stay. A new table is appended at the end; ``remove`` takes out the table with its sub-tables.
 
 Every edit is checked with ``tomllib``: the new text must parse, and parse to exactly the old
 document with only that table changed. Anything else -- a file that is not valid TOML, the server
@@ -33,24 +33,32 @@ def table(name: str, values: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def put_table(text: str | None, name: str, values: dict[str, Any]) -> str:
-    """``text`` with ``[mcp_servers.<name>]`` holding ``values`` (other keys of the table kept)."""
+def put_table(text: str | None, name: str, values: dict[str, Any],
+              defaults: dict[str, Any] | None = None) -> str:
+    """``text`` with ``[mcp_servers.<name>]`` holding ``values`` and the ``defaults`` it lacks.
+
+    The table's other keys are kept, and so is a value a person gave a key of ``defaults``.
+    """
     old = text or ""
     before = _load(old, name, values)
+    servers_now = before.get(ROOT)
+    current = servers_now.get(name) if isinstance(servers_now, dict) else None
+    current = current if isinstance(current, dict) else {}
+    wanted = values | {key: value for key, value in (defaults or {}).items() if key not in current}
     lines = old.splitlines(keepends=True)
     span = _span(lines, name)
     if span is None:
         glue = "" if not old or old.endswith("\n") else "\n"
         spacer = "\n" if old.strip() and not old.endswith("\n\n") else ""
-        new = old + glue + spacer + table(name, values)
+        new = old + glue + spacer + table(name, wanted)
     else:
         start, end = span
-        body = _set_keys(lines[start + 1 : end], values)
+        body = _set_keys(lines[start + 1 : end], wanted)
         new = "".join(lines[: start + 1] + body + lines[end:])
     expected = copy.deepcopy(before)
     servers = expected.setdefault(ROOT, {})
-    servers[name] = (servers.get(name) or {}) | values
-    _check(new, expected, name, values)
+    servers[name] = current | wanted
+    _check(new, expected, name, wanted)
     return new
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 import signal
 import time
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from mcp.server.context import ServerRequestContext
@@ -56,6 +56,7 @@ from mcp.types import (
 from host_harness import __version__
 from host_harness.mcp.outputs import OUTPUTS
 from host_harness.mcp.schemas import Schema, memory_schemas, structured_schemas
+from host_harness.mcp.stdin import StdinLines
 from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, ToolSpec, prepare, tool_result
 from host_harness.mcp.worker import GuestWorker
 from host_harness.store import skills
@@ -124,17 +125,22 @@ class RsLearnServer(Server[Any]):
         """Serve one client over stdin and stdout until it closes stdin, or SIGTERM or SIGINT arrives.
 
         A signal cancels the serving from inside the event loop (a ``KeyboardInterrupt`` raised by a
-        signal handler can land inside the loop's own bookkeeping); a tool call the guest is running
+        signal handler can land inside the loop's own bookkeeping) without waiting for the client's
+        next line (:class:`~host_harness.mcp.stdin.StdinLines`); a tool call the guest is running
         still finishes on the guest's thread before the stores close.
         """
         anyio.run(self._serve_stdio)
 
     async def _serve_stdio(self) -> None:
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(_cancel_on_signals, tasks.cancel_scope)
-            async with stdio_server() as (read, write):
-                await self.run(read, write, self.create_initialization_options())
-            tasks.cancel_scope.cancel()  # stdin closed: stop waiting for signals
+        lines = StdinLines()  # the SDK's own reader would hold a signal until the client's next line
+        try:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(_cancel_on_signals, tasks.cancel_scope)
+                async with stdio_server(stdin=cast("anyio.AsyncFile[str]", lines)) as (read, write):
+                    await self.run(read, write, self.create_initialization_options())
+                tasks.cancel_scope.cancel()  # stdin closed: stop waiting for signals
+        finally:
+            lines.close()
 
     # tools
 

@@ -79,6 +79,7 @@ class GuestWorker:
         return value
 
     def _answer(self, verb: str, raw: str) -> str:
+        log.info("%s: running on the guest", verb)
         try:
             guest = self._open()
         except Exception as error:  # the component cannot be loaded: every call says why, none crashes
