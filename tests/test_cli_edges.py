@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import shlex
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
+from conftest import ROOT, use_postgresql
 from hostprocs import HOST, host, host_env
 from stores import store_digest
 
+from bench.pgcluster import USER as pg_cluster_user_name
 from host_harness.cli.main import cli
 from host_harness.store.local_state import gitignore_text
 
@@ -162,6 +165,14 @@ def test_an_enabled_txt_warning_is_said_once_per_command(target: str, project: P
     assert done.stderr.count(b"skipping invalid discipline name 'not a name!'") == 1, done.stderr
 
 
+def many_lines(path: Path, count: int = 3000) -> Path:
+    """A JSON lines file of ``count`` distinct memories: more than a small disk holds."""
+    path.write_text("".join(json.dumps({"text": f"Service {i} listens on port {8000 + i} and logs to "
+                                                f"/var/log/service-{i}.log on the staging hosts."}) + "\n"
+                            for i in range(count)))
+    return path
+
+
 def _unshare_available() -> bool:
     if shutil.which("unshare") is None:
         return False
@@ -175,10 +186,7 @@ def test_a_full_disk_is_a_storage_error_not_internal(target: str, tmp_path: Path
         pytest.skip("cannot mount a tmpfs here (no user or mount namespaces)")
     mount = tmp_path / "small"
     mount.mkdir()
-    source = tmp_path / "many.jsonl"
-    source.write_text("".join(json.dumps({"text": f"Service {i} listens on port {8000 + i} and logs to "
-                                                  f"/var/log/service-{i}.log on the staging hosts."}) + "\n"
-                              for i in range(3000)))
+    source = many_lines(tmp_path / "many.jsonl")
     cli_args = " ".join(shlex.quote(a) for a in [*HOST, *(["--native"] if target == "native" else []),
                                                    "-p", str(mount)])
     script = (f"mount -t tmpfs -o size=600k tmpfs {shlex.quote(str(mount))} && "
@@ -195,3 +203,45 @@ def test_a_full_disk_is_a_storage_error_not_internal(target: str, tmp_path: Path
     texts = [m["text"] for m in listed["memories"]]
     assert "The first fact fits." in texts
     assert len(texts) % 500 == 1, "whole batches of 500 or nothing: the failed batch left no memory behind"
+
+
+@pytest.mark.sqlite_only  # the project is put on a PostgreSQL database of its own below
+def test_a_full_postgresql_tablespace_is_a_storage_error(target: str, tmp_path: Path, pg_cluster):
+    """Issue 38, item 9, on PostgreSQL: the store's tables on a 1 MiB tmpfs tablespace; the server's 53100."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs the server can write needs root")
+    import psycopg
+
+    mount = Path(tempfile.mkdtemp(prefix="rs-learn-full-"))
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", str(mount)]).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    suffix = os.urandom(4).hex()
+    database, space = f"diskfull_{suffix}", f"small_{suffix}"
+    admin = psycopg.connect(pg_cluster.url(), autocommit=True)
+    try:
+        owner = pwd.getpwnam(pg_cluster_user_name).pw_uid  # the server runs as this user under root
+        os.chown(mount, owner, owner)
+        admin.execute(f"CREATE TABLESPACE {space} LOCATION '{mount}'")
+        url = pg_cluster.create_database(database)
+        admin.execute(f"ALTER DATABASE {database} SET default_tablespace = {space}")  # the store's tables
+        project = tmp_path / "project"
+        project.mkdir()
+        use_postgresql(project, url)
+        source = many_lines(tmp_path / "many.jsonl")
+        native = ["--native"] if target == "native" else []
+        run = CliRunner()
+        first = run.invoke(cli, ["-p", str(project), *native, "memorize", "The first fact fits."])
+        assert first.exit_code == 0, first.output
+        full = run.invoke(cli, ["-p", str(project), *native, "import", str(source)])
+        assert full.exit_code == 1
+        assert full.output.startswith("Error: storage: disk full: the store could not be"), full.output
+        assert "internal" not in full.output
+        listed = run.invoke(cli, ["-p", str(project), *native, "list", "--all", "--json"])
+        texts = [m["text"] for m in json.loads(listed.stdout)["memories"]]
+        assert "The first fact fits." in texts and len(texts) % 500 == 1, "whole batches or nothing"
+    finally:
+        with admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
+            admin.execute(f"DROP TABLESPACE IF EXISTS {space}")
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+        mount.rmdir()
