@@ -25,6 +25,7 @@ from guest.memory.verbs import MemoryVerbs
 from guest.structured.verbs import StructuredVerbs
 from guest.text.embed import EMBEDDER, StaticEmbedder
 from guest.text.redact import scrub
+from guest.text.screen import SecretNames
 from guest.trust.verbs import TrustVerbs
 from guest.verbs import Rendered, Verb
 
@@ -36,6 +37,7 @@ class Engine:
     """rs-learn's memory engine over one :class:`Host`."""
 
     def __init__(self, host: Host, embedder: StaticEmbedder = EMBEDDER) -> None:
+        host = SecretNames(host)  # no discipline named by a secret: it would be a committed folder
         self.host = host
         self.embedder = embedder
         self.memory = MemoryVerbs(host, embedder)

@@ -14,7 +14,13 @@
 
 from __future__ import annotations
 
+import errno
+import sqlite3
+
 from guest.host import HostError
+
+DISK_FULL_SQLSTATE = "53100"  # PostgreSQL's disk_full
+NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
 
 
 class StoreError(HostError):
@@ -35,3 +41,28 @@ class HostFailure(GuestError):
 
 class GuestTrap(GuestError):
     """The WebAssembly instance trapped; the call was rolled back and the instance dropped."""
+
+
+def is_disk_full(error: BaseException) -> bool:
+    """Whether ``error`` says the disk (or quota) is full: ``SQLITE_FULL``, ``ENOSPC``, PostgreSQL 53100."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:  # the cause may be wrapped
+        seen.add(id(current))
+        code = getattr(current, "sqlite_errorcode", None)
+        if isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_FULL:
+            return True
+        if isinstance(current, OSError) and current.errno in NO_SPACE:
+            return True
+        if getattr(current, "sqlstate", None) == DISK_FULL_SQLSTATE:
+            return True
+        if "database or disk is full" in str(current) or "No space left on device" in str(current):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def disk_full_message(details: str) -> str:
+    """The ``storage:`` answer of a call that found no room to write; nothing was changed."""
+    return (f"storage: disk full: the store could not be written, so nothing was changed; free some space "
+            f"(or raise the quota) and run it again ({details})")

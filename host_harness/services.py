@@ -63,8 +63,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from guest.host import HostError
 from host_harness.cachedir import default_cache_dir
-from host_harness.errors import HostFailure, StoreError
-from host_harness.store import effects
+from host_harness.errors import HostFailure, StoreError, disk_full_message, is_disk_full
+from host_harness.store import confine, effects
 from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
 from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
 from host_harness.store.router import HOST_NS, Project, StoreRouter
@@ -199,6 +199,7 @@ class HostServices:
         self.logs: deque[LogRecord] = deque(maxlen=MAX_LOG_RECORDS)
         self.failures: list[str] = []
         self._busy_only = False  # every failure of the call so far was a lock wait given up
+        self._disk_full = False  # a failure of the call so far was a full disk
         # what the last call left out (an unusable discipline store), and what the store's choice warns of
         self.warnings: list[str] = list(self.store.warnings)
         self.stores: dict[Path, tuple[Store, Search]] = {}
@@ -273,6 +274,7 @@ class HostServices:
             self.rollback()
         self.failures = []
         self._busy_only = False
+        self._disk_full = False
         self.warnings = list(self.store.warnings)  # standing ones (a password in a committed config)
         self.write_lock_busy = False
         if not retry or self._budget is None:
@@ -294,6 +296,7 @@ class HostServices:
         """Connect to a PostgreSQL store now (a :class:`PostgresError` names the problem); SQLite: nothing."""
         if self.store.is_postgresql:
             self._pg_session().connection()
+            confine.ensure_gitignore(self.project.root)  # .gm/ holds logs and the spool: never commit them
 
     def stored_disciplines(self) -> list[str]:
         """The disciplines whose store exists (has been written), sorted."""
@@ -340,6 +343,8 @@ class HostServices:
             if is_busy(error):
                 message = busy_message(self.busy_timeout_ms, f"commit: {_describe(error)}")
                 raise HostFailure(message) from error
+            if is_disk_full(error):
+                raise HostFailure(disk_full_message(f"commit: {_describe(error)}")) from error
             raise HostFailure(f"internal: host failure: commit failed: {_describe(error)}") from error
         self._end()
 
@@ -365,12 +370,15 @@ class HostServices:
             return None
         if self._busy_only:
             return busy_message(self.busy_timeout_ms, "; ".join(self.failures))
+        if self._disk_full:
+            return disk_full_message("; ".join(self.failures))
         return "internal: host failure: " + "; ".join(self.failures)
 
     def record_failure(self, where: str, error: BaseException) -> None:
         """Remember that a host import failed, so that the current call fails."""
         message = f"{where}: {_describe(error)}"
         self._busy_only = is_busy(error) and (self._busy_only or not self.failures)
+        self._disk_full = self._disk_full or is_disk_full(error)
         self.failures.append(message)
         guest_log.error("host import failed: %s", message)
 

@@ -184,3 +184,16 @@ def test_a_corrupt_discipline_store_is_named_with_where_it_is(target: str, run, 
         assert said in result.output, result.output
         assert "DatabaseError" not in result.output, args
     assert store.read_bytes().startswith(b"this is not"), "left as it was"
+
+
+@pytest.mark.parametrize("verb", ["enable", "create"])
+def test_a_secret_as_a_name_is_refused_and_not_echoed(run, project: Path, verb: str):
+    """Issue 38, item 4: the host's commands refuse what the guest refuses: no folder named by a token."""
+    token = "ghp_" + "a1B2c3D4" * 4 + "e5F6"
+    result = run("discipline", verb, token)
+    assert result.exit_code == 2 and "reads as a secret (github-token)" in result.output
+    assert token not in result.output
+    assert not (project / ".gm").exists()
+    memorize = run("memorize", "--namespace", token, "a fact", native=True)
+    assert memorize.exit_code == 1 and "reads as a secret" in memorize.output and token not in memorize.output
+    assert not (project / ".gm" / "disciplines" / token).exists()

@@ -218,3 +218,36 @@ def test_typed_export_honours_sigils(guest, project):
     assert [h["namespace"] for h in hits] == ["frontend"]
     hits = guest.recall("vite", 3)
     assert hits and hits[0]["namespace"] == "frontend"
+
+
+SECRET_NAMES = [
+    "ghp_" + "a1B2c3D4" * 4 + "e5F6",  # a GitHub token
+    "glpat-" + "x1Y2z3W4v5U6t7S8r9Q0",  # a GitLab token
+    "xoxb-123456789012-1234567890123-" + "AbCdEfGhIjKlMnOpQrStUvWx",  # a Slack bot token
+]
+
+
+@pytest.mark.parametrize("name", SECRET_NAMES, ids=["github", "gitlab", "slack"])
+def test_a_discipline_named_by_a_secret_is_refused_on_every_path(guest, project, services, name):
+    """Issue 38, item 4: a secret as a discipline name would be a committed folder; refused, not echoed."""
+    for verb, body in [
+        ("memorize", {"text": "fact", "namespace": name}),
+        ("recall", {"query": "fact", "namespace": name}),
+        ("list_memories", {"namespace": name}),
+        ("archive", {"content": "a block", "namespace": name}),
+        ("import", {"memories": [{"text": "fact"}], "namespace": name}),
+        ("import", {"memories": [{"text": "fact", "namespace": name}]}),
+    ]:
+        envelope = call(guest, verb, body)
+        assert envelope["ok"] is False, (verb, envelope)
+        assert "reads as a secret" in envelope["error"] and name not in envelope["error"], envelope
+    with pytest.raises(Exception, match="reads as a secret"):
+        guest.memorize("fact", name)
+    skipped = ok(guest, "import", {"memories": [{"text": "kept"}, {"text": "fact", "namespace": name}],
+                                   "skip_invalid": True})
+    assert skipped["imported"] == 1 and skipped["skipped"][0]["index"] == 1
+    assert "reads as a secret" in skipped["skipped"][0]["error"]
+    assert not store_exists(project, name)
+    assert not (project / ".gm" / "disciplines" / name).exists()
+    enable(project, name, "frontend")  # planted by hand: recall leaves it out instead of failing
+    assert call(guest, "recall", "fact")["ok"] is True

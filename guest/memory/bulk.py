@@ -34,6 +34,7 @@ import base64
 import math
 import re
 import struct
+from collections import Counter
 from typing import Any
 
 from guest import requests
@@ -41,14 +42,16 @@ from guest.errors import InvalidRequest
 from guest.host import Host, bucket
 from guest.memory import carry, disciplines
 from guest.memory.carry import Carried
+from guest.memory.limits import MAX_TEXT_BYTES
 from guest.memory.memorize import write
 from guest.memory.records import Memory, Stats, memory_id
 from guest.memory.tombstones import Tombstone
 from guest.text.dates import days_from_civil, month_days
 from guest.text.embed import StaticEmbedder, dot, pack
-from guest.text.screen import Screen, quarantine, quarantine_of, quarantined
+from guest.text.screen import Screen, quarantine, quarantine_of, quarantined, secret_name, secret_name_error
 
 MAX_ITEMS = 5000
+MAX_SPLIT_BYTES = 1_800_000  # a text to split: what one import line may hold
 MAX_PAGE = 5000
 DEFAULT_PAGE = 500
 MAX_SOURCE_BYTES = 256
@@ -116,14 +119,29 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
         raise InvalidRequest(f"field 'memories' holds {len(items)} items; the limit is {MAX_ITEMS}")
     fallback = requests.namespace(body, default=None)
     dry_run = requests.boolean(body, "dry_run", False)
+    skip_invalid = requests.boolean(body, "skip_invalid", False)
+    split = requests.boolean(body, "split", False)
+    with_ids = requests.boolean(body, "ids", False)
     screen = Screen(host)
-    checked = [_item(host, embedder, it, f"memories[{i}]", fallback, screen) for i, it in enumerate(items)]
+    checked: list[tuple[int, Memory, bytes | None, Carried]] = []
+    skipped: list[dict[str, Any]] = []
+    for i, it in enumerate(items):
+        counted = dict(screen.counts)
+        try:
+            checked += [(i, *piece) for piece in _item(host, embedder, it, f"memories[{i}]", fallback, screen,
+                                                       split)]
+        except InvalidRequest as error:
+            if not skip_invalid:
+                raise
+            screen.counts = counted  # what a skipped item redacted is not stored: not counted
+            skipped.append({"index": i, "error": str(error).replace(f"memories[{i}]: ", "", 1)})
     batch: list[tuple[Memory, bytes]] = []
     tombs: list[Tombstone] = []
-    fresh: list[int] = []
+    fresh: list[Memory] = []
+    new: list[int] = []
     seen: set[str] = set()
     embedded = 0
-    for index, (memory, vector, carried) in enumerate(checked):
+    for index, memory, vector, carried in checked:
         if carried.forgotten is not None:
             tombs.append(Tombstone(memory, carried.forgotten, carried.reason))
             continue
@@ -135,7 +153,9 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
         if memory.id in seen or carry.blocked(host, memory, revive=not dry_run):
             continue
         seen.add(memory.id)
-        fresh.append(index)
+        fresh.append(memory)
+        if index not in new:
+            new.append(index)
         if vector is None:
             embedded += 1
             if dry_run:
@@ -146,30 +166,44 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
     if not dry_run:
         write(host, batch)
     forgotten = carry.forget_imported(host, tombs, dry_run=dry_run)
-    counts = {"items": len(items), "imported": len(fresh), "deduped": len(items) - len(fresh) - forgotten,
-              "embedded": embedded}
-    held = sum(1 for index in fresh if quarantine_of(checked[index][0].extra))
+    deduped = len(checked) - len(fresh) - forgotten
+    counts: dict[str, Any] = {"items": len(items), "imported": len(fresh), "deduped": deduped,
+                              "embedded": embedded}
+    held = sum(1 for memory in fresh if quarantine_of(memory.extra))
     if held:
         counts["quarantined"] = held
     if forgotten:
         counts["forgotten"] = forgotten
+    if skipped:
+        counts["skipped"] = skipped
+    if with_ids:
+        counts["ids"] = [memory.id for memory in fresh]
+        counts["namespaces"] = dict(sorted(Counter(memory.namespace for memory in fresh).items()))
     if dry_run:
-        return screen.report(counts | {"dry_run": True, "new": fresh})
+        return screen.report(counts | {"dry_run": True, "new": new})
     return screen.report(counts)
 
 
 def _item(
-    host: Host, embedder: StaticEmbedder, item: Any, where: str, fallback: str | None, screen: Screen
-) -> tuple[Memory, bytes | None, Carried]:
-    """Validate one item: the memory to store (``doc`` not yet assigned) and its vector, if usable."""
+    host: Host, embedder: StaticEmbedder, item: Any, where: str, fallback: str | None, screen: Screen,
+    split: bool = False,
+) -> list[tuple[Memory, bytes | None, Carried]]:
+    """Validate one item: the memory to store (``doc`` not yet assigned) and its vector, if usable.
+
+    With ``split``, a text over :data:`MAX_TEXT_BYTES` is redacted whole, then stored as several
+    memories of at most that size each (cut at paragraphs, then lines, then spaces).
+    """
     if not isinstance(item, dict):
         raise InvalidRequest(f"{where} must be an object, not {requests.kind_of(item)}")
+    limit = MAX_SPLIT_BYTES if split else MAX_TEXT_BYTES
     try:
-        text = requests.text(item, "text", 64 * 1024)
+        text = requests.text(item, "text", limit)
         target = disciplines.for_write(host, text, requests.namespace(item, default=None))
-        given = requests.text({"text": target.text}, "text", 64 * 1024)
-        text = screen.text(given, "text", 64 * 1024)
+        given = requests.text({"text": target.text}, "text", limit)
+        text = screen.text(given, "text", limit)
         namespace = target.namespaces[0] if target.explicit else fallback or disciplines.DEFAULT
+        if secret_name(namespace) is not None:  # refused here, so the item alone is skipped
+            raise InvalidRequest(secret_name_error(str(secret_name(namespace))))
         created = _created(item.get("created"))
         source = screen.text(_optional_text(item, "source", MAX_SOURCE_BYTES) or "import")
         context = _optional_text(item, "context", MAX_CONTEXT_BYTES)
@@ -180,11 +214,33 @@ def _item(
     except InvalidRequest as error:
         raise InvalidRequest(f"{where}: {error.message}") from None
     ts = host.now_ms() if created is None else created
-    key = memory_id(namespace, text)
-    reason = quarantine(text)  # the input's own marks are not trusted: screened again
-    extra = quarantined(reason) if reason else {}
-    memory = Memory(key, text, namespace, ts, embedder.id, source, 0, importance, context, extra)
-    return memory, vector, carried
+    pieces = pieces_of(text, MAX_TEXT_BYTES)
+    out = []
+    for number, piece in enumerate(pieces):
+        reason = quarantine(piece)  # the input's own marks are not trusted: screened again
+        extra = quarantined(reason) if reason else {}
+        memory = Memory(memory_id(namespace, piece), piece, namespace, ts, embedder.id, source, 0, importance,
+                        context, extra)
+        links = carried if number == 0 else Carried(None, None, None, carried.forgotten, carried.reason)
+        out.append((memory, vector if len(pieces) == 1 else None, links))
+    return out
+
+
+def pieces_of(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` UTF-8 bytes, cut at paragraphs, lines, spaces or anywhere."""
+    if len(text.encode("utf-8")) <= limit:
+        return [text]
+    out: list[str] = []
+    rest = text
+    while len(rest.encode("utf-8")) > limit:
+        head = rest.encode("utf-8")[:limit].decode("utf-8", "ignore")  # never half a character
+        cut = next((head.rfind(mark) for mark in ("\n\n", "\n", " ") if head.rfind(mark) > 0), len(head))
+        piece, rest = head[:cut].strip(), rest[cut:].lstrip()
+        if piece:
+            out.append(piece)
+    if rest.strip():
+        out.append(rest.strip())
+    return out
 
 
 def _optional_text(item: dict[str, Any], field: str, max_bytes: int) -> str | None:

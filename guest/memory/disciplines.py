@@ -31,6 +31,7 @@ from guest import requests
 from guest.errors import InvalidRequest
 from guest.host import HOST_NS, WARN, Host
 from guest.requests import NAME_RE, RESERVED_NAMES
+from guest.text.screen import secret_name
 
 SIGIL_RE = re.compile(r"\s*@([A-Za-z0-9][A-Za-z0-9_-]{0,63})(?:\s+|$)")
 DEFAULT = "default"
@@ -74,7 +75,9 @@ def names(host: Host, key: str, raw: bytes | None = None) -> list[str]:
     for name in listed if isinstance(listed, list) else []:
         usable = (isinstance(name, str) and NAME_RE.fullmatch(name) and name not in RESERVED_NAMES
                   and not requests.is_device_name(name))
-        if usable and name != DEFAULT and name not in out:
+        if usable and secret_name(name) is not None:
+            host.log(WARN, f"ignoring a discipline name in host/{key} that reads as a secret")
+        elif usable and name != DEFAULT and name not in out:
             out.append(name)
         elif name != DEFAULT:
             host.log(WARN, f"ignoring invalid discipline name {name!r} in host/{key}")

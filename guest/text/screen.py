@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from guest.errors import InvalidRequest
-from guest.host import HOST_NS, WARN, Host
+from guest.host import HOST_NS, WARN, Host, HostWrapper
 from guest.text import injection
 from guest.text.redact import merge, redact
 
@@ -103,3 +103,61 @@ def quarantine_of(fields: dict[str, Any]) -> str | None:
         return None
     reason = mark.get("reason") if isinstance(mark, dict) else None
     return reason if isinstance(reason, str) else "quarantined"
+
+
+def secret_name(name: str) -> str | None:
+    """The kind of secret a discipline name reads as (redaction would change it), or ``None``.
+
+    Checked whatever the project's redaction setting: the name becomes a folder git commits.
+    """
+    _, counts = redact(name)
+    return min(counts) if counts else None
+
+
+def secret_name_error(kind: str) -> str:
+    """The message refusing a discipline name that reads as a secret (the name itself not repeated)."""
+    return (f"field 'namespace' reads as a secret ({kind}): a discipline becomes a folder of .gm/ that git "
+            "commits, so its name must not be one; choose another name")
+
+
+class SecretNames(HostWrapper):
+    """The host, refusing every store whose discipline name reads as a secret (before the host sees it).
+
+    Every store of a discipline is reached through ``disciplines/<name>/`` namespaces, so no verb
+    can create (or read) one -- a named namespace, an import item's, a sigil's -- whatever path it took.
+    """
+
+    def __init__(self, inner: Host) -> None:
+        super().__init__(inner)
+        self.checked: set[str] = set()
+
+    def _check(self, ns: str) -> None:
+        if not ns.startswith("disciplines/"):
+            return
+        name = ns.split("/", 2)[1]
+        if name in self.checked:
+            return
+        kind = secret_name(name)
+        if kind is not None:
+            raise InvalidRequest(secret_name_error(kind))
+        self.checked.add(name)
+
+    def kv_get(self, ns: str, key: str) -> bytes | None:
+        """``host-kv-get``."""
+        self._check(ns)
+        return self.inner.kv_get(ns, key)
+
+    def kv_put(self, ns: str, key: str, value: bytes) -> None:
+        """``host-kv-put``."""
+        self._check(ns)
+        self.inner.kv_put(ns, key, value)
+
+    def kv_query(self, ns: str, q: str, limit: int) -> list[tuple[str, bytes]]:
+        """``host-kv-query``."""
+        self._check(ns)
+        return self.inner.kv_query(ns, q, limit)
+
+    def vec_search(self, ns: str, query: list[float], k: int) -> list[tuple[str, float]]:
+        """``host-vec-search``."""
+        self._check(ns)
+        return self.inner.vec_search(ns, query, k)

@@ -4,11 +4,12 @@ The guest owns the memory format: ``export`` pages through a store with the ``ex
 ``import`` sends batches to the ``import`` verb (one transaction each), so ids, deduplication,
 disciplines and the keyword index follow exactly the rules of ``memorize``.
 
-Import checks every line first (a JSON object with a ``text`` string, valid Unicode, at most
-:data:`MAX_LINE_BYTES`; blank lines are skipped), so a damaged file imports nothing, and every bad
-line is named ``FILE:LINE: reason``. A batch the engine refuses (say, a bad ``created`` date) stops
-the import with the line named; the batches before it stay imported, and running the import again
-after fixing the line stores only what is missing (ids are content-addressed).
+Import checks every line first (a JSON object with a ``text`` string, valid Unicode; blank lines
+are skipped), so a damaged file imports nothing, and every bad line is named ``FILE:LINE: reason``.
+A line that is whole but cannot be stored as it is -- over :data:`MAX_LINE_BYTES`, a text over the
+engine's 64 KiB (``--split`` cuts it into memories that fit instead), a bad ``created`` date -- is
+named and skipped, and the rest goes in (the command then exits 1). Running the import again after
+fixing the line stores only what is missing (ids are content-addressed).
 """
 
 from __future__ import annotations
@@ -25,7 +26,13 @@ from typing import IO, Any
 import click
 
 from guest.requests import MAX_DEPTH
-from host_harness.cli.importing import import_existing
+from host_harness.cli.importing import (
+    ImportOptions,
+    Totals,
+    import_existing,
+    known_disciplines,
+    settle_disciplines,
+)
 from host_harness.guests.session import Session, echo_json
 from host_harness.integrations.importers import KINDS
 
@@ -75,82 +82,106 @@ def export(session: Session, namespace: str | None, vectors: bool, output: IO[st
 @click.option("-n", "--namespace", help="The store of lines that name none (default: the project store).")
 @click.option("--batch", type=click.IntRange(1, 5000), default=BATCH, show_default=True,
               help="Memories per transaction.")
+@click.option("--split", is_flag=True,
+              help="Store a text over 64 KiB as several memories (cut at paragraphs) instead of skipping it.")
 @click.option("--dry-run", is_flag=True, help="Show what would be stored; store nothing.")
+@click.option("--ids", "with_ids", is_flag=True,
+              help="Print the id of every memory stored, one a line (the summary goes to stderr).")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @click.pass_context
 def import_(ctx: click.Context, source: str | None, kind: str | None, namespace: str | None, batch: int,
-            dry_run: bool, as_json: bool) -> None:
+            split: bool, dry_run: bool, with_ids: bool, as_json: bool) -> None:
     """Store the memories of SOURCE (JSON lines, or - for stdin); already stored ones are skipped.
 
     Each line is an object with a "text"; optional: namespace, created (epoch ms or ISO-8601),
     source, importance, context, embedder + vector from `export --vectors`, supersedes,
     superseded_by, files, and forgotten ({"ts", "reason"}: a tombstone, honoured by time).
+    A line that cannot be stored (a text over 64 KiB, a bad date) is named and skipped; the rest
+    goes in, and the command exits 1.
 
     With --from, SOURCE is what people already keep: claude-md (a CLAUDE.md), agents-md (an
     AGENTS.md), cursor-rules (.cursor/rules/*.mdc) or claude-memory (Claude Code's auto-memory
     folder); one memory per bullet or paragraph, the headings above it kept as its context.
 
+    A discipline the import creates is enabled (recall searches it); an existing disabled one
+    stays disabled, and the import says how to enable it.
+
     \b
     Examples:
       rs-learn-host import memories.jsonl
       rs-learn-host -p ../other-checkout export | rs-learn-host import -
+      rs-learn-host import --split --ids notes.jsonl > stored-ids.txt
       rs-learn-host import --from claude-md               # ./CLAUDE.md
       rs-learn-host import --from cursor-rules --dry-run  # .cursor/rules/
     """
     session: Session = ctx.obj
+    options = ImportOptions(namespace, dry_run, as_json, with_ids, split)
     if kind is not None:
-        import_existing(session, kind, Path(source) if source else None, namespace, dry_run, as_json)
+        import_existing(session, kind, Path(source) if source else None, options)
         return
     if source is None:
         raise click.UsageError("Missing argument 'SOURCE' (a JSON lines file, - for stdin, or use --from).")
     stream = click.File("rb").convert(source, None, ctx)
-    import_lines(session, stream, namespace, batch, dry_run, as_json)
+    import_lines(session, stream, batch, options)
 
 
-def import_lines(session: Session, source: IO[bytes], namespace: str | None, batch: int, dry_run: bool,
-                 as_json: bool) -> None:
-    """Import JSON lines (every line checked first), batch by batch."""
-    lines = checked_lines(source)
+def import_lines(session: Session, source: IO[bytes], batch: int, options: ImportOptions) -> None:
+    """Import JSON lines (every line checked first), batch by batch; skip (and name) what cannot be stored."""
+    lines, skipped = checked_lines(source)
     name = getattr(source, "name", "-")
-    totals = {"lines": len(lines), "imported": 0, "deduped": 0, "embedded": 0, "forgotten": 0}
+    totals = Totals(len(lines) + len(skipped))
+    totals.skipped += skipped
+    before = known_disciplines(session)
     progress = Progress(len(lines))
     started = time.perf_counter()
     for first, chunk in batches(lines, batch):
-        body: dict[str, Any] = {"memories": [json.loads(raw) for _, raw in chunk], "dry_run": dry_run}
-        if namespace:
-            body["namespace"] = namespace
+        body = options.body([json.loads(raw) for _, raw in chunk])
         try:
             data = session.dispatch("import", body)
         except click.ClickException as error:
             progress.done()
             raise click.ClickException(_at_line(error.format_message(), name, chunk)) from None
-        for key in ("imported", "deduped", "embedded", "forgotten"):
-            totals[key] += int(data.get(key, 0))
+        totals.add(data, lambda index: f"{name}:{chunk[index][0]}")  # noqa: B023 (used at once)
         progress.show(first + len(chunk))
     progress.done()
     seconds = time.perf_counter() - started
-    if as_json:
-        echo_json(totals | {"seconds": round(seconds, 3)} | ({"dry_run": True} if dry_run else {}))
-        return
-    rate = f" ({totals['lines'] / seconds:,.0f} lines/s)" if seconds > 0 and totals["lines"] else ""
-    would = "dry run: would import" if dry_run else "imported"
-    forgot = f", forgotten {totals['forgotten']:,}" if totals["forgotten"] else ""
-    click.echo(f"{would} {totals['imported']:,}, already stored {totals['deduped']:,}, "
-               f"embedded {totals['embedded']:,}{forgot} of {totals['lines']:,} lines "
-               f"in {seconds:.1f} s{rate}")
+    notes = settle_disciplines(session, before, totals.namespaces, options.dry_run)
+    if options.as_json:
+        echo_json(totals.as_json(options) | {"seconds": round(seconds, 3)} | ({"disciplines": notes} if notes
+                                                                             else {}))
+    else:
+        totals.show_skipped()
+        rate = f" ({totals.lines / seconds:,.0f} lines/s)" if seconds > 0 and totals.lines else ""
+        would = "dry run: would import" if options.dry_run else "imported"
+        forgot = f", forgotten {totals.forgotten:,}" if totals.forgotten else ""
+        skips = f", skipped {len(totals.skipped):,}" if totals.skipped else ""
+        summary = (f"{would} {totals.imported:,}, already stored {totals.deduped:,}, "
+                   f"embedded {totals.embedded:,}{forgot}{skips} of {totals.lines:,} lines "
+                   f"in {seconds:.1f} s{rate}{totals.screened()}")
+        totals.show(summary, notes, options.with_ids)
+    if totals.skipped:
+        raise click.exceptions.Exit(1)
 
 
-def checked_lines(source: IO[bytes]) -> list[tuple[int, bytes]]:
-    """``(line number, raw line)`` of every non-blank line, each a JSON object with a ``text`` string.
+def checked_lines(source: IO[bytes]) -> tuple[list[tuple[int, bytes]], list[dict[str, Any]]]:
+    """Every non-blank line ``(number, raw)``, and the lines too long to read (skipped, never held).
 
-    Every line is checked; when any is bad, nothing is returned: a ``ClickException`` names each bad
-    line as ``FILE:LINE: reason`` (the first :data:`MAX_REPORTED`, then how many more).
+    Each line kept is a JSON object with a ``text`` string; each too long one is ``{"where":
+    "FILE:LINE", "reason"}``.
+
+    Every line is checked; when any is damaged, nothing is returned: a ``ClickException`` names each
+    bad line as ``FILE:LINE: reason`` (the first :data:`MAX_REPORTED`, then how many more).
     """
     name = getattr(source, "name", "-")
     out: list[tuple[int, bytes]] = []
     bad: list[str] = []
+    too_long: list[dict[str, Any]] = []
     for number, raw, size in read_lines(source, MAX_LINE_BYTES):
-        problem = line_problem(number, raw, size)
+        if size > MAX_LINE_BYTES:
+            reason = f"the line is {size:,} bytes; a line may hold at most {MAX_LINE_BYTES:,}"
+            too_long.append({"where": f"{name}:{number}", "reason": reason})
+            continue
+        problem = line_problem(number, raw)
         if problem is not None:
             bad.append(f"{name}:{number}: {problem}")
         elif raw.strip():
@@ -159,7 +190,7 @@ def checked_lines(source: IO[bytes]) -> list[tuple[int, bytes]]:
         more = f"\n... and {len(bad) - MAX_REPORTED} more" if len(bad) > MAX_REPORTED else ""
         count = f"{len(bad)} bad lines" if len(bad) > 1 else "1 bad line"
         raise click.ClickException("\n".join(bad[:MAX_REPORTED]) + more + f"\n{count}: nothing was imported")
-    return out
+    return out, too_long
 
 
 def read_lines(source: IO[bytes], limit: int) -> Iterator[tuple[int, bytes, int]]:
@@ -178,10 +209,8 @@ def read_lines(source: IO[bytes], limit: int) -> Iterator[tuple[int, bytes, int]
         yield number, raw, size
 
 
-def line_problem(number: int, raw: bytes, size: int) -> str | None:
-    """Why one line cannot be imported (``None`` when it can, or when it is blank)."""
-    if size > MAX_LINE_BYTES:
-        return f"the line is {size:,} bytes; a line may hold at most {MAX_LINE_BYTES:,}"
+def line_problem(number: int, raw: bytes) -> str | None:
+    """Why one line cannot be read (``None`` when it can, or when it is blank)."""
     if not raw.strip():
         return None
     try:

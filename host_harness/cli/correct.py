@@ -28,17 +28,23 @@ def describe(memory: dict[str, Any]) -> str:
         notes.append(f"superseded by {memory['superseded_by']}")
     if memory.get("supersedes"):
         notes.append(f"supersedes {', '.join(memory['supersedes'])}")
-    notes += [f"may be stale: {stale}" for stale in [_stale(memory)] if stale]
+    notes += [f"may be stale: {stale}" for stale in [stale_note(memory)] if stale]
     notes += [f"quarantined: {memory['quarantined']}"] if memory.get("quarantined") else []
     notes += [f"forgotten {forgotten}" for forgotten in [_forgotten(memory)] if forgotten]
     where = "" if memory["namespace"] == "default" else f" [{memory['namespace']}]"
     extra = f"  ({'; '.join(notes)})" if notes else ""
-    return f"{memory['id']}  {iso(memory['ts'])}  {memory['text']}{where}{extra}"
+    return f"{memory['id']}  {iso(memory['ts'])}  {one_line(memory['text'])}{where}{extra}"
 
 
-def includes(value: str | None) -> list[str]:
-    """``--include forgotten,superseded`` as a list (the guest checks the names)."""
-    return [name.strip() for name in (value or "").split(",") if name.strip()]
+def one_line(text: str) -> str:
+    """``text`` on one line: every run of whitespace (a fenced block's newlines too) one space."""
+    return " ".join(text.split())
+
+
+def includes(values: tuple[str, ...]) -> list[str]:
+    """``--include forgotten,superseded --include quarantined`` as one list (the guest checks the names)."""
+    names = [name.strip() for value in values for name in value.split(",") if name.strip()]
+    return list(dict.fromkeys(names))
 
 
 @click.command("list")
@@ -47,8 +53,8 @@ def includes(value: str | None) -> list[str]:
               help="Show at most this many memories.")
 @click.option("--all", "everything", is_flag=True, help="Show every memory (ignores --limit).")
 @click.option("-q", "--query", help="Only memories whose text contains this (case-insensitive substring).")
-@click.option("--include", metavar=",".join(INCLUDE),
-              help="Also show these hidden memories (comma-separated).")
+@click.option("--include", multiple=True, metavar=",".join(INCLUDE),
+              help="Also show these hidden memories (comma-separated, or repeat the option).")
 @click.option("--stale", is_flag=True, help="Only memories whose cited files changed since they were stored.")
 @click.option("--quarantined", "held", is_flag=True,
               help="Only memories held back from the agent (see `rs-learn-host approve`).")
@@ -56,7 +62,7 @@ def includes(value: str | None) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print {namespace, memories, next} as JSON.")
 @click.pass_obj
 def list_(session: Session, namespace: str, limit: int, everything: bool, query: str | None,
-          include: str | None, stale: bool, held: bool, cursor: str | None, as_json: bool) -> None:
+          include: tuple[str, ...], stale: bool, held: bool, cursor: str | None, as_json: bool) -> None:
     """List stored memories, newest first (most recently stored or forgotten first).
 
     \b
@@ -114,13 +120,13 @@ def show(session: Session, memory_id: str, namespace: str | None, as_json: bool)
         if memory.get(key):
             value = memory[key]
             click.echo(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
-    if _stale(memory):
-        click.echo(f"stale: {_stale(memory)}")
+    if stale_note(memory):
+        click.echo(f"stale: {stale_note(memory)}")
     if _forgotten(memory):
         click.echo(f"forgotten: {_forgotten(memory)}")
 
 
-def _stale(memory: dict[str, Any]) -> str:
+def stale_note(memory: dict[str, Any]) -> str:
     """``src/retry.py changed since`` for a stale memory, else ``""``."""
     return f"{', '.join(memory['stale']['files'])} changed since" if memory.get("stale") else ""
 

@@ -10,7 +10,7 @@ import click
 
 from guest.learn.skills import sanitize_name
 from host_harness.guests.session import Session, echo_json
-from host_harness.store.skills import discover
+from host_harness.store.skills import authored_skills, discover, managed_skills
 
 
 @click.command()
@@ -34,6 +34,11 @@ def learn(
 ) -> None:
     """Store a reusable lesson MEMORY; optionally create or update a managed skill.
 
+    A skill this command cannot write -- --update of a skill that does not exist, a name an
+    authored skill already has -- is refused before anything is stored (exit 1). A lesson stored
+    without its skill (it reads as an instruction to the agent and is quarantined) is said on
+    stderr; the exit status is then 0, since the lesson is stored.
+
     \b
     Examples:
       rs-learn-host learn "Run migrations before the tests: the fixtures need the schema."
@@ -45,6 +50,7 @@ def learn(
     if skill_name:
         if not description or body is None:
             raise click.UsageError("--skill needs --description and --body")
+        refuse_unwritable(session.project, skill_name, update)
         request["skill"] = {
             "action": "update" if update else "create",
             "name": skill_name,
@@ -54,10 +60,21 @@ def learn(
     data = session.dispatch("learn", request)
     if as_json:
         echo_json(data)
-    elif data.get("isError"):
-        raise click.ClickException(data["text"])
+    elif data.get("isError"):  # the lesson is stored (the guest stores it first): say what was not done
+        click.echo(f"warning: {data['text']}", err=True)
     else:
         click.echo(data["text"])
+
+
+def refuse_unwritable(root: Path, raw_name: str, update: bool) -> None:
+    """Refuse, before the lesson is stored, a skill the guest would not write (so nothing is half done)."""
+    name = sanitize_name(raw_name)
+    if name and name in {sanitize_name(other) for other in authored_skills(root)}:
+        raise click.ClickException(f'an authored skill named "{name}" exists and authored skills always win; '
+                                   "choose another name (nothing was stored)")
+    if update and name and name not in managed_skills(root):
+        raise click.ClickException(f'managed skill "{name}" does not exist, so it cannot be updated; '
+                                   "leave out --update to create it (nothing was stored)")
 
 
 @click.group()

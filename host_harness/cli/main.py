@@ -17,7 +17,7 @@ import click
 from host_harness import __version__
 from host_harness.cli.archive import archive, search
 from host_harness.cli.bulk import export, import_
-from host_harness.cli.correct import forget, list_, show
+from host_harness.cli.correct import forget, list_, show, stale_note
 from host_harness.cli.discipline import discipline
 from host_harness.cli.git import git
 from host_harness.cli.hook import hook, is_hook, run_hook
@@ -32,6 +32,8 @@ from host_harness.cli.why import why
 from host_harness.guests.runtime import WASMTIME_VERSION
 from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
 from host_harness.project import FROM_ENV, GIVEN, chosen
+from host_harness.store.router import Project
+from host_harness.store.selection import redact
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -146,7 +148,8 @@ def recall(session: Session, query: str, limit: int, explain: bool, as_json: boo
         fanned_out = hit["text"].startswith(f"[discipline:{hit['namespace']}] ")  # it names its store already
         where = "" if hit["namespace"] == "default" or fanned_out else f" [{hit['namespace']}]"
         held = " [quarantined]" if hit.get("quarantined") else ""
-        click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}{held}  {hit['id']}")
+        stale = f" [may be stale: {stale_note(hit)}]" if hit.get("stale") else ""
+        click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}{held}{stale}  {hit['id']}")
         if explain:
             click.echo("   " + channels_line(hit["explain"]))
 
@@ -163,22 +166,40 @@ def channels_line(parts: dict[str, float]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.pass_obj
 def stats(session: Session, namespace: str, as_json: bool) -> None:
-    """Show how many memories a store holds, which embedder wrote them, and which project this is.
+    """Show how many memories a store holds, which embedder wrote them, where, and which project this is.
 
-    The project line says why that folder: -p, $RS_LEARN_PROJECT, ".gm found"
-    (the nearest folder above holding .gm/), "git root" or "working directory".
+    The store line names the SQLite file or the PostgreSQL server (its password hidden). The
+    project line says why that folder: -p, $RS_LEARN_PROJECT, ".gm found" (the nearest folder
+    above holding .gm/), "git root" or "working directory".
 
     \b
     Example:
       rs-learn-host stats --namespace frontend
     """
     data = session.dispatch("stats", {"namespace": namespace})
+    store = store_of(session, namespace)
     if as_json:
-        echo_json({**data, "project": session.found.as_json()})
+        echo_json({**data, "store": store, "project": session.found.as_json()})
         return
     for key, value in data.items():
         click.echo(f"{key}: {'-' if value is None else value}")
+    where = (f"PostgreSQL {store['url']}, project {store['project']!r}" if store["kind"] == "postgresql"
+             else f"SQLite {store['path']}")
+    click.echo(f"store: {where}")
     click.echo(f"project: {session.found.root} ({session.found.reason})")
+
+
+def store_of(session: Session, namespace: str) -> dict[str, str | None]:
+    """Where ``namespace``'s memories live: ``{kind: sqlite, path}``, ``{kind: postgresql, url, project}``.
+
+    A URL is shown with its password replaced by ``***``.
+    """
+    choice = session.open_services().store
+    if choice.is_postgresql:
+        return {"kind": "postgresql", "url": redact(str(choice.url)), "project": choice.project_id}
+    project = Project(session.project)
+    db = project.db_path if namespace == "default" else project.discipline_db(namespace)
+    return {"kind": "sqlite", "path": str(db)}
 
 
 @cli.command()
@@ -200,8 +221,14 @@ def reindex(session: Session, namespace: str, rebuild: bool, as_json: bool) -> N
     if as_json:
         echo_json(data)
         return
-    for key, value in data.items():
-        click.echo(f"{key}: {'-' if value is None else value}")
+    line = f"{data['namespace']}: {data['memories']:,} memories, re-embedded {data['reembedded']:,}"
+    if data["reembedded"] and data.get("previous_embedder"):
+        line += f" (written by {data['previous_embedder']})"
+    line += f"; embedder {data['embedder']}"
+    if "rebuilt" in data:
+        rebuilt = data["rebuilt"]
+        line += f"; keyword index rebuilt: {rebuilt['memories']:,} memories, {rebuilt['terms']:,} terms"
+    click.echo(line)
 
 
 @cli.command()

@@ -42,6 +42,10 @@ def spool(
 ) -> None:
     """Answer requests written to .gm/exec-spool/in/<verb>/<N>.<ext> in out/<N>.json.
 
+    Both modes first create in/<verb>/ for every verb (--once only in a folder that has .gm/).
+    Write a request under a dotfile name and rename it into place: a half-written file is
+    never read.
+
     Structured records get the scope of the scope options (or RS_LEARN_SCOPE_*),
     as with `records`; with --trust-request-scope a request may name its own in
     a "$spool" field: {"$spool": {"scope": {"projectId": "app"}}, ...}.
@@ -56,14 +60,15 @@ def spool(
       rs-learn-host spool --once
       rs-learn-host -p ~/code/app spool --watch --interval 0.05
       rs-learn-host spool --watch --project-id app
-      echo '{"query": "build tool"}' > .gm/exec-spool/in/recall/1.json
+      printf '{"query": "build tool"}' > .gm/exec-spool/in/recall/.1.tmp
+      mv .gm/exec-spool/in/recall/.1.tmp .gm/exec-spool/in/recall/1.json
     """
     if mode is None:
         raise click.UsageError("choose --once or --watch")
     session.scope = scope
     root = spool_root(session.project)
-    if mode == "once" and not (root / "in").is_dir() and not (root / "work").is_dir():
-        click.echo("answered 0 request(s)")  # no spool here: create nothing
+    if mode == "once" and not (session.project / ".gm").is_dir():
+        click.echo("answered 0 request(s)")  # not an rs-learn project: create nothing
         return
     lock = SpoolLock(root / ".lock")
     try:

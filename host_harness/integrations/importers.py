@@ -35,8 +35,12 @@ class ImportSourceError(Exception):
     """The source cannot be read (missing, not a file of the kind, not UTF-8)."""
 
 
-def find(kind: str, path: Path | None, project: Path) -> list[Found]:
-    """Every memory (and every skipped part) of ``kind`` at ``path`` (default: the project's own)."""
+def find(kind: str, path: Path | None, project: Path, limit: int = 0) -> list[Found]:
+    """Every memory (and every skipped part) of ``kind`` at ``path`` (default: the project's own).
+
+    A text over ``limit`` bytes (default: the component's :data:`MAX_TEXT_BYTES`) is skipped as too
+    long; ``import --split`` passes the larger limit of a text the component cuts into memories.
+    """
     if kind == "cursor-rules":
         found = _cursor_rules(path or project, project)
     elif kind == "claude-memory":
@@ -46,7 +50,7 @@ def find(kind: str, path: Path | None, project: Path) -> list[Found]:
         alternatives = [name, f".claude/{name}"] if kind == "claude-md" else [name]
         file = _one_file(path or project, alternatives)
         found = items(_read(file), _shown(file, project), _shown(file, project))
-    return [_checked(item) for item in _unique(found)]
+    return [_checked(item, limit or MAX_TEXT_BYTES) for item in _unique(found)]
 
 
 def memory_folder(project: Path) -> Path:
@@ -138,12 +142,12 @@ def _unique(found: list[Found]) -> list[Found]:
     return out
 
 
-def _checked(item: Found) -> Found:
+def _checked(item: Found, limit: int) -> Found:
     """``item``, or ``item`` skipped as too long for the component."""
     if item.skipped is not None:
         return item
     size = len(item.text.encode("utf-8"))
-    if size > MAX_TEXT_BYTES:
+    if size > limit:
         return Found(item.text, item.context, item.where, "too long")
     context = item.context
     while len(context.encode("utf-8")) > MAX_CONTEXT_BYTES:

@@ -105,6 +105,8 @@ def open_dir(root: Path, parts: Sequence[str], *, create: bool = False) -> int:
                 child = _open_child(part, fd, root, parts[: depth + 1])
                 if made and depth == 0 and part == ".gm":
                     _write_gitignore(child)
+                elif made and depth == 1 and parts[0] == ".gm":  # a .gm/ made by hand: ignore its local state
+                    _write_gitignore(fd, missing_only=True)
             except OSError as error:
                 if error.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK) and _is_link(part, fd):
                     raise refused(Path(root, *parts[: depth + 1])) from None
@@ -117,10 +119,26 @@ def open_dir(root: Path, parts: Sequence[str], *, create: bool = False) -> int:
     return fd
 
 
-def _write_gitignore(gm_fd: int) -> None:
-    """``.gm/.gitignore`` for a ``.gm/`` this process just created (best effort: never fails the write)."""
+def _write_gitignore(gm_fd: int, *, missing_only: bool = False) -> None:
+    """``.gm/.gitignore`` for a ``.gm/`` this process just created (best effort: never fails the write).
+
+    ``missing_only``: only when there is none (a ``.gm/`` the user made, say for a PostgreSQL
+    store's ``config.json``); an existing one is the user's.
+    """
     with contextlib.suppress(OSError):
+        if missing_only:
+            try:
+                os.stat(local_state.GITIGNORE, dir_fd=gm_fd, follow_symlinks=False)
+                return
+            except FileNotFoundError:
+                pass
         write_atomic_at(gm_fd, local_state.GITIGNORE, local_state.gitignore_text().encode("utf-8"))
+
+
+def ensure_gitignore(root: Path) -> None:
+    """Give an existing ``root/.gm/`` its ``.gitignore`` when it has none (best effort)."""
+    with contextlib.suppress(OSError), directory(root, (".gm",)) as gm_fd:
+        _write_gitignore(gm_fd, missing_only=True)
 
 
 def _open_child(part: str, fd: int, root: Path, where: Sequence[str]) -> int:

@@ -24,6 +24,7 @@ import fcntl
 import os
 from collections.abc import Iterator
 
+from guest.text.screen import secret_name
 from host_harness.store import confine
 from host_harness.store.atomic import write_atomic_at
 from host_harness.store.names import case_twin, case_twin_error, device_name_error, is_device_name, valid_name
@@ -47,6 +48,9 @@ def check_name(name: str) -> str:
         raise BadName(f"{name!r} is reserved: it is the host's read-only namespace, not a discipline")
     if is_device_name(name):
         raise BadName(device_name_error(name, "discipline name"))
+    if secret_name(name) is not None:  # the name would be a folder git commits (the guest refuses it too)
+        raise BadName(f"the discipline name reads as a secret ({secret_name(name)}): a discipline becomes a "
+                      "folder of .gm/ that git commits, so its name must not be one; choose another name")
     if not valid_name(name):
         raise BadName(
             f"{name!r} is not a valid discipline name: use letters, digits, '_' and '-', starting with "

@@ -41,6 +41,15 @@ HOST_KEYS = (
 MAX_ENABLED_BYTES = 1024 * 1024
 
 log = logging.getLogger("rs_learn.host")
+_warned: set[str] = set()  # what this process has warned of already (a command reads enabled.txt often)
+
+
+def warn_once(message: str, *args: object) -> None:
+    """Log a warning about the project's files once per process, however often they are read."""
+    text = message % args
+    if text not in _warned:
+        _warned.add(text)
+        log.warning("%s", text)
 
 
 def valid_discipline(name: str) -> bool:
@@ -90,7 +99,7 @@ class Project:
         except FileNotFoundError:  # no .gm/disciplines
             return []
         except OSError as error:
-            log.warning("ignoring %s: %s", self.enabled_file, error)
+            warn_once("ignoring %s: %s", self.enabled_file, error)
             return []
         if raw is None:
             return []
@@ -101,7 +110,7 @@ class Project:
             if not name or name.startswith("#") or name in names:
                 continue
             if not valid_discipline(name):
-                log.warning("%s:%d: skipping invalid discipline name %r", self.enabled_file, number, name)
+                warn_once("%s:%d: skipping invalid discipline name %r", self.enabled_file, number, name)
                 continue
             names.append(name)
         return names
@@ -118,7 +127,7 @@ class Project:
         except FileNotFoundError:
             return []
         except OSError as error:
-            log.warning("ignoring %s: %s", self.gm / DISCIPLINES, error)
+            warn_once("ignoring %s: %s", self.gm / DISCIPLINES, error)
             return []
         return sorted(name for name in names if valid_discipline(name) and name != "default")
 
