@@ -301,6 +301,24 @@ class HostServices:
             return [name for name in self._pg_session().stores() if name]
         return [name for name in self.project.discipline_dirs() if self.project.discipline_db(name).is_file()]
 
+    def stored_bytes(self) -> dict[str, Any]:
+        """The store's size: its SQLite files (``lstat``: never through a link), or this project's rows."""
+        if self.store.is_postgresql:
+            pg = self._pg_session()
+            rows = pg.fetch_alone("SELECT count(*), coalesce(sum(pg_column_size(value)"
+                                  " + coalesce(pg_column_size(vec), 0)), 0)"
+                                  " FROM rs_learn_kv WHERE project = %s", (pg.project,))
+            return {"kind": "postgresql", "rows": int(rows[0][0]), "bytes": int(rows[0][1])}
+        disciplines = self.stored_disciplines()
+        files = [self.project.db_path, *(self.project.discipline_db(name) for name in disciplines)]
+        sizes = []
+        for path in files:
+            try:
+                sizes.append(path.lstat().st_size)
+            except OSError:
+                continue
+        return {"kind": "sqlite", "files": len(sizes), "bytes": sum(sizes)}
+
     def use_ledger(self, ledger: AnswerLedger) -> None:
         """Record the answers of calls made with a token in ``ledger`` (attached to every store)."""
         self.ledger = ledger

@@ -69,6 +69,10 @@ class GuestWorker:
         """Run ``work`` on the worker thread and wait for it (outside the event loop)."""
         return self._pool.submit(work).result()
 
+    async def run(self, work: Callable[[], T]) -> T:
+        """Run ``work`` on the worker thread from the event loop (what needs the guest's services)."""
+        return await asyncio.wrap_future(self._pool.submit(work))
+
     async def dispatch(self, verb: str, body: dict[str, Any]) -> dict[str, Any]:
         """One verb, one transaction: the parsed envelope (never raises for a guest failure)."""
         raw = json.dumps(body, ensure_ascii=False)

@@ -1,0 +1,31 @@
+"""The read-only pages: the verbatim archive, the skills, and structured memory (checklists, todos, notes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host_harness.cli.learn import skill_table
+from host_harness.ui.backend import Backend
+
+MAX_RECORDS = 100  # query_records' own limit
+
+
+async def archive(backend: Backend, namespace: str) -> Any:
+    """``archive_list``: the newest blocks' ids, labels and excerpts, and how many there are."""
+    return await backend.call("archive_list", {"namespace": namespace or "default"})
+
+
+async def block(backend: Backend, ident: str, namespace: str) -> Any:
+    """``recall {id}``: one archived block as stored."""
+    return await backend.call("archive_recall", {"id": ident, "namespace": namespace or "default"})
+
+
+async def skills(backend: Backend) -> list[dict[str, Any]]:
+    """Managed and authored skills, with their descriptions and which one an agent finds."""
+    return skill_table(backend.root)
+
+
+async def records(backend: Backend) -> Any:
+    """``query_records``: the newest records of every kind, archived ones included, in the view's scope."""
+    return await backend.call("query_records", {"includeArchived": True, "limit": MAX_RECORDS,
+                                                "countHidden": True})
