@@ -48,13 +48,16 @@ def ident(env: dict[str, str], text: str, *more: str) -> str:
 
 @pytest.fixture
 def seeded(project: Path, wasm_runtime: Runtime) -> dict[str, str]:
-    """A project with three memories, a quarantined one, a hook run in the ledger, a block and a todo."""
+    """Three memories, a quarantined one, a hook run in the ledger, a block, a todo and a skill (a lesson)."""
     remember(project, wasm_runtime, [*HOOK_FACTS, HELD])
     env = host_env(project)
     event = json.dumps({"session_id": "ui-1", "prompt": PROMPT}).encode()
     assert PORT_FACT in host("hook", "prompt-submit", "--log-prompts", env=env, input=event).stdout.decode()
     assert host("archive", "put", "--label", "build log", "-", env=env, input=b"step 1 ok\n").returncode == 0
     assert host("records", "create", "todo", "Fix the flaky login test", env=env).returncode == 0
+    skill = ("learn", "Deploys follow the checklist.", "--skill", "deploy", "--description", "How we deploy",
+             "--body", "-")
+    assert host(*skill, env=env, input=b"1. Build\n2. Ship\n").returncode == 0
     return env
 
 
@@ -122,7 +125,7 @@ def test_search_forget_approve_edit_and_the_ledger_in_a_browser(ui: UiServer, se
         expect.set_options(timeout=WAIT_MS)
         page.goto(ui.url)
         cards = page.locator("article.memory")
-        expect(cards).to_have_count(4)
+        expect(cards).to_have_count(5)  # the skill's lesson is a memory too
 
         # search (recall), then forget through the page: gone from the CLI's recall
         page.fill("input[name=q]", "package manager")
@@ -167,7 +170,7 @@ def test_search_forget_approve_edit_and_the_ledger_in_a_browser(ui: UiServer, se
 
         # live: what the CLI stores shows up on the open page, no reload; the view holds no lock
         page.select_option("select[name=show]", "current")
-        expect(cards).to_have_count(3)
+        expect(cards).to_have_count(4)
         assert host("memorize", "The CI runs on Buildkite.", env=env).returncode == 0
         expect(page.locator("article.memory", has_text="Buildkite")).to_have_count(1)
         services = HostServices(project, busy_timeout_ms=0)  # a writer that never waits: the UI holds nothing
@@ -196,11 +199,17 @@ def test_search_forget_approve_edit_and_the_ledger_in_a_browser(ui: UiServer, se
         page.click("nav a[data-page=records]")
         expect(page.locator("article.todo")).to_contain_text("Fix the flaky login test")
         page.click("nav a[data-page=skills]")
-        expect(page.locator("main")).to_contain_text("No skills.")
+        skill = page.locator("article.skill")
+        expect(skill).to_contain_text("How we deploy")
+        expect(skill).to_contain_text(".gm/managed-skills/deploy/SKILL.md")
+        skill.locator("summary").click()
+        expect(skill.locator("pre")).to_contain_text("2. Ship")
         page.click("nav a[data-page=overview]")
         expect(page.locator(".kinds")).to_contain_text("memories")
         expect(page.locator(".chart svg rect.tokens")).to_have_count(1)
         expect(page.locator("main")).to_contain_text("1 of 1 prompts got something")
+        expect(page.locator(".kinds")).to_contain_text("1todos")
+        expect(page.locator("table.stores")).to_contain_text("default")
         assert not [m for m in page.context.pages if m.url.startswith("http") and "127.0.0.1" not in m.url]
         browser.close()
 

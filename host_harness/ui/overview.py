@@ -11,6 +11,7 @@ from host_harness.ui import prompts
 from host_harness.ui.backend import Backend
 from host_harness.ui.library import records
 
+KINDS = {"checklist": "checklists", "todo": "todos", "session_note": "session notes"}
 MAX_STALE_CALLS = 20  # list_memories pages read to count stale memories, per store
 
 
@@ -31,7 +32,7 @@ async def overview(backend: Backend) -> dict[str, Any]:
     return {
         "stores": stores,
         "kinds": {"memories": sum(row["memories"] for row in stores), "archived blocks": blocks["total"],
-                  **{f"{kind}s": count for kind, count in sorted(kinds.items())},
+                  **{KINDS.get(kind, kind): count for kind, count in sorted(kinds.items())},
                   "skills": len(skill_table(backend.root))},
         "records_capped": len(found["hits"]) >= 100,
         "quarantined": {"memories": len(held["memories"]), "blocks": len(held["blocks"])},

@@ -61,7 +61,7 @@ function memoryQuery() {
 
 async function memoriesPage(first) {
   if (first) {
-    main().replaceChildren(document.getElementById("memories-form").content.cloneNode(true));
+    main().replaceChildren(h("h2", {}, "Memories"), document.getElementById("memories-form").content.cloneNode(true));
     const form = document.getElementById("filters");
     const stores = await api("api/namespaces");
     form.ns.replaceChildren(...stores.map((ns) => h("option", {value: ns}, ns)));
@@ -175,7 +175,7 @@ async function promptsPage() {
   }
   main().replaceChildren(h("h2", {}, "Prompts: what the hook injected, and why"),
     ...data.sessions.map((session) => h("section", {class: "session"},
-      h("h3", {}, `session ${session.id}`, h("span", {class: "meta"}, ` ${session.entries.length} runs, ${session.first} → ${session.last}`)),
+      h("h3", {}, `session ${session.id}`, h("span", {class: "meta"}, ` ${session.entries.length} run${session.entries.length === 1 ? "" : "s"}, ${session.first} → ${session.last}`)),
       ...session.entries.map(run))));
 }
 
@@ -207,7 +207,7 @@ function run(entry) {
           ...["cosine", "bm25", "vector", "keyword", "fused", "recency"].map((k) => h("td", {class: "num"}, num(c[k]))));
       })));
   }
-  if (entry.evidence && entry.evidence.why) box.append(h("div", {class: "meta"}, `relevance gate: ${entry.evidence.why}`));
+  if (entry.evidence && entry.evidence.why && !(entry.reason || "").includes(entry.evidence.why)) box.append(h("div", {class: "meta"}, `relevance gate: ${entry.evidence.why}`));
   return box;
 }
 
@@ -233,10 +233,10 @@ async function archivePage() {
 async function skillsPage() {
   const rows = await api("api/skills");
   if (!render(rows)) return;
-  main().replaceChildren(h("h2", {}, "Skills"), rows.length ? h("table", {},
-    h("tr", {}, h("th", {}, "name"), h("th", {}, "kind"), h("th", {}, "description"), h("th", {}, "SKILL.md")),
-    ...rows.map((row) => h("tr", {}, h("td", {}, row.name, row.wins ? null : h("div", {class: "meta"}, "shadowed by an authored skill")),
-      h("td", {}, row.kind), h("td", {}, row.description || ""), h("td", {class: "id"}, row.path)))) : empty("No skills."));
+  main().replaceChildren(h("h2", {}, "Skills"), ...(rows.length ? rows.map((row) => h("article", {class: "card skill"},
+    h("div", {}, h("b", {}, row.name), " ", badge(row.wins ? "injected" : "gate", row.kind), row.wins ? null : h("span", {class: "meta"}, " shadowed by an authored skill")),
+    h("div", {}, row.description || ""), h("div", {class: "meta id"}, row.path),
+    h("details", {}, h("summary", {}, "SKILL.md"), h("pre", {class: "block"}, row.text)))) : [empty("No skills.")]));
 }
 
 const MARKS = {pending: "[ ]", in_progress: "[~]", done: "[x]", skipped: "[-]"};
@@ -264,7 +264,7 @@ async function recordsPage() {
         items(record.items || [], null))) : [empty("None.")]));
   });
   const hidden = data.hiddenByScope ? h("p", {class: "meta"}, `${data.hiddenByScope} records in a scope not shown (the view is unscoped: it shows unscoped and global records)`) : null;
-  main().replaceChildren(h("h2", {}, "Structured memory"), hidden, ...sections);
+  main().replaceChildren(h("h2", {}, "Structured memory"), ...[hidden].filter(Boolean), ...sections);
 }
 
 // ---- Overview -----------------------------------------------------------------------------------
@@ -282,20 +282,21 @@ function chart(ledger) {
     el.append(...kids);
     return el;
   };
-  const width = 640, height = 180, left = 40, bottom = 24, top = 10;
+  const width = 640, height = 180, left = 40, right = 40, bottom = 24, top = 10;
   const most = Math.max(1, ...sessions.map((s) => s.tokens));
-  const step = (width - left - 10) / Math.max(1, sessions.length);
+  const step = (width - left - right) / Math.max(1, sessions.length);
   const y = (value) => top + (height - top - bottom) * (1 - value / most);
   const share = (s) => top + (height - top - bottom) * (1 - (s.prompts ? s.served / s.prompts : 0));
   const root = svg("svg", {width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "tokens injected per session"});
   root.append(svg("line", {class: "axis", x1: left, y1: height - bottom, x2: width - 5, y2: height - bottom}),
-    svg("text", {x: 2, y: top + 8}, String(most)), svg("text", {x: 2, y: height - bottom}, "0"));
+    svg("text", {x: 2, y: top + 8}, String(most)), svg("text", {x: 2, y: height - bottom}, "0"),
+    svg("text", {x: width - 34, y: top + 8}, "100 %"), svg("text", {x: width - 22, y: height - bottom - 2}, "0 %"));
   sessions.forEach((s, i) => {
     const x = left + i * step + step * 0.15;
     const bar = svg("rect", {class: "tokens", x, y: y(s.tokens), width: Math.max(1, step * 0.7), height: height - bottom - y(s.tokens)});
     bar.append(svg("title", {}, `${s.id}: ${s.tokens} tokens, ${s.served}/${s.prompts} prompts got something`));
     root.append(bar);
-    if (sessions.length <= 12) root.append(svg("text", {x, y: height - 8}, String(s.first || "").slice(5, 16).replace("T", " ")));
+    if (sessions.length <= 12) root.append(svg("text", {x, y: height - 8}, s.id.slice(0, 14)));
   });
   if (sessions.length > 1) {
     const points = sessions.map((s, i) => `${left + i * step + step / 2},${share(s)}`).join(" ");
@@ -318,7 +319,7 @@ async function overviewPage() {
       stat("quarantined", String(data.quarantined.memories + data.quarantined.blocks)), stat("store size", size),
       stat("prompts that got something", ledger.share === null ? "–" : `${Math.round(ledger.share * 100)} %`)),
     h("h3", {}, "By store (discipline)"),
-    h("table", {class: "stores"}, h("tr", {}, ...["store", "memories", "stale", "embeddings", "keyword index"].map((t) => h("th", {}, t))),
+    h("table", {class: "stores"}, h("tr", {}, ...["store", "memories", "stale", "embeddings", "keyword index"].map((t, i) => h("th", {class: i === 1 || i === 2 ? "num" : null}, t))),
       ...data.stores.map((s) => h("tr", {}, h("td", {}, s.namespace), h("td", {class: "num"}, s.memories),
         h("td", {class: "num"}, `${s.stale}${s.stale_exact ? "" : "+"}`),
         h("td", {}, s.embedder_current ? badge("fresh", "current") : badge("stale", "run reindex")),
