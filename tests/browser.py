@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import threading
 from pathlib import Path
@@ -52,8 +53,10 @@ class UiServer:
         self.url = ""
         self.err: list[str] = []
         self.ready = threading.Event()
-        threading.Thread(target=self._read_out, daemon=True).start()
-        threading.Thread(target=self._read_err, daemon=True).start()
+        self.readers = [threading.Thread(target=self._read_out, daemon=True),
+                        threading.Thread(target=self._read_err, daemon=True)]
+        for reader in self.readers:
+            reader.start()
 
     def _read_out(self) -> None:
         assert self.proc.stdout is not None
@@ -83,8 +86,11 @@ class UiServer:
         """The token the URL carries."""
         return self.url.rsplit("token=", 1)[1]
 
-    def stop(self) -> int:
-        """Interrupt the server (as Ctrl-C does) and wait for it."""
+    def stop(self, sig: int = signal.SIGINT) -> int:
+        """Interrupt the server (as Ctrl-C does, or with ``sig``) and wait for it."""
         if self.proc.poll() is None:
-            self.proc.send_signal(2)
-        return self.proc.wait(60)
+            self.proc.send_signal(sig)
+        code = self.proc.wait(60)
+        for reader in self.readers:  # all it said, once it has left
+            reader.join(10)
+        return code

@@ -9,6 +9,7 @@ between requests.
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -231,3 +232,12 @@ def test_the_port_must_be_free(tmp_path: Path):
         done = host("ui", "--port", str(port), env=host_env(tmp_path))
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr.decode()
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_it_stops_cleanly_at_once(tmp_path: Path, sig: int):
+    server = UiServer(host_env(tmp_path))
+    server.wait()
+    assert server.stop(sig) == 0, "".join(server.err)  # even before uvicorn has its signal handlers
+    assert "Traceback" not in "".join(server.err) and "Aborted" not in "".join(server.err)

@@ -51,32 +51,28 @@ def ui(session: Session, port: int, open_browser: bool) -> None:
         listener.close()
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {error.strerror}") from None
     worker = GuestWorker(session.open, session.close)
+    previous = signal.signal(signal.SIGTERM, _leave)  # (uvicorn raises it again once it has stopped)
     try:
         services = worker.begin(session.open_services)  # a bad configuration or store fails here
         click.echo("loading the component…", err=True)
         worker.begin(session.open)
-    except BaseException:
-        listener.close()
-        raise
-    token = secrets.token_urlsafe(24)
-    url = f"http://127.0.0.1:{listener.getsockname()[1]}/?token={token}"
-    click.echo(f"rs-learn ui for {services.project.root}: {url}")
-    click.echo("(Ctrl-C stops it)", err=True)
-    if open_browser:
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    config = uvicorn.Config(build(Backend(worker, services), token), log_level="warning", lifespan="off",
-                            access_log=False, server_header=False)
-    previous = signal.signal(signal.SIGTERM, _leave)  # uvicorn stops first, then raises it again here
-    try:
+        token = secrets.token_urlsafe(24)
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}/?token={token}"
+        click.echo(f"rs-learn ui for {services.project.root}: {url}")
+        click.echo("(Ctrl-C stops it)", err=True)
+        if open_browser:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+        config = uvicorn.Config(build(Backend(worker, services), token), log_level="warning",
+                                lifespan="off", access_log=False, server_header=False)
         uvicorn.Server(config).run(sockets=[listener])
-    except KeyboardInterrupt:  # Ctrl-C: uvicorn stopped serving and raises it again
+    except KeyboardInterrupt:  # Ctrl-C, at any point: leave quietly, status 0
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
         listener.close()
-        worker.close()
+        worker.close()  # (idempotent: begin() closed it already when opening failed)
 
 
 def _leave(_signum: int, _frame: object) -> None:
-    """SIGTERM once uvicorn has stopped: leave with status 0, closing the stores."""
+    """SIGTERM (before serving, or once uvicorn has stopped): leave with status 0, closing the stores."""
     raise SystemExit(0)

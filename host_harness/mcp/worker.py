@@ -32,6 +32,7 @@ class GuestWorker:
         self._open = open_guest  # called on the worker thread; returns the same guest every time
         self._close = close
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rs-learn-guest")
+        self._closed = False
 
     @classmethod
     def of(cls, make: Callable[[], BaseGuest]) -> GuestWorker:
@@ -92,7 +93,10 @@ class GuestWorker:
         return answer(guest, verb, raw)
 
     def close(self) -> None:
-        """Finish the call in progress, close the guest and the stores, stop the thread."""
+        """Finish the call in progress, close the guest and the stores, stop the thread (once)."""
+        if self._closed:
+            return
+        self._closed = True
         try:
             self.run_sync(self._close)
         finally:
