@@ -16,12 +16,13 @@ import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from browser import UiServer, launch, require_browser
 from conftest import ROOT
-from hostprocs import HOOK_FACTS, host, host_env, remember
+from hostprocs import HOOK_FACTS, fingerprint, host, host_env, leftovers, remember
 
 from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
@@ -98,6 +99,53 @@ def test_a_request_without_the_token_is_refused(ui: UiServer, seeded: dict[str, 
     assert ident(seeded, PORT_FACT) == port_id  # nothing was forgotten
     status, body = fetch(f"{ui.base}/api/memories", headers={"X-RS-Learn-Token": ui.token})
     assert status == 200 and PORT_FACT in [m["text"] for m in json.loads(body)["data"]["memories"]]
+
+
+def api(ui: UiServer, path: str) -> dict:
+    status, body = fetch(f"{ui.base}/api/{path}", headers={"X-RS-Learn-Token": ui.token})
+    assert status == 200, body
+    return json.loads(body)["data"]
+
+
+def texts(ui: UiServer, query: str) -> list[str]:
+    return [m["text"] for m in api(ui, f"memories?{query}")["memories"]]
+
+
+def test_filters_search_and_what_the_cli_changes_meanwhile(ui: UiServer, seeded: dict[str, str]):
+    today = datetime.now(UTC).date()
+    assert len(texts(ui, f"since={today}&until={today}")) == 5
+    assert texts(ui, f"since={today + timedelta(days=1)}") == []
+    assert texts(ui, f"until={today - timedelta(days=1)}") == []
+    assert texts(ui, "origin=learn") == ["Deploys follow the checklist."]
+    assert "Deploys follow the checklist." not in texts(ui, "origin=memorize")
+    assert texts(ui, "show=quarantined") == [HELD]
+    assert texts(ui, "q=package+manager")[0] == PNPM_FACT
+    assert texts(ui, "q=package+manager&show=quarantined") == []
+    # what the CLI stores meanwhile, in a discipline too, is listed and recalled at once
+    assert host("memorize", "The CI runs on Buildkite.", env=seeded).returncode == 0
+    vite = ("memorize", "--namespace", "frontend", "The app is built with vite.")
+    assert host(*vite, env=seeded).returncode == 0
+    assert texts(ui, "q=Buildkite")[0] == "The CI runs on Buildkite."
+    assert api(ui, "namespaces") == ["default", "frontend"]
+    assert texts(ui, "ns=frontend") == ["The app is built with vite."]
+    assert texts(ui, "ns=frontend&q=vite") == ["The app is built with vite."]
+    overview = api(ui, "overview")
+    assert [(s["namespace"], s["memories"]) for s in overview["stores"]] == [("default", 6), ("frontend", 1)]
+    assert overview["quarantined"] == {"memories": 1, "blocks": 0}
+    assert overview["ledger"]["prompts"] == overview["ledger"]["served"] == 1
+
+
+@pytest.mark.sqlite_only
+def test_reading_every_page_leaves_the_store_byte_identical(ui: UiServer, project: Path):
+    store = project / ".gm" / "rs-learn.db"
+    before = fingerprint(store)
+    for path in ("namespaces", "memories", "memories?show=stale", "memories?show=forgotten", "prompts",
+                 "memories?q=staging+port", "overview", "archive", "archive/r1", "skills", "records"):
+        api(ui, path)
+    first = api(ui, "memories")["memories"][-1]["id"]
+    api(ui, f"memory/{first}")
+    assert fingerprint(store) == before
+    assert not leftovers(project)
 
 
 def test_bad_input_gets_a_clear_error(ui: UiServer):
