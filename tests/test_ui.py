@@ -148,7 +148,7 @@ def test_reading_every_page_leaves_the_store_byte_identical(ui: UiServer, projec
     assert not leftovers(project)
 
 
-def test_bad_input_gets_a_clear_error(ui: UiServer):
+def test_bad_input_gets_a_clear_error(ui: UiServer, project: Path, tmp_path: Path):
     headers = {"X-RS-Learn-Token": ui.token}
     status, body = fetch(f"{ui.base}/api/memories?since=yesterday", headers=headers)
     assert status == 400
@@ -158,6 +158,13 @@ def test_bad_input_gets_a_clear_error(ui: UiServer):
     unknown = json.dumps({"id": "mem-0000000000000000-5"}).encode()
     status, body = fetch(f"{ui.base}/api/approve", "POST", headers, unknown)
     assert status == 400 and "not_found" in json.loads(body)["error"]
+    ledger = project / ".gm" / "logs" / "ledger.jsonl"  # a ledger planted behind a link is never read
+    (tmp_path / "elsewhere.jsonl").write_bytes(ledger.read_bytes())
+    ledger.unlink()
+    ledger.symlink_to(tmp_path / "elsewhere.jsonl")
+    for path in ("prompts", "overview"):
+        status, body = fetch(f"{ui.base}/api/{path}", headers=headers)
+        assert status == 500 and "cannot read the ledger .gm/logs/ledger.jsonl" in json.loads(body)["error"]
 
 
 def test_search_forget_approve_edit_and_the_ledger_in_a_browser(ui: UiServer, seeded: dict[str, str],

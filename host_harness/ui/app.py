@@ -125,7 +125,7 @@ def build(backend: Backend, token: str) -> ASGIApp:
         Route("/api/forget", api(lambda r: _with(body(r), memories.forget, backend)), methods=["POST"]),
         Route("/api/supersede", api(lambda r: _with(body(r), memories.supersede, backend)), methods=["POST"]),
         Route("/api/approve", api(lambda r: _with(body(r), memories.approve, backend)), methods=["POST"]),
-        Route("/api/prompts", api(lambda r: _now(prompts.timeline(backend.root, param(r, "session"))))),
+        Route("/api/prompts", api(lambda r: prompts.timeline(backend.root, param(r, "session")))),
         Route("/api/overview", api(lambda r: overview(backend))),
         Route("/api/archive", api(lambda r: library.archive(backend, param(r, "ns")))),
         Route("/api/archive/{ident}", api(lambda r: library.block(backend, r.path_params["ident"],
@@ -139,7 +139,3 @@ def build(backend: Backend, token: str) -> ASGIApp:
 async def _with(body: Awaitable[dict[str, Any]],
                 write: Callable[[Backend, dict[str, Any]], Awaitable[Any]], backend: Backend) -> Any:
     return await write(backend, await body)
-
-
-async def _now(value: Any) -> Any:
-    return value

@@ -37,7 +37,7 @@ async def overview(backend: Backend) -> dict[str, Any]:
         "records_capped": len(found["hits"]) >= 100,
         "quarantined": {"memories": len(held["memories"]), "blocks": len(held["blocks"])},
         "size": await backend.run(lambda services: services.stored_bytes()),
-        "ledger": prompts.per_session(backend.root),
+        "ledger": await prompts.per_session(backend.root),
     }
 
 

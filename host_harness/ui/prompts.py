@@ -10,14 +10,15 @@ from pathlib import Path
 from typing import Any
 
 from host_harness.hooks import ledger
+from host_harness.ui.backend import UiError
 
 NO_SESSION = "(no session id)"
 
 
-def timeline(root: Path, session: str | None = None) -> dict[str, Any]:
+async def timeline(root: Path, session: str | None = None) -> dict[str, Any]:
     """``{sessions: [{id, first, last, entries}]}``: the latest session first, each run newest first."""
     sessions: dict[str, list[dict[str, Any]]] = {}
-    for entry in ledger.read(root, 0, session or None):
+    for entry in _read(root, session or None):
         sessions.setdefault(str(entry.get("session") or NO_SESSION), []).append(entry)
     rows = [{"id": ident, "first": runs[0].get("ts"), "last": runs[-1].get("ts"), "entries": runs[::-1]}
             for ident, runs in sessions.items()]
@@ -25,11 +26,11 @@ def timeline(root: Path, session: str | None = None) -> dict[str, Any]:
     return {"sessions": rows}
 
 
-def per_session(root: Path) -> dict[str, Any]:
+async def per_session(root: Path) -> dict[str, Any]:
     """Tokens injected and prompts answered per session (oldest session first), and the share overall."""
     sessions: dict[str, dict[str, Any]] = {}
     prompts = served = 0
-    for entry in ledger.read(root):
+    for entry in _read(root):
         if entry.get("event") == "session-start":
             continue
         ident = str(entry.get("session") or NO_SESSION)
@@ -44,3 +45,11 @@ def per_session(root: Path) -> dict[str, Any]:
     rows = sorted(sessions.values(), key=lambda row: str(row["first"] or ""))
     return {"sessions": rows, "prompts": prompts, "served": served,
             "share": round(served / prompts, 3) if prompts else None}
+
+
+def _read(root: Path, session: str | None = None) -> list[dict[str, Any]]:
+    """The ledger's entries; a ledger that cannot be read (behind a link, say) is a :class:`UiError`."""
+    try:
+        return ledger.read(root, 0, session)
+    except OSError as error:
+        raise UiError(f"cannot read the ledger .gm/logs/ledger.jsonl: {error}", 500) from None
