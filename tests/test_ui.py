@@ -122,7 +122,10 @@ def test_filters_search_and_what_the_cli_changes_meanwhile(ui: UiServer, seeded:
     assert texts(ui, "q=package+manager")[0] == PNPM_FACT
     assert texts(ui, "q=package+manager&show=quarantined") == []
     # what the CLI stores meanwhile, in a discipline too, is listed and recalled at once
+    stamp = api(ui, "stamp")
+    assert api(ui, "stamp") == stamp  # what the page polls: it moves with a write only
     assert host("memorize", "The CI runs on Buildkite.", env=seeded).returncode == 0
+    assert api(ui, "stamp") != stamp
     vite = ("memorize", "--namespace", "frontend", "The app is built with vite.")
     assert host(*vite, env=seeded).returncode == 0
     assert texts(ui, "q=Buildkite")[0] == "The CI runs on Buildkite."
@@ -138,13 +141,13 @@ def test_filters_search_and_what_the_cli_changes_meanwhile(ui: UiServer, seeded:
 @pytest.mark.sqlite_only
 def test_reading_every_page_leaves_the_store_byte_identical(ui: UiServer, project: Path):
     store = project / ".gm" / "rs-learn.db"
-    before = fingerprint(store)
+    before, stamp = fingerprint(store), api(ui, "stamp")
     for path in ("namespaces", "memories", "memories?show=stale", "memories?show=forgotten", "prompts",
                  "memories?q=staging+port", "overview", "archive", "archive/r1", "skills", "records"):
         api(ui, path)
     first = api(ui, "memories")["memories"][-1]["id"]
     api(ui, f"memory/{first}")
-    assert fingerprint(store) == before
+    assert fingerprint(store) == before and api(ui, "stamp") == stamp
     assert not leftovers(project)
 
 

@@ -118,6 +118,7 @@ def build(backend: Backend, token: str) -> ASGIApp:
     routes = [
         Route("/", index),
         Route("/static/{name}", static),
+        Route("/api/stamp", api(lambda r: backend.stamp())),
         Route("/api/namespaces", api(lambda r: backend.namespaces())),
         Route("/api/memories", api(lambda r: memories.page(backend, memories.Filters(r.query_params)))),
         Route("/api/memory/{ident}", api(lambda r: memories.detail(backend, r.path_params["ident"],

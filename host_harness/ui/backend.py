@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 from host_harness.mcp.worker import GuestWorker
-from host_harness.services import HostServices
+from host_harness.services import HostServices, identity
 
 T = TypeVar("T")
+LEDGERS = ("ledger.jsonl", "ledger.jsonl.1")
 
 
 class UiError(Exception):
@@ -40,6 +42,18 @@ class Backend:
         """``work(services)`` on the worker's thread (between two guest calls, outside any transaction)."""
         return await self.worker.run(lambda: work(self.services))
 
+    async def stamp(self) -> str:
+        """What the page polls: changes with every committed write to the store and every ledger line."""
+        store = await self.run(lambda services: services.change_stamp())
+        return f"{store};{','.join(identity(_lstat(self.root / '.gm' / 'logs' / name)) for name in LEDGERS)}"
+
     async def namespaces(self) -> list[str]:
         """``default`` and every discipline with a store."""
         return ["default", *await self.run(lambda services: services.stored_disciplines())]
+
+
+def _lstat(path: Path) -> os.stat_result | None:
+    try:
+        return path.lstat()
+    except OSError:
+        return None

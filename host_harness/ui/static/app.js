@@ -1,14 +1,19 @@
 // rs-learn ui: plain JavaScript over the JSON API of host_harness/ui/app.py. Every call carries the
-// token; nothing is cached; the page re-reads what it shows every few seconds (POLL_MS), so a change
-// made by the CLI or an agent appears without a reload. Text from the store only ever goes into the
-// page as text (never as HTML).
+// token; nothing is cached. Every POLL_MS the page asks for the store's change stamp (a cheap call)
+// and reads what it shows again when the stamp moved -- a change made by the CLI or an agent, a new
+// ledger line -- or FULL_MS have passed (a cited file may have changed): no reload needed, and one
+// poll at a time. Text from the store only ever goes into the page as text (never as HTML).
 "use strict";
 
 const TOKEN = document.querySelector('meta[name="rs-learn-token"]').content;
-const POLL_MS = 3000;
+const POLL_MS = 2000;
+const FULL_MS = 30000;
 const main = () => document.getElementById("main");
 let shown = "";        // the JSON the current view last rendered (re-render only when it changes)
 let busy = false;      // an edit is open or a write is on its way: polling waits
+let stamp = null;      // the store's change stamp when the view was last read
+let lastRead = 0;      // when (Date.now()) the view was last read
+let reading = false;   // a read of the view is on its way
 
 function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
@@ -345,11 +350,16 @@ function render(data) {
 
 async function refresh(first) {
   if (!current) return;
+  reading = true;
   try {
+    stamp = await api("api/stamp");
+    lastRead = Date.now();
     await PAGES[current](first);
     if (!busy && document.getElementById("status").className === "error") status("");
   } catch (error) {
     status(error.message, true);
+  } finally {
+    reading = false;
   }
 }
 
@@ -363,9 +373,17 @@ function route() {
   refresh(true);
 }
 
-window.addEventListener("hashchange", route);
-setInterval(() => {
+async function poll() {
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#results form");
-  if (!busy && !focused && document.visibilityState === "visible") refresh(false);
-}, POLL_MS);
+  try {
+    if (!busy && !reading && !focused && document.visibilityState === "visible" &&
+        (Date.now() - lastRead > FULL_MS || await api("api/stamp") !== stamp)) await refresh(false);
+  } catch (error) {
+    status(error.message, true);
+  }
+  setTimeout(poll, POLL_MS);
+}
+
+window.addEventListener("hashchange", route);
 route();
+setTimeout(poll, POLL_MS);
