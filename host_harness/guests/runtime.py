@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib.metadata
 import logging
 import os
 import threading
@@ -50,7 +49,7 @@ CACHE_KEEP = 4  # artifacts kept per cache directory (newest first); each is ~50
 TICK_S = 0.05
 LOCK_WAIT_S = 600.0  # how long a compile waits for another process compiling the same artifact
 COMPILE_SECONDS = "compile-seconds"  # the last compile's duration, in the cache directory
-WASMTIME_VERSION = importlib.metadata.version("wasmtime")
+WASMTIME_VERSION = accel.WASMTIME_VERSION
 
 __all__ = ["CACHE_ENV", "Runtime", "default_cache_dir", "load_component", "make_engine"]
 
@@ -237,7 +236,7 @@ class Runtime:
     """An engine, the compiled component and the engine's deadline clock; share it between guests."""
 
     def __init__(self, engine: Engine, component: Component) -> None:
-        accel.install()  # bulk list<u8>/list<f32> conversion (docs/decisions.md D7)
+        accel.install()  # faster calls on the tested wasmtime-py versions (docs/decisions.md D7)
         self.engine = engine
         self.component = component
         self.ticker = Ticker(engine)
