@@ -191,3 +191,12 @@ def test_the_bar_fills_with_the_expected_time_and_never_claims_done():
     line(0.1, 35.0)
     line(0.2, 35.0)  # the next line after 10 s
     assert note.getvalue() == "compiling the component (once after an install or upgrade, about 35 s)...\n"
+
+
+def test_the_suite_compiles_into_a_cache_of_its_own(session_cache: Path, wasm_runtime, wasm_path: Path):
+    """The tests never write compiled components into the user's ~/.cache/rs-learn (issue 32.15)."""
+    from host_harness.cachedir import default_cache_dir
+
+    assert default_cache_dir() == session_cache != Path.home() / ".cache" / "rs-learn"
+    assert os.environ["RS_LEARN_CACHE_DIR"] == str(session_cache), "inherited by every process a test starts"
+    assert artifact_is_intact(session_cache / cache_file_name(wasm_path.read_bytes()))

@@ -231,6 +231,7 @@ class Ticker:
     def __init__(self, engine: Engine, tick_s: float = TICK_S) -> None:
         self.engine = engine
         self.tick_s = tick_s
+        self.count = 0  # ticks so far: how far the epoch has moved (tests wait on it instead of sleeping)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -258,6 +259,7 @@ class Ticker:
     def _run(self) -> None:
         while not self._stop.wait(self.tick_s):
             self.engine.increment_epoch()
+            self.count += 1
 
 
 class Runtime:
