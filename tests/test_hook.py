@@ -17,7 +17,7 @@ import pytest
 from conftest import WASM
 from docpages import page
 from envelopes import ok
-from hostprocs import HOOK_FACTS, fingerprint, host, host_env, leftovers, remember, wait_for
+from hostprocs import HOOK_FACTS, HeldCompile, fingerprint, host, host_env, leftovers, remember, wait_for
 
 from host_harness.guests.runtime import Runtime
 from host_harness.hooks.cold import (
@@ -30,6 +30,7 @@ from host_harness.hooks.cold import (
     hook_output,
     parse_input,
 )
+from host_harness.spool.lock import pid_alive
 
 FACTS = HOOK_FACTS
 EMBEDDER_ID = json.loads((Path(__file__).resolve().parent.parent / "models" / "manifest.json")
@@ -193,21 +194,25 @@ def test_a_bad_command_line_never_blocks_the_prompt(remembered: Path, tmp_path: 
     assert done.stdout == b"" and "rejected" in (cache / "hook.log").read_text()
 
 
-def test_a_cold_cache_compiles_in_the_background(remembered: Path, tmp_path: Path):
-    cache = tmp_path / "cache"
-    start = time.monotonic()
-    done = run_hook(event(), hook_env(remembered, RS_LEARN_CACHE_DIR=str(cache)))
-    assert time.monotonic() - start < 5, "the hook does not wait for the compile"
-    assert done.stdout == b"" and "compiling it in the background" in log_lines(remembered)[0]
-    marker = next(cache.glob(".warming-*"))
-    wait_for(lambda: marker.read_text().strip().isdigit(), 5, "the compiler's pid")
-    pid = int(marker.read_text())
-    again = run_hook(event(), hook_env(remembered, RS_LEARN_CACHE_DIR=str(cache)))
-    assert again.stdout == b"" and "a background compile is running" in log_lines(remembered)[1]
+def test_a_cold_cache_compiles_in_the_background(remembered: Path, tmp_path: Path, wasm_runtime: Runtime):
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime)  # no compile can finish until the test says so
+    cache = compile_.cache
     try:
-        os.kill(pid, signal.SIGTERM)  # the compile we started: do not let it run on
-    except ProcessLookupError:
-        pass
+        done = run_hook(event(), hook_env(remembered, RS_LEARN_CACHE_DIR=str(cache)))
+        assert done.stdout == b"" and "compiling it in the background" in log_lines(remembered)[0]
+        assert not compile_.artifact.exists(), "the hook answered without waiting for the compile"
+        marker = next(cache.glob(".warming-*"))
+        wait_for(lambda: marker.read_text().strip().isdigit(), 120, "the compiler's pid")
+        pid = int(marker.read_text())
+        again = run_hook(event(), hook_env(remembered, RS_LEARN_CACHE_DIR=str(cache)))
+        assert again.stdout == b"" and "a background compile is running" in log_lines(remembered)[1]
+    finally:
+        compile_.finish()  # the background warmup loads what this wrote, and exits
+    try:
+        wait_for(lambda: not pid_alive(pid), 300, "the background warmup to exit")
+    finally:
+        if pid_alive(pid):
+            os.kill(pid, signal.SIGTERM)
 
 
 
