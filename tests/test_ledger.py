@@ -114,6 +114,7 @@ def test_auto_recall_turns_off_for_the_project_the_environment_and_the_session(
     config.write_text('{"auto_recall": false}')
     assert prompt_hook(remembered, target, event(session=None)) == ""
     assert entries(remembered)[-1]["outcome"] == "off" and "config.json" in entries(remembered)[-1]["reason"]
+    assert entries(remembered)[-1]["path"] == "direct"  # answered by the switch: no component ran
     monkeypatch.setenv(switches.ENV, "1")  # the environment wins over the file
     assert PORT_FACT in prompt_hook(remembered, target, event(session=None))
     config.write_text("{}")
@@ -186,6 +187,32 @@ def test_no_prompt_secret_reaches_the_ledger_or_why(guest, project: Path):
     assert found == {}
     names = {name for entry in lines for name in entry["evidence"].get("unknown_names", [])}
     assert "Caroline" in names and all(len(name) < 20 for name in names), names
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_hook_process_logs_no_prompt_secret_cold_or_warm(remembered: Path, warm: bool):
+    """Issue 38, item 1, through the real hook (with --log-prompts) and ``why``."""
+    token = "ghp_" + "Q7wErT9yUiOp1AsDfGhJkLzXcVbNm0" + "4kR2sT"
+    prompt = (f"Which port did Caroline give the staging server? GITHUB_TOKEN={token} and "
+              "DB_PASSWORD=Tr0ub4dor&3 and AKIAQYLPMN5HHHFPZAM2 and Bearer 9a8b7c6d5e4f3a2b1c0d")
+    secrets = [token, "Tr0ub4dor&3", "AKIAQYLPMN5HHHFPZAM2", "9a8b7c6d5e4f3a2b1c0d"]
+    env = host_env(remembered)
+    watcher = Watcher(env) if warm else None
+    try:
+        if watcher is not None:
+            watcher.wait_ready()
+        raw = event(prompt, cwd=str(remembered))
+        done = host("hook", "prompt-submit", "--log-prompts", env=env, input=raw)
+    finally:
+        if watcher is not None:
+            assert watcher.stop() == 0
+    assert done.returncode == 0 and done.stderr == b""
+    (line,) = entries(remembered)
+    assert line["path"] == ("warm" if warm else "cold") and "caroline" in line["query"]
+    why = host("why", env=env).stdout.decode()
+    said = (remembered / ".gm" / "logs" / "ledger.jsonl").read_text() + why
+    assert [secret for secret in secrets if leaked(secret, said)] == []
+    assert "[REDACTED:github-token]" in line["text"] and "[REDACTED:aws-access-key-id]" in why
 
 
 def test_a_quarantined_memory_is_never_injected_and_the_ledger_says_so(project: Path, wasm_runtime: Runtime,
