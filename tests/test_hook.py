@@ -149,6 +149,9 @@ def test_bad_input_injects_nothing_and_logs_why(remembered: Path, stdin: bytes, 
     assert done.stdout == b""
     lines = log_lines(remembered)
     assert len(lines) == 1 and reason in lines[0]
+    (line,) = ledger.read(remembered)  # issue 32, item 1: every run is in the ledger
+    assert line == {**line, "outcome": "error", "path": "direct", "session": None, "prompt": None}
+    assert reason in line["reason"]
 
 
 def test_a_missing_project_directory_logs_to_the_cache_dir(tmp_path: Path, project: Path):
@@ -190,6 +193,8 @@ def test_a_bad_command_line_never_blocks_the_prompt(remembered: Path, tmp_path: 
     cache = tmp_path / "cache"
     done = run_hook(event(), hook_env(remembered, RS_LEARN_HOOK_BUDGET="lots"))  # click would exit 2
     assert done.stdout == b"" and "rejected" in log_lines(remembered)[0]
+    (line,) = ledger.read(remembered)
+    assert line["outcome"] == "error" and line["reason"].startswith("hook command line rejected: ")
     done = run_hook(event(), hook_env(tmp_path / "missing", RS_LEARN_CACHE_DIR=str(cache)))  # -p must exist
     assert done.stdout == b"" and "rejected" in (cache / "hook.log").read_text()
 

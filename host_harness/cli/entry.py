@@ -23,7 +23,7 @@ def main() -> None:
         if fast.hook_command(sys.argv[1:]) == "prompt-submit":
             from host_harness.hooks import record
 
-            protocol.on_timeout(record.timed_out)  # a run the budget ends is in the ledger too
+            protocol.on_timeout(record.unread_run)  # a run the budget ends is in the ledger too
         protocol.arm(timeout)  # the budget is hard from here on, whatever path answers
         options = fast.hook_options(sys.argv[1:])
         if options is not None:
@@ -33,7 +33,7 @@ def main() -> None:
                 why = f"the fast path failed: {type(error).__name__}: {error}; answering without it (cold)"
                 protocol.log_reason(protocol.noted_project(), why)
             if options[0] == "prompt-submit":
-                protocol.on_timeout(record.timed_out)  # the cold path's run is not begun yet
+                protocol.on_timeout(record.unread_run)  # the cold path's run is not begun yet
     from host_harness.cli.main import main as full
 
     full()

@@ -44,7 +44,7 @@ from host_harness.hooks.protocol import (
     leave,
     noted_project,
 )
-from host_harness.hooks.record import LOG_PROMPTS_ENV
+from host_harness.hooks.record import LOG_PROMPTS_ENV, unread_run
 from host_harness.project import find_project
 from host_harness.store.kv import SqliteKV
 from host_harness.store.vecindex import IndexDir, IndexPolicy
@@ -179,7 +179,10 @@ def run_hook(command: click.Command, args: Sequence[str]) -> int:
         if done.code not in (0, None):
             log_reason(_project_hint(args), f"hook exited with status {done.code}; nothing injected")
     except click.ClickException as error:
-        log_reason(_project_hint(args), f"hook command line rejected: {error.format_message()}")
+        project, reason = _project_hint(args), f"hook command line rejected: {error.format_message()}"
+        log_reason(project, reason)
+        if "prompt-submit" in args:
+            unread_run(reason, project, outcome="error")
     except BaseException as error:  # the event must go through, whatever happened
         log_reason(_project_hint(args), f"hook failed: {type(error).__name__}: {error}")
     return 0

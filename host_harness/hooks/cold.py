@@ -71,7 +71,7 @@ from host_harness.hooks.protocol import (
     parse_prompt_event,
     process_started,
 )
-from host_harness.hooks.record import PromptRun, reset_session, timed_out
+from host_harness.hooks.record import PromptRun, reset_session, unread_run
 from host_harness.project import find_project
 from host_harness.services import HostServices
 from host_harness.store.config import read_memory_config
@@ -304,10 +304,12 @@ class PromptSubmitHook(Hook):
         return self.recording.finish(data)
 
     def failed(self, reason: str) -> None:
-        """Logged, and recorded in the ledger when the run had begun."""
+        """Logged, and recorded in the ledger: the run's line, or what is known of it (a malformed event)."""
         super().failed(reason)
         if self.recording is not None:
             self.recording.fail(reason)
+        else:
+            unread_run(reason, self.project, self.started, self.config.cache_dir, outcome="error")
 
     def gave_up(self, reason: str) -> None:
         """Logged, and recorded in the ledger: the run's line, or what is known of it."""
@@ -318,7 +320,7 @@ class PromptSubmitHook(Hook):
         if self.recording is not None:
             self.recording.timed_out(reason)
         else:
-            timed_out(reason, self.project, self.started, self.config.cache_dir)
+            unread_run(reason, self.project, self.started, self.config.cache_dir)
 
 
 class SessionStartHook(Hook):

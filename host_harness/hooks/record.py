@@ -10,8 +10,8 @@ The guest decides what to inject (``auto_recall``); the host, around that call:
 3. notes what was injected in the session's state, and appends the run's line to the ledger
    (:mod:`host_harness.hooks.ledger`) -- also for a run turned off, one that failed, or one the
    time budget ended (:meth:`PromptRun.timed_out`, called by the watchdog of
-   :mod:`host_harness.hooks.protocol` too; before the event is read, :func:`timed_out` writes what
-   is known).
+   :mod:`host_harness.hooks.protocol` too); a run that ends before its event is read (the budget, a
+   malformed event, a rejected command line) gets a line of what is known (:func:`unread_run`).
 
 A run's ``path`` says what answered it: ``warm`` (a server), ``cold`` (this process loaded the
 component), ``direct`` (neither: a switch, or a run that ended before either).
@@ -154,17 +154,20 @@ class PromptRun:
         _write(self.project, {**head, **entry}, self.started, self.cache_dir)
 
 
-def timed_out(reason: str, project: Path | None = None, started: float | None = None,
-              cache_dir: Path | None = None) -> None:
-    """The ledger line of a prompt run the budget ended before its event was read (no session, no prompt).
+def unread_run(reason: str, project: Path | None = None, started: float | None = None,
+               cache_dir: Path | None = None, *, outcome: str = "timeout") -> None:
+    """The ledger line of a prompt run that ended before its event was read: no session, no prompt.
 
-    In ``project`` (default: the one noted for the watchdog), when it is one (it has ``.gm/``).
+    ``outcome``: ``timeout`` (with the ``stage`` reached; the watchdog's callback) or ``error``. In
+    ``project`` (default: the one noted for the watchdog), when it is one (it has ``.gm/``).
     """
     project = project if project is not None else protocol.noted_project()
     if project is None or not (project / ".gm").is_dir():
         return
     entry = {"ts": ledger.stamp(), "session": None, "event": "prompt", "path": "direct", "prompt": None,
-             "outcome": "timeout", "reason": reason, "stage": protocol.stage(), "tokens": 0}
+             "outcome": outcome, "reason": reason, "tokens": 0}
+    if outcome == "timeout":
+        entry["stage"] = protocol.stage()
     _write(project, entry, started if started is not None else protocol.process_started(), cache_dir)
 
 
