@@ -156,10 +156,12 @@ def test_bad_input_injects_nothing_and_logs_why(remembered: Path, stdin: bytes, 
 
 def test_a_missing_project_directory_logs_to_the_cache_dir(tmp_path: Path, project: Path):
     cache = tmp_path / "cache"
+    (project / ".gm").mkdir()  # the -p project: not the event's
     done = run_hook(event(cwd=str(tmp_path / "gone")), hook_env(project, RS_LEARN_CACHE_DIR=str(cache)))
     assert done.stdout == b""
     lines = (cache / "hook.log").read_text().splitlines()
     assert len(lines) == 1 and "does not exist" in lines[0] and "gone" in lines[0]
+    assert ledger.read(project) == []  # not this project's run
 
 
 def test_a_missing_component_injects_nothing(remembered: Path, tmp_path: Path):

@@ -308,7 +308,7 @@ class PromptSubmitHook(Hook):
         super().failed(reason)
         if self.recording is not None:
             self.recording.fail(reason)
-        else:
+        elif self.project is not None:  # (none: the hook logs in the cache dir, and keeps no ledger)
             unread_run(reason, self.project, self.started, self.config.cache_dir, outcome="error")
 
     def gave_up(self, reason: str) -> None:
@@ -319,7 +319,7 @@ class PromptSubmitHook(Hook):
                                        log_prompts=self.config.log_prompts, cache_dir=self.config.cache_dir)
         if self.recording is not None:
             self.recording.timed_out(reason)
-        else:
+        elif self.project is not None:
             unread_run(reason, self.project, self.started, self.config.cache_dir)
 
 
