@@ -6,7 +6,9 @@ skills win discovery. The host lists every skill folder with a ``SKILL.md`` unde
 project); the guest decides which are discovered -- a managed skill whose sanitised name an
 authored skill claims is left out -- and renders them for the agent's context, managed ones first
 (nothing else shows them; Claude Code finds ``.claude/skills`` by itself), within a token budget.
-A skill that does not fit is counted in a last line that says where the rest live.
+A skill that does not fit is counted in a last line that says where the rest live. A skill whose
+name or description reads as an instruction aimed at the agent (a committed ``SKILL.md`` is never
+screened when it is written) is left out by ``session_start`` and listed with ``quarantined``.
 """
 
 from __future__ import annotations

@@ -60,8 +60,12 @@ class LearnVerbs:
         """``session_start {budget_tokens?}``: the discoverable skills, rendered for a new session."""
         budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 1, 100_000)
         found = discovery.discoverable(discovery.listed(self.memory.host))
-        context, shown = discovery.render(found, budget)
-        return {"context": context, "skills": [discovery.as_json(s) for s in found], "shown": len(shown)}
+        # what arrives through git is screened here too: a description aimed at the agent is not shown
+        held = {s.path: why for s in found if (why := quarantine(s.name, s.description or ""))}
+        context, shown = discovery.render([s for s in found if s.path not in held], budget)
+        listed = [{**discovery.as_json(s), **({"quarantined": held[s.path]} if s.path in held else {})}
+                  for s in found]
+        return {"context": context, "skills": listed, "shown": len(shown)}
 
     def learn(self, body: dict[str, Any]) -> dict[str, Any]:
         """``learn {memory, context?, skill?}``."""
