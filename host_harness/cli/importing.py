@@ -24,10 +24,20 @@ MAX_BATCH_BYTES = 1_800_000  # under the guest's 2 MiB body limit
 def import_existing(session: Session, kind: str, path: Path | None, namespace: str | None, dry_run: bool,
                     as_json: bool) -> None:
     """Import the memories of ``kind`` found at ``path``; print what happened (or would)."""
+    redacted: Counter[str] = Counter()
+
+    def clean(text: str) -> str:  # redacted whole, before the file is split into items
+        data = session.dispatch("redact", {"text": text})
+        redacted.update(data.get("redacted", {}))
+        return str(data["text"])
+
     try:
-        found = find(kind, path, session.project)
+        found = find(kind, path, session.project, clean)
     except ImportSourceError as error:
         raise click.ClickException(str(error)) from None
+    if redacted:
+        kinds = ", ".join(f"{name} x{n}" for name, n in sorted(redacted.items()))
+        click.echo(f"secrets redacted: {kinds}", err=True)
     wanted = [item for item in found if item.skipped is None]
     fresh: set[int] = set()
     stored = 0
