@@ -256,3 +256,13 @@ def test_a_committed_skill_aimed_at_the_agent_is_not_shown(guest, project: Path)
     assert data["shown"] == 1
     held = {s["name"]: s.get("quarantined") for s in data["skills"]}
     assert held == {"release": None, "setup": "overrides earlier instructions"}
+
+
+def test_a_committed_skill_description_is_shown_redacted(guest, project: Path):
+    token = "ghp_" + "Zx9Q" * 9
+    path = project / ".gm" / "skills" / "publish" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"---\nname: publish\ndescription: >\n  Publish the package\n  with GH_TOKEN={token}\n---\n",
+                    encoding="utf-8")
+    data = ok(guest, "session_start", {})
+    assert "GH_TOKEN=[REDACTED:github-token]" in data["context"] and token not in json.dumps(data)

@@ -243,6 +243,7 @@ DOWNLOADS = re.compile(
     r"([\w./~\\:-]{1,200})",
     re.ASCII | re.IGNORECASE,
 )
+MAX_DOWNLOADS = 32  # distinct downloaded file names looked for (one pass over the text for all)
 RUNNERS = (r"(?:(?:ba|z|da|k)?sh|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|iex"
            r"|cmd\s+/c|&)")
 ROT13 = str.maketrans(
@@ -250,8 +251,7 @@ ROT13 = str.maketrans(
     "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm",
 )
 LEET = (str.maketrans("013457@$|!", "oieastasli"), str.maketrans("013457@$|!", "oleastasli"))
-LEET_WORD = re.compile(r"[a-z]+[0134579@$][a-z0134579@$]*|[0134579@$]+[a-z][a-z0134579@$]*",
-                       re.ASCII | re.IGNORECASE)
+LEET_WORD = re.compile(r"[a-z][0134579@$]|[0134579@$][a-z]", re.ASCII | re.IGNORECASE)  # a digit in a word
 
 WORDS = re.compile(r"[a-z]+", re.ASCII)
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])", re.ASCII)
@@ -355,16 +355,21 @@ def _runs_download(text: str) -> str | None:
     """Whether ``text`` downloads a file and runs it, in either order (``curl -o f URL && bash f``)."""
     if "curl" not in text and "wget" not in text and "webrequest" not in text.lower() and "iwr" not in text:
         return None
+    spans: dict[str, list[tuple[int, int]]] = {}  # a downloaded file's name: where it is downloaded
     for match in DOWNLOADS.finditer(text):
         path = next(group for group in match.groups() if group)
-        name = path.replace("\\", "/").rsplit("/", 1)[-1]
-        if not name or name in (".", ".."):
-            continue
-        runs = re.compile(rf"(?:^|[\s;&|(`\"'])(?:{RUNNERS}\s+(?:-\S+\s+)*[\"']?(?:\S*/)?|\./)"
-                          rf"{re.escape(name)}(?![\w.-])", re.ASCII | re.IGNORECASE)
-        for found in runs.finditer(text):
-            if found.start() >= match.end() or found.end() <= match.start():  # not the download itself
-                return "runs code it downloads"
+        name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+        if name and name not in (".", "..") and (name in spans or len(spans) < MAX_DOWNLOADS):
+            spans.setdefault(name, []).append(match.span())
+    if not spans:
+        return None
+    names = "|".join(re.escape(name) for name in sorted(spans, key=lambda n: (-len(n), n)))
+    runs = re.compile(rf"(?:^|[\s;&|(`\"'])(?:{RUNNERS}\s+(?:-\S+\s+)*[\"']?(?:\S*/)?|\./)({names})"
+                      r"(?![\w.-])", re.ASCII | re.IGNORECASE)
+    for found in runs.finditer(text):
+        downloads = spans[found.group(1).lower()]  # a run is not the download itself (``curl -o ./f``)
+        if any(found.start() >= stop or found.end() <= start for start, stop in downloads):
+            return "runs code it downloads"
     return None
 
 

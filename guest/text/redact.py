@@ -184,10 +184,11 @@ TOKENS = (
     _rule("azure-sas-signature", r"[?&]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})", "sig=", group=1),
     _rule("url-credentials", r"[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@'\"<>]*:([^\s@'\"<>]{1,256})@"
           r"(?=[A-Za-z0-9\[])", "://", group=1, check=_url_password),
-    _rule("password", r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]*?"
-          r"(?<=\s)-p([^\s\"']{3,128}|\"[^\"\n]{1,128}\"|'[^'\n]{1,128}')", "mysql", "mariadb", group=1,
-          check=_shell_password, folded=True, flags=_FI),
-    _rule("password", r"\b(?:curl|wget|http|https|xh)\b[^\n|;&]*?\s(?:-u|--user)(?:[ \t]+|=)[\"']?"
+    _rule("password", r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b"
+          r"[^\n|;&]{0,300}?(?<=\s)-p([^\s\"']{3,128}|\"[^\"\n]{1,128}\"|'[^'\n]{1,128}')",
+          "mysql", "mariadb",
+          group=1, check=_shell_password, folded=True, flags=_FI),
+    _rule("password", r"\b(?:curl|wget|http|https|xh)\b[^\n|;&]{0,300}?\s(?:-u|--user)(?:[ \t]+|=)[\"']?"
           r"[^\s:\"']+:([^\s\"']{1,256})", "curl", "wget", "http", "xh", group=1, check=_shell_password,
           folded=True, flags=_FI),
     _rule("password", r"\b(?:machine[ \t]+\S+|default(?=\s+login\b))\s+"
