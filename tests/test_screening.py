@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 from envelopes import call, ok
 from injection_corpus import ATTACKS, CONVENTIONS
-from secret_corpus import ASSIGNMENTS, SECRETS, true_cases
+from secret_corpus import ASSIGNMENTS, LOOK_ALIKES, SECRETS, true_cases
 
 from guest.host import bucket
 from guest.text.injection import reason
@@ -107,6 +107,12 @@ def test_the_catalogue_through_every_write_path(guest, services, project: Path, 
     assert {where: leaks(data) for where, data in {**outputs, "database": database}.items()} == {
         where: [] for where in [*outputs, "database"]
     }
+
+
+def test_ordinary_text_like_the_forms_is_stored_as_given(guest):
+    answer = ok(guest, "import", {"memories": [{"text": text} for text in LOOK_ALIKES]})
+    assert answer["imported"] == len(LOOK_ALIKES) and "redacted" not in answer
+    assert sorted(m["text"] for m in ok(guest, "export")["memories"]) == sorted(LOOK_ALIKES)
 
 
 def test_the_catalogue_through_the_spool(project: Path, wasm_path: Path):
