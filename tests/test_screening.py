@@ -78,7 +78,8 @@ def test_the_catalogue_through_every_write_path(guest, services, project: Path, 
     answers: list[object] = []
     for text in texts:
         answers.append(ok(guest, "memorize", {"text": text}))
-    items = [{"text": f"imported: {t}", "context": t, **({"source": t} if one_line(t) else {})} for t in texts]
+    items = [{"text": f"imported: {t}", "context": t, **({"source": t} if one_line(t) else {})}
+             for t in texts]
     answers.append(ok(guest, "import", {"memories": items}))
     joined = "\n".join(texts)
     answers.append(ok(guest, "archive", {"content": joined}))
@@ -87,10 +88,12 @@ def test_the_catalogue_through_every_write_path(guest, services, project: Path, 
         answers.append(ok(guest, "create_todo", {"title": text}))
     answers.append(ok(guest, "create_todo", {"title": "rotate the keys", "description": joined}))
     answers.append(ok(guest, "create_session_note", {"content": joined}))
-    answers.append(ok(guest, "create_checklist", {"title": "keys", "items": [{"title": t} for t in short[:20]]}))
+    checklist = {"title": "keys", "items": [{"title": t} for t in short[:20]]}
+    answers.append(ok(guest, "create_checklist", checklist))
     for n, text in enumerate(short[:10]):
         skill = {"action": "create", "name": f"keys-{n}", "description": text, "body": joined + "\n"}
-        answers.append(ok(guest, "learn", {"memory": f"Key handling {n}: {text}", "context": text, "skill": skill}))
+        lesson = {"memory": f"Key handling {n}: {text}", "context": text, "skill": skill}
+        answers.append(ok(guest, "learn", lesson))
     outputs = {
         "answers": json.dumps(answers, ensure_ascii=False),
         "export": json.dumps(ok(guest, "export", {}), ensure_ascii=False),
@@ -101,7 +104,8 @@ def test_the_catalogue_through_every_write_path(guest, services, project: Path, 
     services.close()
     from conftest import make_guest
 
-    outputs["textconv"] = driver.textconv(project / ".gm" / "rs-learn.db", lambda s: make_guest(target, s, request))
+    database_file = project / ".gm" / "rs-learn.db"
+    outputs["textconv"] = driver.textconv(database_file, lambda s: make_guest(target, s, request))
     database = b"".join(p.read_bytes() for p in (project / ".gm").rglob("*.db*"))
     assert "[REDACTED:" in outputs["export"] and "[REDACTED:" in outputs["textconv"]
     assert {where: leaks(data) for where, data in {**outputs, "database": database}.items()} == {
@@ -169,13 +173,13 @@ def test_import_from_claude_md_redacts_before_splitting(project: Path, target: s
     assert any("api_key: [REDACTED:api-key]" in t for t in texts), texts
     for secret in ("lQOYBGVxZ2kB", "tR4eW3qA9zX8", "=xK9q", "Zq81LmWv02Ab"):
         assert secret not in exported
-    assert not any(t.startswith(("lQOY", "Comment:")) for t in texts)  # the key's body is no memory of its own
+    assert not any(t.startswith(("lQOY", "Comment:")) for t in texts)  # the key's body is no memory
 
 
 def test_redact_verb_answers_the_text_as_stored(guest):
     answer = ok(guest, "redact", {"text": PGP + "token: Zq81LmWv02Ab"})
-    assert answer == {"text": "[REDACTED:private-key]\ntoken: [REDACTED:token]", "redacted": {"private-key": 1,
-                                                                                              "token": 1}}
+    assert answer == {"text": "[REDACTED:private-key]\ntoken: [REDACTED:token]",
+                      "redacted": {"private-key": 1, "token": 1}}
     assert ok(guest, "redact", {"text": "nothing secret"}) == {"text": "nothing secret"}
     assert call(guest, "redact", {})["error"] == "validation: missing field 'text'"
 
@@ -268,7 +272,7 @@ def test_a_committed_skill_description_is_shown_redacted(guest, project: Path):
     token = "ghp_" + "Zx9Q" * 9
     path = project / ".gm" / "skills" / "publish" / "SKILL.md"
     path.parent.mkdir(parents=True)
-    path.write_text(f"---\nname: publish\ndescription: >\n  Publish the package\n  with GH_TOKEN={token}\n---\n",
-                    encoding="utf-8")
+    front = f"name: publish\ndescription: >\n  Publish the package\n  with GH_TOKEN={token}\n"
+    path.write_text(f"---\n{front}---\n", encoding="utf-8")
     data = ok(guest, "session_start", {})
     assert "GH_TOKEN=[REDACTED:github-token]" in data["context"] and token not in json.dumps(data)
