@@ -276,3 +276,14 @@ def test_a_committed_skill_description_is_shown_redacted(guest, project: Path):
     path.write_text(f"---\n{front}---\n", encoding="utf-8")
     data = ok(guest, "session_start", {})
     assert "GH_TOKEN=[REDACTED:github-token]" in data["context"] and token not in json.dumps(data)
+
+
+def test_a_file_over_the_body_limit_is_redacted_in_parts(project: Path, target: str):
+    filler = "\n\n".join(f"Note {n}: " + "lorem ipsum dolor " * 3000 for n in range(40))  # 2.1 MB
+    (project / "CLAUDE.md").write_text(f"{filler}\n\n- Staging config:\n  api_key: Zq81LmWv02Ab\n",
+                                       encoding="utf-8")
+    base = ["-p", str(project)] + (["--native"] if target == "native" else [])
+    done = CliRunner().invoke(cli, [*base, "import", "--from", "claude-md", "--dry-run"])
+    assert done.exit_code == 0, done.output
+    assert "secrets redacted: api-key x1" in done.stderr and "Zq81LmWv02Ab" not in done.output
+    assert "api_key: [REDACTED:api-key]" in done.stdout

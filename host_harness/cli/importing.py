@@ -19,6 +19,7 @@ from host_harness.integrations.markdown import Found
 
 BATCH = 500
 MAX_BATCH_BYTES = 1_800_000  # under the guest's 2 MiB body limit
+MAX_REDACT_BYTES = 1_800_000  # one redact call's text
 
 
 def import_existing(session: Session, kind: str, path: Path | None, namespace: str | None, dry_run: bool,
@@ -27,9 +28,12 @@ def import_existing(session: Session, kind: str, path: Path | None, namespace: s
     redacted: Counter[str] = Counter()
 
     def clean(text: str) -> str:  # redacted whole, before the file is split into items
-        data = session.dispatch("redact", {"text": text})
-        redacted.update(data.get("redacted", {}))
-        return str(data["text"])
+        out = []
+        for part in _parts(text):
+            data = session.dispatch("redact", {"text": part})
+            redacted.update(data.get("redacted", {}))
+            out.append(str(data["text"]))
+        return "".join(out)
 
     try:
         found = find(kind, path, session.project, clean)
@@ -61,6 +65,21 @@ def import_existing(session: Session, kind: str, path: Path | None, namespace: s
         click.echo(f"dry run: {summary} (nothing stored)")
     else:
         click.echo(summary)
+
+
+def _parts(text: str) -> list[str]:
+    """``text`` in parts of at most :data:`MAX_REDACT_BYTES`: one part, unless the file is huge.
+
+    A part ends after a blank line where it can (an armored key holds one, but not megabytes).
+    """
+    parts: list[str] = []
+    while len(text.encode("utf-8")) > MAX_REDACT_BYTES:
+        head = text[: MAX_REDACT_BYTES // 4]  # at most 4 bytes a character: within the limit
+        blank, line = head.rfind("\n\n"), head.rfind("\n")
+        cut = blank + 2 if blank > 0 else line + 1 if line > 0 else len(head)
+        parts.append(text[:cut])
+        text = text[cut:]
+    return [*parts, text]
 
 
 def _summary(new: int, already: int, skipped: Counter[str]) -> str:
