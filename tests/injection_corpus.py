@@ -111,6 +111,8 @@ CONVENTIONS = [
     "Use deno run --allow-net server.ts to start the dev server.",
     "npx prettier --write . formats the whole tree.",
     "The README has a badge: ![build](https://ci.example.com/badge.svg?branch=main)",
+    "![CI](https://github.com/{{cookiecutter.org}}/{{cookiecutter.repo}}/actions/workflows/ci.yml/badge.svg)",
+    "Render the image with data from the chart API; display an image with history graphs.",
     "![architecture](docs/architecture.png)",
     "Images in docs use ![alt](path) with a relative path.",
     "Add the build number to the image tag: registry.example.com/app:${BUILD}",

@@ -226,13 +226,13 @@ PHRASES: tuple[Phrase, ...] = (
            "printenv set export nc ncat netcat socat scp rsync send email mail forward post upload transmit "
            "exfiltrate copy paste share submit"),
     Phrase("leaks data through an image URL",
-     r"!\[[^\]\n]*\]\(\s*<?https?://[^)\s]*[?&#=/][^)\s]*(?:\{|\}|%7b|%7d|\$|<|>|%3c|%3e|\[|\])"
+     r"!\[[^\]\n]*\]\(\s*<?https?://[^)\s?#]*[?#][^)\s]*(?:\{|\}|%7b|%7d|\$|<|>|%3c|%3e|\[|\])"
      r"|<img\b[^>]*\bsrc\s*=\s*[\"']?https?://[^\"'\s>]*[?&][^\"'\s>]*(?:\{|\}|%7b|%7d|\$|<|\[)"
      r"|\b(?:append|add|include|insert|put|encode|embed|replace)\b[^.\n]{0,80}\b(?:conversation|chat|history|secrets?"
      r"|credentials|tokens?|api\s+keys?|passwords?|\.env|environment|user'?s?\s+(?:data|input|messages?))\b[^.\n]{0,80}"
      r"\b(?:image|img)\s+(?:url|link|src|source)\b|\b(?:render|show|display|output)\s+(?:this\s+|the\s+following\s+|an?\s+)?"
      r"(?:image|markdown\s+image)\b[^.\n]{0,80}\b(?:with|containing|including)\b[^.\n]{0,40}\b(?:conversation|secrets?"
-     r"|credentials|tokens?|keys?|data|history)\b",
+     r"|credentials|tokens?|api\s+keys?|passwords?|chat\s+history)\b",
            "", ("![", "<img", "image", "img")),
 )
 
