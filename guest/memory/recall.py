@@ -36,7 +36,7 @@ from guest.text import keywords, postings
 from guest.text.embed import StaticEmbedder, cosine, unpack
 from guest.text.pending import Pending
 from guest.text.postings import PostingsCache
-from guest.text.screen import quarantine_of
+from guest.text.screen import held
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ def recall(
             max(fusion.cosines.get(k, 0.0) for k in keys),
             any(k in matched for k in keys),
             stale,
-            quarantine_of(m.extra) if m.extra else None,
+            held(m.extra or {}, m.text),
             channels=fusion.channels(group.via or group.key, boosts.get(group.via or group.key, 1.0)),
             seen=m.id in exclude,
             via=group.via[1] if group.via else None,
