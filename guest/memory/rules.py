@@ -2,9 +2,13 @@
 
 * **1** (stores written before issue 29): the words of the text, lower-cased, stop words dropped,
   stemmed by the light suffix stemmer (:func:`guest.text.keywords.terms`).
-* **2** (a new store; an old one after ``reindex {"rebuild": true}``): the same words, irregular
-  forms meeting their lemma (``ran`` -> ``run``: :func:`guest.text.stem.stem_form`), plus the
-  memory's facet terms (:mod:`guest.memory.facets`): its subjects and its date.
+* **2** (stores written between issues 29 and 32): the same words, irregular forms meeting their
+  lemma (``ran`` -> ``run``: :func:`guest.text.stem.stem_form`), plus the memory's facet terms
+  (:mod:`guest.memory.facets`): its subjects and its date.
+* **3** (a new store; an older one after ``reindex {"rebuild": true}``): version 2's, except that
+  the file paths among the subjects are those of the one path extractor freshness reads too
+  (:func:`guest.text.paths.paths`: ``bin/run`` and ``Makefile`` are subjects, ``café/menü.py`` is
+  none, on both targets alike).
 
 A store is indexed and queried with its own version's rules only -- writes, removals, merges and
 rebuilds of the keyword index keep the version; only a rebuild asked for by ``reindex`` moves a
@@ -44,4 +48,4 @@ def words(text: str, version: int) -> list[str]:
 def document(memory: Memory, version: int) -> list[str]:
     """Every keyword term a memory is indexed under in a store of ``version``."""
     found = words(memory.text, version)
-    return found + facets.of(memory.text, memory.ts) if version >= 2 else found
+    return found + facets.of(memory.text, memory.ts, version) if version >= 2 else found
