@@ -170,6 +170,7 @@ def test_bad_input_gets_a_clear_error(ui: UiServer, project: Path, tmp_path: Pat
         assert status == 500 and "cannot read the ledger .gm/logs/ledger.jsonl" in json.loads(body)["error"]
 
 
+@pytest.mark.browser
 def test_search_forget_approve_edit_and_the_ledger_in_a_browser(ui: UiServer, seeded: dict[str, str],
                                                                 project: Path):
     require_browser()

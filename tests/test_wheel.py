@@ -22,6 +22,9 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from host_harness.guests.runtime import cache_file_name, default_cache_dir
 
+# One worker builds the wheel in the checkout (build/, *.egg-info) and its module fixtures run once.
+pytestmark = [pytest.mark.packaging, pytest.mark.xdist_group("wheel")]
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory, wasm_path: Path) -> Path:
