@@ -228,6 +228,7 @@ def test_concurrent_memorize_in_threads_takes_turns(pg_url: str, tmp_path: Path)
 # vectors: HNSW above the threshold, exact scores
 
 
+@pytest.mark.slow  # an HNSW index built over 3,000 vectors
 def test_hnsw_candidates_are_rescored_exactly_and_recall_well(pg_url: str):
     session = PgSession(pg_url, f"hnsw-{uuid.uuid4().hex[:8]}")
     store = PgKV(session, "")

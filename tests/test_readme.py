@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import use_postgresql
 from docpages import PAGES, blocks, page
 
@@ -116,6 +117,7 @@ def readme_commands() -> list[str]:
     return lines
 
 
+@pytest.mark.slow  # every shell line of the README and the docs, each a process
 def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path, wasm_runtime, pg_url: str):
     work = tmp_path / "work"  # the examples' folder; ../other-checkout and ../copy are its siblings
     for sibling in ("other-checkout", "copy"):
