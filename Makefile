@@ -7,7 +7,7 @@ GUEST_SRC := $(shell find guest -name '*.py') $(wildcard wit/*.wit) models/embed
 
 .PHONY: demo test check lint bench bench-compare eval fuzz model wasm node dist clean browser
 
-# The suite runs on every core (pytest-xdist, --dist loadgroup from pyproject.toml): PYTEST_WORKERS=3 for
+# The suite runs on every core (pytest-xdist, --dist loadfile from pyproject.toml): PYTEST_WORKERS=3 for
 # three workers, PYTEST_WORKERS=0 for one process. The fast tier leaves out the four marked tiers.
 PYTEST_WORKERS ?= auto
 PYTEST := $(PY) -m pytest -q -n $(PYTEST_WORKERS)

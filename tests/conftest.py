@@ -30,10 +30,10 @@
 * ``git_repo`` -- a fresh git repository (``git init``) in the test's temporary folder.
 
 Tiers (markers; ``make check`` runs none of them, ``make test`` runs everything, see
-docs/development.md): ``slow`` (a minute or more on a loaded machine), ``network`` (the package
+docs/development.md): ``slow`` (20 s or more on a loaded machine), ``network`` (the package
 index), ``packaging`` (the wheel and the published artifact), ``browser`` (a real chromium). Under
-pytest-xdist (``-n``, ``--dist loadgroup``) every worker starts its own PostgreSQL server when a test
-needs one; tests that share a folder of the checkout carry an ``xdist_group`` mark and run on one worker.
+pytest-xdist (``-n``, ``--dist loadfile``: a file's tests on one worker) every worker starts its own
+PostgreSQL server when a test needs one.
 
 Without ``dist/rs_learn.wasm`` the wasm cases skip, or FAIL when ``CI`` is set; so do the Node
 host's cases without ``hosts/node/build``. Tests marked ``network`` install the package's
@@ -72,7 +72,7 @@ STORES = ("sqlite", "postgresql")
 
 
 TIERS = {
-    "slow": "a minute or more on a loaded machine (not in `make check`)",
+    "slow": "20 s or more on a loaded 2-core machine (not in `make check`)",
     "network": "needs the package index (skipped, with the reason, offline; not in `make check`)",
     "packaging": "builds the wheel or the published artifact (not in `make check`)",
     "browser": "drives a real chromium (not in `make check`)",

@@ -103,6 +103,7 @@ def test_help_has_examples():
 # ---------------------------------------------------------------- done when: real processes, the built .wasm
 
 
+@pytest.mark.slow  # the CLI as processes
 def test_done_when_through_the_built_component(project: Path, wasm_path: Path):
     env = host_env(project, RS_LEARN_HOOK_TIMEOUT="20")
 

@@ -109,6 +109,7 @@ def test_a_corrupt_artifact_is_detected(wasm_runtime: Runtime, wasm_path: Path, 
     assert not artifact_is_intact(artifact)
 
 
+@pytest.mark.slow  # a full compile of the component
 def test_a_corrupt_cache_file_falls_back_to_compiling(wasm_path: Path, tmp_path: Path,
                                                        caplog: pytest.LogCaptureFixture):
     artifact = tmp_path / cache_file_name(wasm_path.read_bytes())

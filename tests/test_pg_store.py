@@ -334,6 +334,7 @@ def test_a_restart_fails_the_call_in_flight_and_the_next_one_reconnects(tmp_path
 # concurrency: writers of two checkouts lose nothing and never answer "locked"
 
 
+@pytest.mark.slow  # eight writing processes
 def test_eight_writers_from_two_checkouts_lose_nothing(pg_url: str, wasm_path: Path):
     from bench.pgsoak import soak
 

@@ -22,8 +22,6 @@ from conftest import ROOT
 from host_harness.hooks import ledger
 from host_harness.hooks.switches import OFF_TEXT
 
-pytestmark = pytest.mark.xdist_group("agent-clis")  # one worker installs them into build/agent-clis
-
 PLUGIN = ROOT / "integrations" / "claude-code"
 SCRIPT = PLUGIN / "scripts" / "rs-learn"
 EVENT = json.dumps({"cwd": "/nowhere", "prompt": "how do we deploy?", "hook_event_name": "UserPromptSubmit"})

@@ -35,6 +35,7 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert commands[-1] == first_block()[1]
 
 
+@pytest.mark.slow  # make demo, in a process
 def test_make_demo_memorizes_and_recalls_through_the_component():
     done = subprocess.run(["make", "-s", "demo"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr

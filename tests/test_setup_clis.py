@@ -18,8 +18,6 @@ from agentclis import agent_clis, agent_env, claude_session, codex_first_request
 from host_harness.integrations.agents import CODEX_DEFAULTS, GEMINI_DEFAULTS
 from host_harness.integrations.localstate import LOCAL_STATE
 
-pytestmark = pytest.mark.xdist_group("agent-clis")  # one worker installs them into build/agent-clis
-
 HOST = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "rs-learn-host"
 
 

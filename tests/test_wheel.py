@@ -22,8 +22,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from host_harness.guests.runtime import cache_file_name, default_cache_dir
 
-# One worker builds the wheel in the checkout (build/, *.egg-info) and its module fixtures run once.
-pytestmark = [pytest.mark.packaging, pytest.mark.xdist_group("wheel")]
+pytestmark = pytest.mark.packaging  # builds the wheel in the checkout (build/, *.egg-info)
 
 
 @pytest.fixture(scope="module")
