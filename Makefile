@@ -5,7 +5,13 @@ PY := $(VENV)/bin/python
 WASM := dist/rs_learn.wasm
 GUEST_SRC := $(shell find guest -name '*.py') $(wildcard wit/*.wit) models/embeddings.bin models/vocab.txt models/manifest.json $(wildcard models/*.json)
 
-.PHONY: demo test lint bench bench-compare eval fuzz model wasm node dist clean browser
+.PHONY: demo test check lint bench bench-compare eval fuzz model wasm node dist clean browser
+
+# The suite runs on every core (pytest-xdist, --dist loadfile from pyproject.toml): PYTEST_WORKERS=3 for
+# three workers, PYTEST_WORKERS=0 for one process. The fast tier leaves out the four marked tiers.
+PYTEST_WORKERS ?= auto
+PYTEST := $(PY) -m pytest -q -n $(PYTEST_WORKERS)
+FAST_TIER := not slow and not network and not packaging and not browser
 
 # The Node reference host (hosts/node/): a Node >= 22.13 (the system one when it is recent enough,
 # else a pinned one from the npm registry in hosts/node/runtime/), jco, and the component transpiled
@@ -57,9 +63,13 @@ dist: $(WASM)
 demo: $(WASM)
 	$(PY) scripts/demo.py
 
-## The tests: lint, then one suite on both targets (native guest and the built .wasm).
+## The tests: lint, then one suite on both targets (native guest and the built .wasm), every tier.
 test: lint $(WASM) $(NODE_BINDINGS) browser
-	$(PY) -m pytest -q
+	$(PYTEST)
+
+## The fast tier while working: lint, then every test not marked slow, network, packaging or browser.
+check: lint $(WASM) $(NODE_BINDINGS)
+	$(PYTEST) -m "$(FAST_TIER)"
 
 ## The web view's tests drive Debian's chromium through Playwright (never a downloaded browser): installed
 ## with apt when missing and this runs as root with apt-get; else those tests skip and say why.

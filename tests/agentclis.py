@@ -12,6 +12,7 @@ the request it sends shows which tools the model would have been given.
 
 from __future__ import annotations
 
+import fcntl
 import http.server
 import json
 import os
@@ -49,7 +50,17 @@ def _installed() -> bool:
 
 
 def agent_clis() -> dict[str, Path]:
-    """``{"claude": path, "gemini": path, "codex": path}``, installed on first use (skips without npm)."""
+    """``{"claude": path, "gemini": path, "codex": path}``, installed on first use (skips without npm).
+
+    One process installs them at a time (``flock`` on ``build/agent-clis.lock``): xdist workers wait.
+    """
+    PREFIX.parent.mkdir(parents=True, exist_ok=True)
+    with open(PREFIX.parent / "agent-clis.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _install()
+
+
+def _install() -> dict[str, Path]:
     if not _installed():
         npm = shutil.which("npm")
         if npm is None:

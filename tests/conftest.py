@@ -21,12 +21,19 @@
 * ``scoped``   -- ``make(**scope)``: a guest of the current target over its own services
                   with that trusted scope, on the same project and clock;
 * ``wasm_runtime`` -- the compiled component, once per session (precompiled cache);
-* ``session_cache`` -- (autouse) the session's own ``$RS_LEARN_CACHE_DIR``, so the suite never writes
-                  compiled components into the user's ``~/.cache/rs-learn``; every process a test
-                  starts inherits it, so the component is compiled once per session
-                  (``$RS_LEARN_TEST_CACHE_DIR`` names a lasting one instead, e.g. for CI caches);
+* ``session_cache`` -- (autouse) the run's own ``$RS_LEARN_CACHE_DIR``, so the suite never writes
+                  compiled components into the user's ``~/.cache/rs-learn``; made by the controlling
+                  process and shared by every xdist worker and every process a test starts, so the
+                  component is compiled once per run, by whichever worker first takes the compile
+                  lock (``$RS_LEARN_TEST_CACHE_DIR`` names a lasting one instead, e.g. for CI caches);
 * ``node_host`` -- ``hosts/node/rs-learn-node`` with its transpiled component (``make node``);
 * ``git_repo`` -- a fresh git repository (``git init``) in the test's temporary folder.
+
+Tiers (markers; ``make check`` runs none of them, ``make test`` runs everything, see
+docs/development.md): ``slow`` (20 s or more on a loaded machine), ``network`` (the package
+index), ``packaging`` (the wheel and the published artifact), ``browser`` (a real chromium). Under
+pytest-xdist (``-n``, ``--dist loadfile``: a file's tests on one worker) every worker starts its own
+PostgreSQL server when a test needs one.
 
 Without ``dist/rs_learn.wasm`` the wasm cases skip, or FAIL when ``CI`` is set; so do the Node
 host's cases without ``hosts/node/build``. Tests marked ``network`` install the package's
@@ -41,6 +48,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 import uuid
 from collections.abc import Callable, Iterator
@@ -63,10 +71,60 @@ TARGETS = ("native", "wasm")
 STORES = ("sqlite", "postgresql")
 
 
+TIERS = {
+    "slow": "20 s or more on a loaded 2-core machine (not in `make check`)",
+    "network": "needs the package index (skipped, with the reason, offline; not in `make check`)",
+    "packaging": "builds the wheel or the published artifact (not in `make check`)",
+    "browser": "drives a real chromium (not in `make check`)",
+}
+CACHE_KEY = pytest.StashKey[tuple[Path, bool]]()  # the run's compile cache, and whether it lasts
+CACHE_BEFORE = pytest.StashKey[str | None]()  # $RS_LEARN_CACHE_DIR as the run found it
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "both_stores: run on the SQLite files and on PostgreSQL + pgvector")
     config.addinivalue_line("markers", "sqlite_only: about the SQLite files (opts out of both_stores)")
-    config.addinivalue_line("markers", "network: needs the package index (skipped, with the reason, offline)")
+    for tier, what in TIERS.items():
+        config.addinivalue_line("markers", f"{tier}: {what}")
+    config.stash[CACHE_BEFORE] = os.environ.get(CACHE_ENV)
+    config.stash[CACHE_KEY] = run_cache(config)
+
+
+def run_cache(config: pytest.Config) -> tuple[Path, bool]:
+    """The run's ``$RS_LEARN_CACHE_DIR``: made once by the controlling process, handed to each worker.
+
+    Set in this process's environment before any worker starts, so workers and every process a test
+    starts inherit it; the compile lock (``host_harness.guests.runtime.compile_lock``) lets one process
+    compile the component while the others wait and load what it wrote.
+    """
+    worker = getattr(config, "workerinput", None)
+    lasting = os.environ.get("RS_LEARN_TEST_CACHE_DIR")
+    if worker is not None:
+        cache = Path(worker["rs_learn_cache"])
+    elif lasting:
+        cache = Path(lasting)
+    else:
+        cache = Path(tempfile.mkdtemp(prefix="rs-learn-test-cache-"))
+    cache.mkdir(parents=True, exist_ok=True)
+    os.environ[CACHE_ENV] = str(cache)
+    return cache, bool(lasting) or worker is not None  # only its maker removes it
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:  # pytest-xdist, in the controlling process: each worker's input
+    node.workerinput["rs_learn_cache"] = str(node.config.stash[CACHE_KEY][0])
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if CACHE_KEY not in config.stash:
+        return
+    cache, keep = config.stash[CACHE_KEY]
+    if (before := config.stash[CACHE_BEFORE]) is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = before
+    if not keep:
+        shutil.rmtree(cache, ignore_errors=True)  # ~56 MB of compiled component
 
 
 _index: list[str | None] = []  # index_unreachable()'s answer, once per session
@@ -99,20 +157,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def session_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """``$RS_LEARN_CACHE_DIR`` for the whole session, inherited by every process the tests start."""
-    lasting = os.environ.get("RS_LEARN_TEST_CACHE_DIR")
-    cache = Path(lasting) if lasting else tmp_path_factory.getbasetemp() / "rs-learn-cache"
-    cache.mkdir(parents=True, exist_ok=True)
-    before = os.environ.get(CACHE_ENV)
-    os.environ[CACHE_ENV] = str(cache)
-    yield cache
-    if before is None:
-        os.environ.pop(CACHE_ENV, None)
-    else:
-        os.environ[CACHE_ENV] = before
-    if not lasting:
-        shutil.rmtree(cache, ignore_errors=True)  # ~56 MB of compiled component
+def session_cache(pytestconfig: pytest.Config) -> Path:
+    """``$RS_LEARN_CACHE_DIR`` for the whole run (every worker's), inherited by the processes tests start."""
+    return pytestconfig.stash[CACHE_KEY][0]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -12,6 +12,8 @@ import hashlib
 import sqlite3
 from pathlib import Path
 
+from helpers.files import digest_if_any
+
 from host_harness.store.router import Project
 from host_harness.store.selection import resolve_store
 
@@ -22,7 +24,7 @@ def store_digest(project: Path, discipline: str = "") -> str | None:
     if not choice.is_postgresql:
         place = Project(project)
         path = place.discipline_db(discipline) if discipline else place.db_path
-        return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+        return digest_if_any(path)
     rows = pg_rows(project, discipline)
     if not rows:
         return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import threading
@@ -10,9 +9,10 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from docpages import page
 from envelopes import call, ok
+from helpers.cli import host_cli
+from helpers.files import store_digests
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from stores import store_exists
@@ -31,7 +31,6 @@ from guest.archive.search import (
 from guest.archive.store import MAX_SEQ, Chunk, Entry, parse_id
 from guest.archive.verbs import MAX_CONTENT_BYTES
 from guest.text.gostrings import UNICODE16_CAPITALS, fields, go_lower, is_print, quote, trim_space
-from host_harness.cli.main import cli
 from host_harness.services import HostServices
 from host_harness.spool.watcher import ANSWERED, Spool
 
@@ -39,14 +38,6 @@ pytestmark = pytest.mark.both_stores
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "archive_calls.json"
 KEYWORD_RUNES = frozenset("abcdefghijklmnopqrstuvwxyz0123456789" + "".join(map(chr, range(0xE0, 0x100))))
-
-
-def digest(project: Path) -> dict[str, str]:
-    """Every store file of the project, hashed."""
-    return {
-        str(p.relative_to(project)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(project.rglob("*.db"))
-    }
 
 
 # ---------------------------------------------------------------- the golden call log
@@ -455,11 +446,11 @@ BAD = [
 @pytest.mark.parametrize(("verb", "body", "message"), BAD, ids=[f"{v}-{i}" for i, (v, *_) in enumerate(BAD)])
 def test_bad_requests_are_clear_errors_and_change_nothing(guest, project, verb, body, message):
     ok(guest, "archive", {"label": "kept", "content": "a block that must survive"})
-    before = digest(project)
+    before = store_digests(project)
     envelope = call(guest, verb, body)
     assert envelope["ok"] is False and envelope["verb"] == verb
     assert envelope["error"].startswith("validation: ") and message in envelope["error"], envelope["error"]
-    assert digest(project) == before
+    assert store_digests(project) == before
     assert ok(guest, "archive", {"label": "next", "content": "z"})["id"] == "r2", "no sequence number used"
 
 
@@ -497,13 +488,7 @@ def test_recall_search_is_the_seeds_name_for_archive_search(guest, project):
 
 @pytest.fixture
 def run(target: str, project: Path):
-    runner = CliRunner()
-    base = ["-p", str(project)] + (["--native"] if target == "native" else [])
-
-    def invoke(*args: str, input: bytes | str | None = None):
-        return runner.invoke(cli, [*base, *args], input=input, catch_exceptions=False)
-
-    return invoke
+    return host_cli(project, target)
 
 
 def test_cli_put_get_search(run, tmp_path: Path):

@@ -142,6 +142,7 @@ def test_a_query_uses_at_most_max_terms_keywords(guest_factory, project, clock):
         services.close()
 
 
+@pytest.mark.slow  # archives of megabytes
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux /proc to measure memory")
 def test_search_memory_does_not_grow_with_the_archive(wasm_path: Path, project: Path):
     """16 blocks of ~1.9 MB: the host used ~80 bytes per archived byte (2.4 GB here) before."""

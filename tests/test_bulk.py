@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import use_postgresql
 from envelopes import call, ok
+from helpers.cli import host_cli
 from stores import nothing_written, store_digest, store_rows
 
 from guest.memory.records import memory_id
@@ -273,11 +274,8 @@ def test_batch_shape_is_checked(guest):
 
 @pytest.fixture
 def host(target: str):
-    runner = CliRunner()
-
     def invoke(project: Path, *args: str, input: str | bytes | None = None):
-        base = ["-p", str(project)] + (["--native"] if target == "native" else [])
-        return runner.invoke(cli, [*base, *args], input=input, catch_exceptions=False)
+        return host_cli(project, target)(*args, input=input)
 
     return invoke
 

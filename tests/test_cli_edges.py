@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT, use_postgresql
+from helpers.cli import host_cli
 from hostprocs import HOST, host, host_env
 from stores import store_digest
 
@@ -27,8 +28,7 @@ pytestmark = pytest.mark.both_stores
 @pytest.fixture
 def run(target: str, project: Path):
     """``rs-learn-host -p PROJECT ARGS`` in this process, on the test's target; the click Result."""
-    native = ["--native"] if target == "native" else []
-    return lambda *args: CliRunner().invoke(cli, ["-p", str(project), *native, *args], catch_exceptions=False)
+    return host_cli(project, target)
 
 
 def test_recall_marks_a_stale_memory_as_list_does(run, project: Path):

@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from hostprocs import Watcher, fingerprint, host, host_env, leftovers, wait_for, write_request
 
 from host_harness.guests.component import WasmGuest
@@ -42,6 +43,7 @@ def memories(project: Path, env: dict[str, str]) -> int:
     return int(json.loads(host("stats", "--json", env=env).stdout)["memories"])
 
 
+@pytest.mark.slow  # processes racing
 def test_watcher_cli_hook_and_a_tight_writer_lose_nothing(wasm_path: Path, wasm_runtime: Runtime,
                                                            project: Path):
     env = host_env(project)
@@ -93,6 +95,7 @@ def test_watcher_cli_hook_and_a_tight_writer_lose_nothing(wasm_path: Path, wasm_
     assert leftovers(project) == []
 
 
+@pytest.mark.slow  # every kind of command as a process
 def test_the_store_is_git_safe_after_every_kind_of_command(wasm_path: Path, wasm_runtime: Runtime,
                                                            project: Path):
     env = host_env(project)

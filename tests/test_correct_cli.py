@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers.cli import host_cli
 from hostprocs import host, host_env
 
 from host_harness.cli.main import cli
@@ -20,13 +21,7 @@ RETRY = "Retries are configured in src/retry.py with exponential backoff."
 @pytest.fixture
 def run(target: str, project: Path):
     """Invoke the CLI on ``project`` with the current target; the click Result."""
-    runner = CliRunner()
-    base = ["-p", str(project)] + (["--native"] if target == "native" else [])
-
-    def invoke(*args: str):
-        return runner.invoke(cli, [*base, *args], catch_exceptions=False)
-
-    return invoke
+    return host_cli(project, target)
 
 
 def test_memorize_supersedes_and_list_shows_the_chain(run):
@@ -108,6 +103,7 @@ def test_help_has_examples():
 # ---------------------------------------------------------------- done when: real processes, the built .wasm
 
 
+@pytest.mark.slow  # the CLI as processes
 def test_done_when_through_the_built_component(project: Path, wasm_path: Path):
     env = host_env(project, RS_LEARN_HOOK_TIMEOUT="20")
 

@@ -107,6 +107,7 @@ def test_both_hosts_write_the_same_store(node_host, tmp_path):
     assert header(by_node / ".gm/rs-learn.db")[:3] == [8192, "delete", len(MIGRATIONS)]
 
 
+@pytest.mark.slow  # the Node and Python hosts as processes
 def test_corrections_cross_hosts(node_host, project):
     (project / "src").mkdir()
     (project / "src" / "retry.py").write_text("RETRIES = 3\n")

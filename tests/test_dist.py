@@ -17,6 +17,8 @@ from host_harness.guests.artifact import Metadata, initial_memory_mib, read_meta
 from host_harness.guests.component import EXPORTS, IMPORTS
 from host_harness.guests.runtime import Runtime
 
+pytestmark = pytest.mark.packaging  # the published artifact (make dist)
+
 TRACES = sorted(p.name for p in (ROOT / "conformance" / "traces").glob("*.json"))
 
 

@@ -122,6 +122,7 @@ def lifted_reference(services, vectors, words, lift: Lift, reach: int):
     return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0][1], kv[0][0]))
 
 
+@pytest.mark.slow  # many generated rankings
 def test_the_lazy_lifted_ranking_is_the_sorted_ranking(stored):
     services, ids = stored
     for namespace in NAMESPACES:  # labels and dates the lift can find in the records

@@ -8,7 +8,6 @@ and its derived indexes must be exactly what a full rebuild gives (rebuilding wr
 
 from __future__ import annotations
 
-import hashlib
 import re
 import shutil
 import sqlite3
@@ -17,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from docpages import page
 from gitstores import History
+from helpers.files import digest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,10 +28,6 @@ from host_harness.git.stores import StoreRefused
 @pytest.fixture
 def history(tmp_path, clock, guest_factory) -> History:
     return History(tmp_path / "history", clock, guest_factory)
-
-
-def digest(path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def assert_sound(history: History, name: str = "ours") -> None:

@@ -7,7 +7,6 @@ subclass, the same seam a server backend would use), a clock that fails.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Callable
@@ -15,14 +14,11 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from helpers.files import digest_if_any as digest
 
 from host_harness.errors import GuestError, HostFailure
 from host_harness.services import HostServices, ManualClock
 from host_harness.store.kv import SqliteKV
-
-
-def digest(path: Path) -> str | None:
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
 
 
 def envelope(guest, verb: str, body: dict | str) -> dict:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -11,30 +10,19 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers.cli import host_cli
+from helpers.files import digest
+from hostprocs import leftovers
 
 from host_harness.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def leftovers(project: Path) -> list[str]:
-    return sorted(p.name for p in project.rglob("*") if p.name.endswith(("-wal", "-shm", "-journal")))
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 @pytest.fixture
 def run(target: str, project: Path):
     """Invoke the CLI on ``project`` with the current target; returns the click Result."""
-    runner = CliRunner()
-    base = ["-p", str(project)] + (["--native"] if target == "native" else [])
-
-    def invoke(*args: str, input: str | None = None):
-        return runner.invoke(cli, [*base, *args], input=input, catch_exceptions=False)
-
-    return invoke
+    return host_cli(project, target)
 
 
 def test_memorize_recall_stats_version(run, project: Path):

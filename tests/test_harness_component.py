@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers.files import digest_if_any as digest
 from hostprocs import past_the_deadline
 from wasmtime import Store, WasmtimeError
 from wasmtime.component import Linker
@@ -28,10 +29,6 @@ from host_harness.guests.runtime import (
     prune,
 )
 from host_harness.services import HostServices, ManualClock
-
-
-def digest(path: Path) -> str | None:
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
 
 
 def custom_section(name: bytes, payload: bytes) -> bytes:
@@ -112,6 +109,7 @@ def test_a_corrupt_artifact_is_detected(wasm_runtime: Runtime, wasm_path: Path, 
     assert not artifact_is_intact(artifact)
 
 
+@pytest.mark.slow  # a full compile of the component
 def test_a_corrupt_cache_file_falls_back_to_compiling(wasm_path: Path, tmp_path: Path,
                                                        caplog: pytest.LogCaptureFixture):
     artifact = tmp_path / cache_file_name(wasm_path.read_bytes())

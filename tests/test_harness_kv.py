@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import threading
@@ -10,6 +9,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from helpers.files import digest, side_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,14 +18,6 @@ from host_harness.store.kv import SqliteKV
 from host_harness.store.pg.driver import PostgresError
 from host_harness.store.pg.kv import PgKV, PgSession
 from host_harness.store.schema import MIGRATIONS, migrate
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def leftovers(directory: Path) -> list[str]:
-    return sorted(p.name for p in directory.iterdir() if p.name.endswith(("-wal", "-shm", "-journal")))
 
 
 @pytest.fixture
@@ -113,7 +105,7 @@ def test_rollback_discards_and_journal_mode_is_delete(kv: SqliteKV, db: Path):
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     conn.close()
     kv.close()
-    assert leftovers(db.parent) == []
+    assert side_files(db.parent) == []
 
 
 def test_query_contains_casefolded_ordered_and_limited(store):
@@ -260,7 +252,7 @@ def test_no_journal_files_after_close(kv: SqliteKV, db: Path):
         with kv.transaction():
             kv.put("ns", f"k{i}", os.urandom(100))
     kv.close()
-    assert leftovers(db.parent) == []
+    assert side_files(db.parent) == []
 
 
 OPS = st.lists(

@@ -393,6 +393,7 @@ EMBEDDER_ID = json.loads((Path(__file__).resolve().parent.parent / "models" / "m
                          .read_text())["embedder_id"]
 
 
+@pytest.mark.slow  # 1,200 memories, processes
 def test_processes_build_share_and_keep_the_index_current(wasm_runtime, project: Path, tmp_path: Path):
     from envelopes import ok
     from hostprocs import host, host_env, wait_for

@@ -224,6 +224,7 @@ def test_a_trap_mid_session_costs_one_call(wasm_path: Path, project: Path, tmp_p
     assert leftovers(project) == []
 
 
+@pytest.mark.slow  # four processes on one project
 def test_two_servers_a_watcher_and_a_hook_share_one_project(wasm_path: Path, project: Path):
     env = host_env(project)
     watcher = Watcher(env)

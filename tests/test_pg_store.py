@@ -228,6 +228,7 @@ def test_concurrent_memorize_in_threads_takes_turns(pg_url: str, tmp_path: Path)
 # vectors: HNSW above the threshold, exact scores
 
 
+@pytest.mark.slow  # an HNSW index built over 3,000 vectors
 def test_hnsw_candidates_are_rescored_exactly_and_recall_well(pg_url: str):
     session = PgSession(pg_url, f"hnsw-{uuid.uuid4().hex[:8]}")
     store = PgKV(session, "")
@@ -333,6 +334,7 @@ def test_a_restart_fails_the_call_in_flight_and_the_next_one_reconnects(tmp_path
 # concurrency: writers of two checkouts lose nothing and never answer "locked"
 
 
+@pytest.mark.slow  # eight writing processes
 def test_eight_writers_from_two_checkouts_lose_nothing(pg_url: str, wasm_path: Path):
     from bench.pgsoak import soak
 

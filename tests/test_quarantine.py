@@ -100,6 +100,7 @@ def test_the_public_injection_corpus():
     assert flagged == []
 
 
+@pytest.mark.slow  # 33,011 paragraphs screened
 def test_the_bench_corpus_raises_no_false_alarm():
     from bench import corpus
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import use_postgresql
 from docpages import PAGES, blocks, page
 
@@ -34,6 +35,7 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert commands[-1] == first_block()[1]
 
 
+@pytest.mark.slow  # make demo, in a process
 def test_make_demo_memorizes_and_recalls_through_the_component():
     done = subprocess.run(["make", "-s", "demo"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
@@ -116,6 +118,7 @@ def readme_commands() -> list[str]:
     return lines
 
 
+@pytest.mark.slow  # every shell line of the README and the docs, each a process
 def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path, wasm_runtime, pg_url: str):
     work = tmp_path / "work"  # the examples' folder; ../other-checkout and ../copy are its siblings
     for sibling in ("other-checkout", "copy"):

@@ -33,6 +33,7 @@ def db_digest(project) -> str | None:
     return store_digest(project)
 
 
+@pytest.mark.slow  # a store indexed twice
 def test_keyword_rebuild_equals_indexing_one_by_one(services):
     texts = [f"{text * (doc % 7 + 1)} shared" for doc, text in enumerate(TEXTS * 300)]
     documents = [(doc, keywords.terms(text)) for doc, text in enumerate(texts)]

@@ -60,6 +60,7 @@ def test_random_looking_texts_are_left_alone(name: str):
     assert len(altered(texts)) <= len(texts) // 1000, altered(texts)[:3]
 
 
+@pytest.mark.slow  # 33,011 paragraphs redacted
 def test_the_bench_corpus_is_left_alone():
     from bench import corpus
 

@@ -99,6 +99,7 @@ FIFO_PATHS = [
 ]
 
 
+@pytest.mark.slow  # each case waits out a blocked open
 @pytest.mark.parametrize("where", FIFO_PATHS)
 def test_a_fifo_beside_a_store_is_refused_without_blocking(target: str, project: Path, where: str):
     env = host_env(project)

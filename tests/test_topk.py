@@ -365,6 +365,7 @@ def test_a_rebuild_packs_the_raw_chunks_of_an_older_store(zipf_store, target, re
     services.close()
 
 
+@pytest.mark.slow  # packed chunks on both targets
 def test_each_target_writes_the_same_packed_chunks(zipf_store, target, request, tmp_path):
     """The component's zlib and the native one pack a chunk to the same bytes (determinism)."""
     from conftest import make_guest

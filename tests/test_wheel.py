@@ -22,6 +22,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from host_harness.guests.runtime import cache_file_name, default_cache_dir
 
+pytestmark = pytest.mark.packaging  # builds the wheel in the checkout (build/, *.egg-info)
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory, wasm_path: Path) -> Path:
