@@ -13,6 +13,16 @@ import sys
 
 def main() -> None:
     """Answer a hook through a warm server if one listens; otherwise run the full command line."""
+    args = sys.argv[1:]
+    if args in (["--version"], ["-V"]):  # what click prints, without importing it
+        from host_harness import __version__
+
+        sys.stdout.write(f"rs-learn-host {__version__}\n")
+        return
+    if "mcp" in args:
+        from host_harness.mcp import early
+
+        early.start(args)  # answers initialize and tools/list while the rest loads
     from host_harness.hooks import fast, protocol
     from host_harness.project import find_project
 
