@@ -2,7 +2,8 @@
 
 The recorded replies are checked against the SDK's own answers; the early responder is run in a
 process of its own to show it answers with nothing heavy imported; and the real server is driven
-over raw JSON lines to show the session continues on the SDK with one answer per request.
+over raw JSON lines to show the session continues on the SDK with one answer per request. (What
+``--version``, ``--help`` and the hooks import: ``tests/test_startup.py``.)
 """
 
 from __future__ import annotations
@@ -152,21 +153,3 @@ def test_a_configuration_that_does_not_load_fails_before_any_answer(wasm_path: P
     assert status != 0
     assert out == b""
     assert "maxChecklistDepth" in err
-
-
-@pytest.mark.parametrize("args", [["--version"], ["-V"]])
-def test_version_and_help_import_nothing_heavy(tmp_path: Path, args: list[str]):
-    """The command line's own entry, with the modules it loaded printed at exit."""
-    child = ("import atexit, sys\n"
-             f"atexit.register(lambda: print({LOADED}, file=sys.stderr))\n"
-             "from host_harness.cli.entry import main\n"
-             "sys.argv[0] = 'rs-learn-host'\n"
-             "main()\n")
-    done = subprocess.run([sys.executable, "-c", child, *args], capture_output=True, timeout=60, cwd=tmp_path,
-                          env=host_env(tmp_path))
-    assert done.returncode == 0, done.stderr.decode()
-    imported = done.stderr.decode().splitlines()[-1]
-    allowed = "['click']" if "--help" in args else "[]"
-    assert imported == allowed
-    assert (done.stdout.decode() == "rs-learn-host 0.1.0\n") if "--help" not in args else "recall" in \
-        done.stdout.decode()

@@ -15,40 +15,34 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from host_harness.cachedir import default_cache_dir
 from host_harness.guests.session import Session
 from host_harness.hooks import record
-from host_harness.hooks.cold import (
-    DEFAULT_BUDGET_TOKENS,
-    DEFAULT_TIMEOUT_S,
-    MAX_INPUT_BYTES,
-    Hook,
-    HookConfig,
-    PromptSubmitHook,
-    SessionStartHook,
-    log_reason,
-    process_started,
-)
 from host_harness.hooks.fast import project_start
 from host_harness.hooks.protocol import (
     BUDGET_ENV,
     BUDGET_RANGE,
+    DEFAULT_BUDGET_TOKENS,
+    DEFAULT_TIMEOUT_S,
     EVENTS,
+    MAX_INPUT_BYTES,
     TIMEOUT_ENV,
     TIMEOUT_RANGE,
     arm,
     leave,
+    log_reason,
     noted_project,
+    process_started,
 )
 from host_harness.hooks.record import LOG_PROMPTS_ENV, unread_run
 from host_harness.project import find_project
-from host_harness.store.kv import SqliteKV
-from host_harness.store.vecindex import IndexDir, IndexPolicy
-from host_harness.store.vectors import VectorIndex
+
+if TYPE_CHECKING:  # the component, the stores and numpy load when a hook runs, not for --help
+    from host_harness.hooks.cold import Hook
 
 HOOK_COMMANDS = tuple(EVENTS)
 FC = TypeVar("FC", bound=Callable[..., object])
@@ -104,6 +98,8 @@ def prompt_submit(session: Session, budget: int, timeout: float, log_prompts: bo
     Example:
       echo '{"cwd": ".", "prompt": "how do we deploy?"}' | rs-learn-host hook prompt-submit
     """
+    from host_harness.hooks.cold import PromptSubmitHook
+
     _run(PromptSubmitHook, session, budget, timeout, record.log_prompts(log_prompts))
 
 
@@ -124,11 +120,15 @@ def session_start(session: Session, budget: int, timeout: float) -> None:
     Example:
       echo '{"cwd": ".", "hook_event_name": "SessionStart"}' | rs-learn-host hook session-start
     """
+    from host_harness.hooks.cold import SessionStartHook
+
     _run(SessionStartHook, session, budget, timeout)
 
 
 def _run(kind: type[Hook], session: Session, budget: int, timeout: float, log_prompts: bool = False) -> None:
     """Run one hook on stdin and print what it has to add."""
+    from host_harness.hooks.cold import HookConfig
+
     arm(timeout)  # (the entry point armed it already with the same budget, unless run otherwise)
     config = HookConfig(wasm=session.wasm, fallback_project=session.project, native=session.native,
                         budget_tokens=budget, timeout_s=timeout, started=process_started(),
@@ -143,6 +143,10 @@ def _run(kind: type[Hook], session: Session, budget: int, timeout: float, log_pr
 @click.argument("dim", type=click.IntRange(1, 65_536))
 def build_index(db: Path, ns: str, dim: int) -> None:
     """Build the persisted vector index of NS in DB (prompt-submit starts this in the background)."""
+    from host_harness.store.kv import SqliteKV
+    from host_harness.store.vecindex import IndexDir, IndexPolicy
+    from host_harness.store.vectors import VectorIndex
+
     policy = IndexPolicy.from_env(default_cache_dir())
     kv = SqliteKV(db)
     try:
