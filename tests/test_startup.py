@@ -1,5 +1,6 @@
 """What a start imports (issue 33): ``--version`` and ``--help`` no numpy, wasmtime or MCP SDK; a hook
-answered by a warm server neither click, numpy, wasmtime nor the native guest.
+answered by a warm server neither click, numpy, wasmtime nor the native guest; a cold hook neither
+click nor the native guest (it loads the component, and the stores' vector search is numpy's).
 
 Each is a real process of the command line's own entry; ``-X importtime`` lists every module it
 imported (a hook leaves without interpreter teardown, so nothing can be asked of it at exit).
@@ -8,14 +9,16 @@ imported (a hook leaves without interpreter teardown, so nothing can be asked of
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from hostprocs import HOST, Watcher, host, host_env
+from hostprocs import HOST, Watcher, host, host_env, wait_for
 
 from host_harness.hooks import ledger
+from host_harness.hooks.protocol import WARM_SOCKET
 
 HEAVY = {"mcp", "mcp_types", "numpy", "wasmtime", "pydantic", "anyio"}
 
@@ -59,3 +62,51 @@ def test_a_hook_a_warm_server_answers_imports_nothing_heavy(wasm_runtime, projec
     assert "ArgoCD" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert ledger.read(project)[-1]["path"] == "warm"
     assert names & (HEAVY | {"click", "guest"}) == set()
+
+
+@pytest.mark.parametrize("command", ["prompt-submit", "session-start"])
+def test_a_cold_hook_imports_neither_click_nor_the_native_guest(wasm_runtime, project: Path, command: str):
+    env = host_env(project)
+    assert host("memorize", "Deploys go through ArgoCD; never kubectl apply.", env=env).returncode == 0
+    (project / ".gm" / "managed-skills" / "deploy").mkdir(parents=True)
+    (project / ".gm" / "managed-skills" / "deploy" / "SKILL.md").write_text(
+        "---\nname: deploy\ndescription: How we deploy\n---\n\nArgoCD.\n", encoding="utf-8")
+    event = {"cwd": str(project), "prompt": "how do we deploy?", "session_id": "cold-imports"}
+    names, done = imported("hook", command, project=project, stdin=json.dumps(event).encode())
+    added = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert ("ArgoCD" if command == "prompt-submit" else "deploy") in added
+    if command == "prompt-submit":
+        assert ledger.read(project)[-1]["path"] == "cold"
+    assert names & {"click", "mcp", "mcp_types"} == set()
+    guest = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
+             if line.split("|")[-1].strip().startswith("guest")}
+    assert guest <= {"guest", "guest.host"}  # the contract's error type only, none of the guest's code
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return Path(f"/proc/{pid}/stat").read_text().split(") ")[-1].startswith("Z")  # a zombie has ended
+
+
+def test_a_hook_out_of_time_still_leaves_the_next_prompt_warm(wasm_runtime, project: Path, tmp_path: Path):
+    """A budget spent before the hook gets anywhere (here 10 ms) still starts the compile for the next one."""
+    env = host_env(project)
+    assert host("memorize", "Deploys go through ArgoCD; never kubectl apply.", env=env).returncode == 0
+    cache = tmp_path / "fresh-cache"  # nothing compiled yet: the state right after an upgrade
+    event = json.dumps({"cwd": str(project), "prompt": "how do we deploy?", "session_id": "late"}).encode()
+    late = host("hook", "prompt-submit", env=host_env(project, RS_LEARN_CACHE_DIR=str(cache),
+                                                       RS_LEARN_HOOK_TIMEOUT="0.01"), input=event)
+    assert late.returncode == 0 and late.stdout == b""
+    assert ledger.read(project)[-1]["outcome"] == "timeout"
+    (marker,) = cache.glob(".warming-after-timeout-*")
+    pid = int(marker.read_text())
+    wait_for(lambda: gone(pid), 900, "the background compile")
+    assert list(cache.glob("*.cwasm")), sorted(p.name for p in cache.iterdir())
+    assert not (project / ".gm" / WARM_SOCKET).exists()  # no server: the next prompt runs cold, compiled
+    warm_env = host_env(project, RS_LEARN_CACHE_DIR=str(cache))
+    answered = host("hook", "prompt-submit", env=warm_env, input=event)
+    assert "ArgoCD" in json.loads(answered.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert ledger.read(project)[-1]["path"] == "cold"

@@ -11,7 +11,8 @@ import click
 from host_harness.errors import GuestError
 from host_harness.git.install import InstallError, command, install
 from host_harness.git.stores import StoreRefused
-from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
+from host_harness.guests import DEFAULT_WASM
+from host_harness.guests.session import Session, echo_json
 
 
 @click.group("git")

@@ -30,7 +30,8 @@ from host_harness.cli.trust import approve, notes, quarantined
 from host_harness.cli.ui import ui
 from host_harness.cli.warmup import warmup
 from host_harness.cli.why import why
-from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
+from host_harness.guests import DEFAULT_WASM
+from host_harness.guests.session import Session, echo_json
 from host_harness.project import FROM_ENV, GIVEN, chosen
 from host_harness.store.router import Project
 from host_harness.store.selection import redact

@@ -20,11 +20,6 @@ if TYPE_CHECKING:  # wasmtime and numpy load when a command opens the project, n
     from host_harness.guests.runtime import Runtime
     from host_harness.services import HostServices
 
-# An installed wheel carries the component in the package (setup.py); a checkout has it in dist/.
-PACKAGED_WASM = Path(__file__).resolve().parents[1] / "assets" / "rs_learn.wasm"
-CHECKOUT_WASM = Path(__file__).resolve().parents[2] / "dist" / "rs_learn.wasm"
-DEFAULT_WASM = PACKAGED_WASM if PACKAGED_WASM.is_file() else CHECKOUT_WASM
-
 
 class Session:
     """The project, the component and the guest of one CLI invocation, opened on first use."""
