@@ -62,7 +62,7 @@ def test_reindex_with_rebuild_moves_an_old_store_to_the_current_rules(guest, ser
     clock.now_ms = GOLDEN["start_ms"] + len(TEXTS) * GOLDEN["step_ms"]
     report = ok(guest, "reindex", {"rebuild": True})
     assert report["rebuilt"]["memories"] == 42
-    assert (ok(guest, "stats")["terms"], ok(guest, "stats")["memories"]) == (2, 42)
+    assert (ok(guest, "stats")["terms"], ok(guest, "stats")["memories"]) == (3, 42)
     assert texts(guest, "broken", mode="keyword") == [TEXTS[2]]
     assert texts(guest, "who runs", mode="keyword") == [TEXTS[0]]
     assert {"@melanie", "@deploy", "@src/retry.py", "@retry.py", "~2026-09"} <= set(facet_keys(services))

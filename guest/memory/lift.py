@@ -60,12 +60,15 @@ class Lift:
 
 def plan(
     host: Host, query: str, stores: list[tuple[str, Stats, Pending]], subject_weight: float,
-    time_weight: float,
+    time_weight: float, now_ms: int,
 ) -> Lift | None:
-    """The lift of one recall over ``stores`` (namespace, stats, pending list); ``None``: nothing to lift."""
+    """The lift of one recall over ``stores`` (namespace, stats, pending list); ``None``: nothing to lift.
+
+    ``now_ms``: the time the query's relative dates are read from (the request's ``as_of``, or now).
+    """
     versioned = [(ns, listed) for ns, stats, listed in stores if stats.terms >= 2 and stats.docs]
     names = facets.named(query) if subject_weight > 0 and versioned else []
-    window = when.window(query, host.now_ms()) if time_weight > 0 and versioned else None
+    window = when.window(query, now_ms) if time_weight > 0 and versioned else None
     cover = dates.cover(window.first, window.end, MAX_DATE_TERMS) if window is not None else None
     if not names and not cover:
         return None
