@@ -51,7 +51,7 @@ Next steps
 def warm_up() -> None:
     """Compile the component into the cache first, saying so (the first run takes a while)."""
     from host_harness.cli.setup import warm_up as compile_component
-    from host_harness.guests import DEFAULT_WASM
+    from host_harness.guests.session import DEFAULT_WASM
 
     compile_component(DEFAULT_WASM)
 

@@ -9,7 +9,6 @@ imported (a hook leaves without interpreter teardown, so nothing can be asked of
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -83,14 +82,6 @@ def test_a_cold_hook_imports_neither_click_nor_the_native_guest(wasm_runtime, pr
     assert guest <= {"guest", "guest.host"}  # the contract's error type only, none of the guest's code
 
 
-def gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return Path(f"/proc/{pid}/stat").read_text().split(") ")[-1].startswith("Z")  # a zombie has ended
-
-
 def test_a_hook_out_of_time_still_leaves_the_next_prompt_warm(wasm_runtime, project: Path, tmp_path: Path):
     """A budget spent before the hook gets anywhere (here 10 ms) still starts the compile for the next one."""
     env = host_env(project)
@@ -101,10 +92,8 @@ def test_a_hook_out_of_time_still_leaves_the_next_prompt_warm(wasm_runtime, proj
                                                        RS_LEARN_HOOK_TIMEOUT="0.01"), input=event)
     assert late.returncode == 0 and late.stdout == b""
     assert ledger.read(project)[-1]["outcome"] == "timeout"
-    (marker,) = cache.glob(".warming-after-timeout-*")
-    pid = int(marker.read_text())
-    wait_for(lambda: gone(pid), 900, "the background compile")
-    assert list(cache.glob("*.cwasm")), sorted(p.name for p in cache.iterdir())
+    assert list(cache.glob(".warming-after-timeout-*"))  # the detached warmup's marker
+    wait_for(lambda: any(cache.glob("*.cwasm")), 900, "the background compile")
     assert not (project / ".gm" / WARM_SOCKET).exists()  # no server: the next prompt runs cold, compiled
     warm_env = host_env(project, RS_LEARN_CACHE_DIR=str(cache))
     answered = host("hook", "prompt-submit", env=warm_env, input=event)

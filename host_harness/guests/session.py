@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from host_harness.errors import GuestError
+from host_harness.guests import DEFAULT_WASM as DEFAULT_WASM  # where it was (scripts/demo.py)
 from host_harness.project import GIVEN, Found
 from host_harness.store.config import ConfigError
 from host_harness.store.pg.driver import PostgresError

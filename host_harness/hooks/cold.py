@@ -181,8 +181,15 @@ class Hook:
         self.log(reason)
 
     def gave_up(self, reason: str) -> None:
-        """The time budget ended the run (``reason`` says how far it got): logged."""
+        """The time budget ended the run (``reason`` says how far it got): logged; the compile started.
+
+        (:func:`protocol.leave_warm`: the watchdog does the same when it ends a run itself.)
+        """
         self.log(reason)
+        try:
+            protocol.leave_warm()
+        except Exception as error:  # never in the event's way
+            self.log(f"cannot start compiling the component in the background: {error}")
 
     def remaining(self) -> float:
         """Seconds left in the budget (at least a millisecond, so that timeouts stay positive)."""

@@ -38,6 +38,7 @@ LOG_NAME = "hook.log"
 WARM_SOCKET = "rs-learn.sock"  # in .gm: where a warm server listens (host_harness/hooks/warm.py)
 MAX_LOG_BYTES = 1024 * 1024
 EXIT_MARGIN_S = 0.05  # kept from the budget for printing the answer and leaving
+SAME_DEADLINE_S = 0.001  # arming again within this of the armed deadline keeps the watchdog there is
 WARMING_S = 300.0  # a background compile younger than this is not started again
 # The hooks' options, shared by the full command line (cli/hook.py) and the fast path (hooks/fast.py).
 EVENTS = {"prompt-submit": HOOK_EVENT, "session-start": SESSION_EVENT}  # hook command -> its event
@@ -221,11 +222,13 @@ def arm(timeout_s: float) -> float:
     At ``EXIT_MARGIN_S / 2`` before the end of the budget a daemon thread logs that the hook gave up
     and ends the process with status 0 (nothing printed), unless :func:`leave` already is. The work
     itself aims at :data:`EXIT_MARGIN_S` before the end, so the watchdog is the backstop. Arming
-    again with a shorter budget moves the limit earlier, never later.
+    again with a shorter budget moves the limit earlier, never later; arming again with the same
+    budget starts no second watchdog (the process start, read again, can come out a few nanoseconds
+    earlier: a second watchdog would end the process while the first still records the run).
     """
     started = process_started()
     at = started + timeout_s - EXIT_MARGIN_S / 2
-    if _watch["at"] is None or at < _watch["at"]:
+    if _watch["at"] is None or at < _watch["at"] - SAME_DEADLINE_S:
         _watch["at"] = at
         threading.Thread(target=_watchdog, args=(at, timeout_s), name="rs-deadline", daemon=True).start()
     return started + timeout_s - EXIT_MARGIN_S
@@ -308,6 +311,8 @@ def log_to_hook_log() -> None:
 
 def start_once(marker: Path, command: list[str], cwd: Path, cache: Path | None = None) -> bool:
     """Start ``command`` detached unless ``marker`` says one started less than :data:`WARMING_S` ago."""
+    import subprocess  # not on the fast path's way; before the marker exists (a watchdog may be calling)
+
     try:
         if time.time() - marker.stat().st_mtime < WARMING_S:
             return False
@@ -318,8 +323,6 @@ def start_once(marker: Path, command: list[str], cwd: Path, cache: Path | None =
         fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except FileExistsError:
         return False  # another hook won the race
-    import subprocess  # not on the fast path's way
-
     env = {**os.environ, "RS_LEARN_CACHE_DIR": str(cache or marker.parent)}
     try:
         quiet = subprocess.DEVNULL
