@@ -227,9 +227,9 @@ def guest_factory(native: bool, wasm: Path | None) -> GuestFactory:
         from host_harness.guests.native import NativeGuest
 
         return NativeGuest
+    from host_harness.guests import DEFAULT_WASM
     from host_harness.guests.component import WasmGuest
     from host_harness.guests.runtime import Runtime
-    from host_harness.guests.session import DEFAULT_WASM
 
     runtime = Runtime.load(wasm or DEFAULT_WASM)
     return lambda services: WasmGuest(runtime, services)

@@ -54,7 +54,7 @@ def warmup(wasm: Path | None = None, cache_dir: Path | None = None, progress: Pr
     for an invalid one).
     """
     if wasm is None:
-        from host_harness.guests.session import DEFAULT_WASM
+        from host_harness.guests import DEFAULT_WASM
 
         wasm = DEFAULT_WASM
     cache = cache_dir if cache_dir is not None else default_cache_dir()

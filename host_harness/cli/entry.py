@@ -2,8 +2,11 @@
 
 A hook command line goes first to the fast path (``host_harness/hooks/fast.py``), which answers it
 through a running server's warm socket without importing click, wasmtime, numpy or the guest;
-anything it does not answer goes to the full CLI (``host_harness/cli/main.py``), the event still
-on stdin.
+a command line it parsed but no server answered runs the cold hook directly
+(:func:`host_harness.hooks.cold.answer`: no click, none of the CLI's other commands); anything else
+goes to the full CLI (``host_harness/cli/main.py``), the event still on stdin. ``--version`` is
+answered here, and ``mcp`` starts answering the MCP handshake (:mod:`host_harness.mcp.early`)
+before the rest loads.
 """
 
 from __future__ import annotations
@@ -13,6 +16,16 @@ import sys
 
 def main() -> None:
     """Answer a hook through a warm server if one listens; otherwise run the full command line."""
+    args = sys.argv[1:]
+    if args in (["--version"], ["-V"]):  # what click prints, without importing it
+        from host_harness import __version__
+
+        sys.stdout.write(f"rs-learn-host {__version__}\n")
+        return
+    if "mcp" in args:
+        from host_harness.mcp import early
+
+        early.start(args)  # answers initialize and tools/list while the rest loads
     from host_harness.hooks import fast, protocol
     from host_harness.project import find_project
 
@@ -34,6 +47,9 @@ def main() -> None:
                 protocol.log_reason(protocol.noted_project(), why)
             if options[0] == "prompt-submit":
                 protocol.on_timeout(record.unread_run)  # the cold path's run is not begun yet
+            from host_harness.hooks import cold
+
+            cold.answer(*options)  # the cold path without click and the CLI's other commands: leaves
     from host_harness.cli.main import main as full
 
     full()

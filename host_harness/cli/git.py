@@ -9,10 +9,10 @@ from typing import Any
 import click
 
 from host_harness.errors import GuestError
-from host_harness.git import driver
 from host_harness.git.install import InstallError, command, install
 from host_harness.git.stores import StoreRefused
-from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
+from host_harness.guests import DEFAULT_WASM
+from host_harness.guests.session import Session, echo_json
 
 
 @click.group("git")
@@ -62,6 +62,8 @@ def textconv(session: Session, file: Path) -> None:
     Example:
       rs-learn-host git textconv .gm/rs-learn.db
     """
+    from host_harness.git import driver  # the stores and numpy: not for --help
+
     try:
         text = driver.textconv(file, session.guest_for)
     except (StoreRefused, GuestError) as error:
@@ -90,6 +92,8 @@ def merge_driver(session: Session, base: Path, ours: Path, theirs: Path, path: s
     Example:
       rs-learn-host git merge-driver base.db ours.db theirs.db .gm/rs-learn.db
     """
+    from host_harness.git import driver
+
     try:
         merged = driver.merge(base, ours, theirs, path, session.guest_for)
     except (StoreRefused, GuestError, OSError) as error:

@@ -11,44 +11,33 @@ exception -- into exit status 0 and a line in the hook log.
 from __future__ import annotations
 
 import itertools
-import logging
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from host_harness.cachedir import default_cache_dir
 from host_harness.guests.session import Session
-from host_harness.hooks import record
-from host_harness.hooks.cold import (
-    DEFAULT_BUDGET_TOKENS,
-    DEFAULT_TIMEOUT_S,
-    MAX_INPUT_BYTES,
-    Hook,
-    HookConfig,
-    PromptSubmitHook,
-    SessionStartHook,
-    log_reason,
-    process_started,
-)
 from host_harness.hooks.fast import project_start
 from host_harness.hooks.protocol import (
     BUDGET_ENV,
     BUDGET_RANGE,
+    DEFAULT_BUDGET_TOKENS,
+    DEFAULT_TIMEOUT_S,
     EVENTS,
     TIMEOUT_ENV,
     TIMEOUT_RANGE,
     arm,
     leave,
-    noted_project,
+    log_reason,
+    log_to_hook_log,
 )
 from host_harness.hooks.record import LOG_PROMPTS_ENV, unread_run
 from host_harness.project import find_project
-from host_harness.store.kv import SqliteKV
-from host_harness.store.vecindex import IndexDir, IndexPolicy
-from host_harness.store.vectors import VectorIndex
+
+if TYPE_CHECKING:  # the component, the stores and numpy load when a hook runs, not for --help
+    from host_harness.hooks.cold import Hook
 
 HOOK_COMMANDS = tuple(EVENTS)
 FC = TypeVar("FC", bound=Callable[..., object])
@@ -104,7 +93,9 @@ def prompt_submit(session: Session, budget: int, timeout: float, log_prompts: bo
     Example:
       echo '{"cwd": ".", "prompt": "how do we deploy?"}' | rs-learn-host hook prompt-submit
     """
-    _run(PromptSubmitHook, session, budget, timeout, record.log_prompts(log_prompts))
+    from host_harness.hooks.cold import PromptSubmitHook
+
+    _run(PromptSubmitHook, session, budget, timeout, log_prompts)
 
 
 @hook.command("session-start")
@@ -124,17 +115,19 @@ def session_start(session: Session, budget: int, timeout: float) -> None:
     Example:
       echo '{"cwd": ".", "hook_event_name": "SessionStart"}' | rs-learn-host hook session-start
     """
+    from host_harness.hooks.cold import SessionStartHook
+
     _run(SessionStartHook, session, budget, timeout)
 
 
 def _run(kind: type[Hook], session: Session, budget: int, timeout: float, log_prompts: bool = False) -> None:
     """Run one hook on stdin and print what it has to add."""
+    from host_harness.hooks.cold import HookConfig, run_on_stdin
+
     arm(timeout)  # (the entry point armed it already with the same budget, unless run otherwise)
-    config = HookConfig(wasm=session.wasm, fallback_project=session.project, native=session.native,
-                        budget_tokens=budget, timeout_s=timeout, started=process_started(),
-                        log_prompts=log_prompts)
-    runner = kind(config)
-    leave(runner.run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)))
+    leave(run_on_stdin(kind, HookConfig(wasm=session.wasm, fallback_project=session.project,
+                                        native=session.native, budget_tokens=budget, timeout_s=timeout,
+                                        log_prompts=log_prompts)))
 
 
 @hook.command("build-index", hidden=True)
@@ -143,6 +136,10 @@ def _run(kind: type[Hook], session: Session, budget: int, timeout: float, log_pr
 @click.argument("dim", type=click.IntRange(1, 65_536))
 def build_index(db: Path, ns: str, dim: int) -> None:
     """Build the persisted vector index of NS in DB (prompt-submit starts this in the background)."""
+    from host_harness.store.kv import SqliteKV
+    from host_harness.store.vecindex import IndexDir, IndexPolicy
+    from host_harness.store.vectors import VectorIndex
+
     policy = IndexPolicy.from_env(default_cache_dir())
     kv = SqliteKV(db)
     try:
@@ -158,21 +155,9 @@ def is_hook(args: Sequence[str]) -> bool:
     return any(a == "hook" and b in HOOK_COMMANDS for a, b in itertools.pairwise(args))
 
 
-class HookLogHandler(logging.Handler):
-    """Log records of a hook process go to the hook log: a hook never writes to stderr."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        """One line in the hook log of the project found so far."""
-        try:
-            log_reason(noted_project(), f"{record.name}: {record.getMessage()}")
-        except Exception:  # a message that cannot be formatted is dropped, never printed
-            pass
-
-
 def run_hook(command: click.Command, args: Sequence[str]) -> int:
     """Run the CLI for a hook; always return 0, logging whatever went wrong (nothing goes to stderr)."""
-    logging.basicConfig(level=logging.WARNING, handlers=[HookLogHandler()], force=True)
-    logging.captureWarnings(True)
+    log_to_hook_log()
     try:
         command.main(args=list(args), prog_name="rs-learn-host", standalone_mode=False)
     except SystemExit as done:

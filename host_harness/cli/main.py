@@ -30,8 +30,8 @@ from host_harness.cli.trust import approve, notes, quarantined
 from host_harness.cli.ui import ui
 from host_harness.cli.warmup import warmup
 from host_harness.cli.why import why
-from host_harness.guests.runtime import WASMTIME_VERSION
-from host_harness.guests.session import DEFAULT_WASM, Session, echo_json
+from host_harness.guests import DEFAULT_WASM
+from host_harness.guests.session import Session, echo_json
 from host_harness.project import FROM_ENV, GIVEN, chosen
 from host_harness.store.router import Project
 from host_harness.store.selection import redact
@@ -251,6 +251,8 @@ def version(session: Session, as_json: bool) -> None:
     Example:
       rs-learn-host version
     """
+    from host_harness.guests.runtime import WASMTIME_VERSION
+
     data = dict(session.dispatch("version", {}))
     data.update({"harness": __version__, "wasmtime": WASMTIME_VERSION,
                  "target": "native" if session.native else str(session.wasm)})

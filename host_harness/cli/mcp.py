@@ -29,21 +29,22 @@ TOOLS_MARK = "{tools}"
 
 
 class ListsItsTools(click.Command):
-    """A command whose help names every MCP tool, read from the tool specs when the help is shown.
+    """A command whose help names every MCP tool, read when the help is shown.
 
-    The list cannot drift from what the server serves, and the SDK (a second to import) is only
-    imported for ``--help``, not for every other command of the CLI.
+    The names come from the replies the server gives before the SDK is loaded (recorded from the
+    SDK's own, ``replies.json``), so the list cannot drift from what the server serves, and the help
+    imports neither the SDK nor the guest.
     """
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The docstring with :data:`TOOLS_MARK` replaced by the tool names."""
-        from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS
+        from host_harness.mcp.early import tool_names
 
         if self.help and TOOLS_MARK in self.help:
-            memory = ", ".join(spec.name for spec in MEMORY_TOOLS)
-            structured = ", ".join(spec.name for spec in STRUCTURED_TOOLS)
-            self.help = self.help.replace(TOOLS_MARK, f"{memory}; for structured memory (unless "
-                                                      f"memory.enabled is false) {structured}")
+            memory = tool_names("memory")
+            structured = [name for name in tool_names("structured") if name not in memory]
+            self.help = self.help.replace(TOOLS_MARK, f"{', '.join(memory)}; for structured memory (unless "
+                                                      f"memory.enabled is false) {', '.join(structured)}")
         super().format_help_text(ctx, formatter)
 
 
@@ -85,6 +86,7 @@ def mcp(
       rs-learn-host -p ~/code/app mcp --project-id app
     """
     from host_harness.hooks.reader import start_warm_server
+    from host_harness.mcp import early
     from host_harness.mcp.server import RsLearnServer  # the SDK takes ~1 s to import: only here
     from host_harness.mcp.worker import GuestWorker
     from host_harness.warmup import Compiling
@@ -108,7 +110,8 @@ def mcp(
     else:
         compiling.future.add_done_callback(hooks.loaded)
     try:
-        server.run_stdio()  # until stdin closes, SIGTERM or SIGINT: the call in progress finishes first
+        # until stdin closes, SIGTERM or SIGINT: the call in progress finishes first
+        server.run_stdio(early.active())
     finally:
         hooks.close()
         worker.close()

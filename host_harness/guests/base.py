@@ -22,11 +22,13 @@ import json
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from host_harness.errors import GuestError, GuestTrap, HostFailure
-from host_harness.services import HostServices
 from host_harness.store import effects
+
+if TYPE_CHECKING:
+    from host_harness.services import HostServices
 
 T = TypeVar("T")
 log = logging.getLogger("rs_learn.host")

@@ -5,23 +5,21 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from host_harness.errors import GuestError
-from host_harness.guests.base import BaseGuest
-from host_harness.guests.runtime import Runtime
+from host_harness.guests import DEFAULT_WASM as DEFAULT_WASM  # where it was (scripts/demo.py)
 from host_harness.project import GIVEN, Found
-from host_harness.services import HostServices
 from host_harness.store.config import ConfigError
 from host_harness.store.pg.driver import PostgresError
 from host_harness.store.selection import resolve_store
 
-# An installed wheel carries the component in the package (setup.py); a checkout has it in dist/.
-PACKAGED_WASM = Path(__file__).resolve().parents[1] / "assets" / "rs_learn.wasm"
-CHECKOUT_WASM = Path(__file__).resolve().parents[2] / "dist" / "rs_learn.wasm"
-DEFAULT_WASM = PACKAGED_WASM if PACKAGED_WASM.is_file() else CHECKOUT_WASM
+if TYPE_CHECKING:  # wasmtime and numpy load when a command opens the project, not for --help
+    from host_harness.guests.base import BaseGuest
+    from host_harness.guests.runtime import Runtime
+    from host_harness.services import HostServices
 
 
 class Session:
@@ -37,7 +35,7 @@ class Session:
         self.guest: BaseGuest | None = None
         self.scope: dict[str, Any] | None = None  # trusted scope, set by a command group before open()
         self.timeout_s: float | None = None  # the component's per-call deadline (default: the guest's)
-        self.load_runtime: Callable[[Path], Runtime] = Runtime.load  # the MCP server: in the background
+        self.load_runtime: Callable[[Path], Runtime] = load_runtime  # the MCP server: in the background
 
     def open(self) -> BaseGuest:
         """Return the guest (native or wasm) over the project's services."""
@@ -48,6 +46,8 @@ class Session:
     def open_services(self) -> HostServices:
         """The project's services (without loading the component); a PostgreSQL store is connected now."""
         if self.services is None:
+            from host_harness.services import HostServices
+
             try:
                 services = HostServices(self.project, scope=self.scope,
                                         store=resolve_store(self.project, self.store or None))
@@ -114,6 +114,13 @@ class Session:
             self.guest.close()
         if self.services is not None:
             self.services.close()
+
+
+def load_runtime(wasm: Path) -> Runtime:
+    """The component at ``wasm``, loaded (compiled, or from the precompiled cache)."""
+    from host_harness.guests.runtime import Runtime
+
+    return Runtime.load(wasm)
 
 
 def echo_json(value: Any) -> None:

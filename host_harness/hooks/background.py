@@ -5,16 +5,14 @@ component nor builds a persisted vector index itself: it loads the component onl
 precompiled cache (:func:`cached_runtime`, a miss starts a detached ``rs-learn-host warmup``), and
 a vector index it had to scan around is built by a detached ``rs-learn-host hook build-index``
 (:func:`warm_vector_indexes`) for the next prompts. Each such process is started at most once per
-:data:`WARMING_S` (:func:`start_once`, a marker file).
+:data:`~host_harness.hooks.protocol.WARMING_S` (:func:`~host_harness.hooks.protocol.start_once`, a
+marker file); a hook the budget ends starts the compile too (:func:`~host_harness.hooks.protocol.leave_warm`).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,13 +23,12 @@ from host_harness.guests.runtime import (
     default_cache_dir,
     make_engine,
 )
-from host_harness.hooks.protocol import Skip, log_reason
+from host_harness.hooks.protocol import Skip, log_reason, start_once
 from host_harness.services import HostServices
 from host_harness.store.atomic import write_atomic
 from host_harness.store.vecindex import HOOK_SCAN_MAX, IndexDir, IndexPolicy
 
 STAMP_NAME = ".hook-verified.json"
-WARMING_S = 300.0  # a background compile younger than this is not started again
 
 
 def cached_runtime(wasm: Path, cache_dir: Path | None) -> Runtime:
@@ -119,26 +116,3 @@ def warm_vector_indexes(services: HostServices, cache: Path) -> int:
         except OSError as error:  # an unwritable cache: the hook keeps scanning
             log_reason(services.project.root, f"cannot start building the index of {db}: {error}", cache)
     return started
-
-
-def start_once(marker: Path, command: list[str], cwd: Path, cache: Path | None = None) -> bool:
-    """Start ``command`` detached unless ``marker`` says one started less than :data:`WARMING_S` ago."""
-    try:
-        if time.time() - marker.stat().st_mtime < WARMING_S:
-            return False
-        marker.unlink(missing_ok=True)
-    except FileNotFoundError:
-        pass
-    try:
-        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    except FileExistsError:
-        return False  # another hook won the race
-    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(cache or marker.parent)}
-    try:
-        quiet = subprocess.DEVNULL
-        child = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True,
-                                 stdin=quiet, stdout=quiet, stderr=quiet)
-        os.write(fd, f"{child.pid}\n".encode("ascii"))
-    finally:
-        os.close(fd)
-    return True

@@ -38,17 +38,19 @@ from ``-p``/``$RS_LEARN_PROJECT``/the process's working directory.
 from __future__ import annotations
 
 import json
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from host_harness.errors import GuestError
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.runtime import Runtime, default_cache_dir
-from host_harness.hooks import protocol
+from host_harness.hooks import protocol, record
 from host_harness.hooks.background import cached_runtime, hook_index_policy, warm_vector_indexes
 from host_harness.hooks.protocol import (
     DEFAULT_BUDGET_TOKENS,
@@ -84,6 +86,42 @@ __all__ = [  # the protocol's pieces live in hooks.protocol (the fast path needs
     "clip", "find_project", "has_memory", "has_skills", "hook_output", "log_reason", "parse_event",
     "parse_input", "process_started",
 ]
+
+
+def answer(command: str, project_option: Path | None, budget: int, timeout: float,
+           log_prompts: bool = False) -> NoReturn:
+    """Run a hook command line the fast path parsed (and a warm server did not answer), then leave.
+
+    What ``rs-learn-host hook <command>`` does through the CLI, without importing click or the
+    CLI's other commands (their native guest modules among them): the project as ``-p`` names it,
+    else ``$RS_LEARN_PROJECT``, else found from the working directory; the component named by
+    ``$RS_LEARN_WASM``, else the installed one. Whatever happens, status 0.
+    """
+    from host_harness.guests import DEFAULT_WASM
+    from host_harness.project import FROM_ENV, GIVEN, chosen
+
+    protocol.log_to_hook_log()
+    try:
+        from_env = project_option is None and bool(os.environ.get("RS_LEARN_PROJECT"))
+        option = Path(os.environ["RS_LEARN_PROJECT"]) if from_env else project_option
+        found = chosen(option, FROM_ENV if from_env else GIVEN)
+        kind = PromptSubmitHook if command == "prompt-submit" else SessionStartHook
+        output = run_on_stdin(kind, HookConfig(
+            wasm=Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM), fallback_project=found.root,
+            budget_tokens=budget, timeout_s=timeout, log_prompts=log_prompts))
+    except BaseException as error:  # the event must go through, whatever happened
+        log_reason(protocol.noted_project(), f"hook failed: {type(error).__name__}: {error}")
+        output = ""
+    protocol.leave(output)
+
+
+def run_on_stdin(kind: type[Hook], config: HookConfig) -> str:
+    """Run one hook of ``kind`` on the event on stdin; its output (the budget counts from the process start).
+
+    ``config.log_prompts`` is the ``--log-prompts`` flag; ``$RS_LEARN_LOG_PROMPTS`` may also turn it on.
+    """
+    config = replace(config, started=process_started(), log_prompts=record.log_prompts(config.log_prompts))
+    return kind(config).run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
 
 
 @dataclass(frozen=True)
@@ -143,8 +181,15 @@ class Hook:
         self.log(reason)
 
     def gave_up(self, reason: str) -> None:
-        """The time budget ended the run (``reason`` says how far it got): logged."""
+        """The time budget ended the run (``reason`` says how far it got): logged; the compile started.
+
+        (:func:`protocol.leave_warm`: the watchdog does the same when it ends a run itself.)
+        """
         self.log(reason)
+        try:
+            protocol.leave_warm()
+        except Exception as error:  # never in the event's way
+            self.log(f"cannot start compiling the component in the background: {error}")
 
     def remaining(self) -> float:
         """Seconds left in the budget (at least a millisecond, so that timeouts stay positive)."""

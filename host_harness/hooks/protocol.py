@@ -13,6 +13,7 @@ lock, so an answer is printed whole or not at all.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 import threading
@@ -37,6 +38,8 @@ LOG_NAME = "hook.log"
 WARM_SOCKET = "rs-learn.sock"  # in .gm: where a warm server listens (host_harness/hooks/warm.py)
 MAX_LOG_BYTES = 1024 * 1024
 EXIT_MARGIN_S = 0.05  # kept from the budget for printing the answer and leaving
+SAME_DEADLINE_S = 0.001  # arming again within this of the armed deadline keeps the watchdog there is
+WARMING_S = 300.0  # a background compile younger than this is not started again
 # The hooks' options, shared by the full command line (cli/hook.py) and the fast path (hooks/fast.py).
 EVENTS = {"prompt-submit": HOOK_EVENT, "session-start": SESSION_EVENT}  # hook command -> its event
 BUDGET_ENV = {"prompt-submit": "RS_LEARN_HOOK_BUDGET", "session-start": "RS_LEARN_SESSION_BUDGET"}
@@ -219,11 +222,13 @@ def arm(timeout_s: float) -> float:
     At ``EXIT_MARGIN_S / 2`` before the end of the budget a daemon thread logs that the hook gave up
     and ends the process with status 0 (nothing printed), unless :func:`leave` already is. The work
     itself aims at :data:`EXIT_MARGIN_S` before the end, so the watchdog is the backstop. Arming
-    again with a shorter budget moves the limit earlier, never later.
+    again with a shorter budget moves the limit earlier, never later; arming again with the same
+    budget starts no second watchdog (the process start, read again, can come out a few nanoseconds
+    earlier: a second watchdog would end the process while the first still records the run).
     """
     started = process_started()
     at = started + timeout_s - EXIT_MARGIN_S / 2
-    if _watch["at"] is None or at < _watch["at"]:
+    if _watch["at"] is None or at < _watch["at"] - SAME_DEADLINE_S:
         _watch["at"] = at
         threading.Thread(target=_watchdog, args=(at, timeout_s), name="rs-deadline", daemon=True).start()
     return started + timeout_s - EXIT_MARGIN_S
@@ -243,7 +248,35 @@ def _watchdog(at: float, timeout_s: float) -> None:
         except BaseException:  # the process ends now whatever happens
             pass
     log_reason(_watch["project"], reason)
+    try:
+        leave_warm()
+    except BaseException as error:  # the process ends now whatever happens
+        log_reason(_watch["project"], f"cannot start compiling the component in the background: {error}")
     os._exit(0)
+
+
+def leave_warm() -> bool:
+    """After a run the budget ended: compile the component in the background, for the next prompt.
+
+    A run that timed out may never have reached the cold path's own check of the compile cache (a
+    loaded machine spends a 2 s budget importing), and then nothing would ever warm. So the
+    watchdog starts a detached ``rs-learn-host warmup`` of the component the environment names
+    (``$RS_LEARN_WASM``, else the installed one): instant when the cache is warm already, waiting
+    on the compile lock when another process compiles it. At most one per :data:`WARMING_S` and
+    component file (a marker in the cache directory keyed by the file's path, size and time:
+    hashing the component itself takes too long here). Whether one was started.
+    """
+    import hashlib
+
+    from host_harness.guests import DEFAULT_WASM
+
+    wasm = Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM).resolve()
+    stat = wasm.stat()
+    cache = default_cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    key = hashlib.sha256(f"{wasm}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+    command = [sys.executable, "-m", "host_harness", "-p", str(cache), "--wasm", str(wasm), "warmup"]
+    return start_once(cache / f".warming-after-timeout-{key}", command, cache)
 
 
 def leave(output: str) -> NoReturn:
@@ -257,3 +290,45 @@ def leave(output: str) -> NoReturn:
         sys.stdout.write(output + "\n")
     sys.stdout.flush()
     os._exit(0)
+
+
+class HookLogHandler(logging.Handler):
+    """Log records of a hook process go to the hook log: a hook never writes to stderr."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """One line in the hook log of the project found so far."""
+        try:
+            log_reason(noted_project(), f"{record.name}: {record.getMessage()}")
+        except Exception:  # a message that cannot be formatted is dropped, never printed
+            pass
+
+
+def log_to_hook_log() -> None:
+    """Send this process's log records and warnings to the hook log (:class:`HookLogHandler`)."""
+    logging.basicConfig(level=logging.WARNING, handlers=[HookLogHandler()], force=True)
+    logging.captureWarnings(True)
+
+
+def start_once(marker: Path, command: list[str], cwd: Path, cache: Path | None = None) -> bool:
+    """Start ``command`` detached unless ``marker`` says one started less than :data:`WARMING_S` ago."""
+    import subprocess  # not on the fast path's way; before the marker exists (a watchdog may be calling)
+
+    try:
+        if time.time() - marker.stat().st_mtime < WARMING_S:
+            return False
+        marker.unlink(missing_ok=True)
+    except FileNotFoundError:
+        pass
+    try:
+        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        return False  # another hook won the race
+    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(cache or marker.parent)}
+    try:
+        quiet = subprocess.DEVNULL
+        child = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True,
+                                 stdin=quiet, stdout=quiet, stderr=quiet)
+        os.write(fd, f"{child.pid}\n".encode("ascii"))
+    finally:
+        os.close(fd)
+    return True

@@ -1,0 +1,101 @@
+"""What a start imports (issue 33): ``--version`` and ``--help`` no numpy, wasmtime or MCP SDK; a hook
+answered by a warm server neither click, numpy, wasmtime nor the native guest; a cold hook neither
+click nor the native guest (it loads the component, and the stores' vector search is numpy's).
+
+Each is a real process of the command line's own entry; ``-X importtime`` lists every module it
+imported (a hook leaves without interpreter teardown, so nothing can be asked of it at exit).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hostprocs import HOST, Watcher, host, host_env, wait_for
+
+from host_harness.hooks import ledger
+from host_harness.hooks.protocol import WARM_SOCKET
+
+HEAVY = {"mcp", "mcp_types", "numpy", "wasmtime", "pydantic", "anyio"}
+
+
+def imported(*args: str, project: Path, stdin: bytes = b""
+             ) -> tuple[set[str], subprocess.CompletedProcess[bytes]]:
+    """The top-level packages ``rs-learn-host ARGS`` imported (and the finished process)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", *HOST[1:], *args], input=stdin,
+                          capture_output=True, timeout=300, cwd=project, env=host_env(project))
+    names = {line.split("|")[-1].strip().split(".")[0]
+             for line in done.stderr.decode().splitlines() if line.startswith("import time:")}
+    return names - {"import time:"}, done
+
+
+@pytest.mark.parametrize("args", [["--version"], ["-V"]])
+def test_version_imports_nothing_heavy_nor_click(tmp_path: Path, args: list[str]):
+    names, done = imported(*args, project=tmp_path)
+    assert done.returncode == 0 and done.stdout == b"rs-learn-host 0.1.0\n"
+    assert names & (HEAVY | {"click", "guest"}) == set()
+
+
+@pytest.mark.parametrize(("args", "shows"), [(["--help"], "memorize"), (["-h"], "recall"),
+                                             (["mcp", "--help"], "recall, memorize"),  # the tools, no SDK
+                                             (["hook", "prompt-submit", "--help"], "--log-prompts")])
+def test_help_imports_nothing_heavy(tmp_path: Path, args: list[str], shows: str):
+    names, done = imported(*args, project=tmp_path)
+    assert done.returncode == 0 and shows in done.stdout.decode()
+    assert names & HEAVY == set()
+
+
+def test_a_hook_a_warm_server_answers_imports_nothing_heavy(wasm_runtime, project: Path):
+    env = host_env(project)
+    assert host("memorize", "Deploys go through ArgoCD; never kubectl apply.", env=env).returncode == 0
+    watcher = Watcher(env)
+    try:
+        watcher.wait_ready()
+        event = {"cwd": str(project), "prompt": "how do we deploy?", "session_id": "warm-imports"}
+        names, done = imported("hook", "prompt-submit", project=project, stdin=json.dumps(event).encode())
+    finally:
+        watcher.stop()
+    assert "ArgoCD" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert ledger.read(project)[-1]["path"] == "warm"
+    assert names & (HEAVY | {"click", "guest"}) == set()
+
+
+@pytest.mark.parametrize("command", ["prompt-submit", "session-start"])
+def test_a_cold_hook_imports_neither_click_nor_the_native_guest(wasm_runtime, project: Path, command: str):
+    env = host_env(project)
+    assert host("memorize", "Deploys go through ArgoCD; never kubectl apply.", env=env).returncode == 0
+    (project / ".gm" / "managed-skills" / "deploy").mkdir(parents=True)
+    (project / ".gm" / "managed-skills" / "deploy" / "SKILL.md").write_text(
+        "---\nname: deploy\ndescription: How we deploy\n---\n\nArgoCD.\n", encoding="utf-8")
+    event = {"cwd": str(project), "prompt": "how do we deploy?", "session_id": "cold-imports"}
+    names, done = imported("hook", command, project=project, stdin=json.dumps(event).encode())
+    added = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert ("ArgoCD" if command == "prompt-submit" else "deploy") in added
+    if command == "prompt-submit":
+        assert ledger.read(project)[-1]["path"] == "cold"
+    assert names & {"click", "mcp", "mcp_types"} == set()
+    guest = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
+             if line.split("|")[-1].strip().startswith("guest")}
+    assert guest <= {"guest", "guest.host"}  # the contract's error type only, none of the guest's code
+
+
+def test_a_hook_out_of_time_still_leaves_the_next_prompt_warm(wasm_runtime, project: Path, tmp_path: Path):
+    """A budget spent before the hook gets anywhere (here 10 ms) still starts the compile for the next one."""
+    env = host_env(project)
+    assert host("memorize", "Deploys go through ArgoCD; never kubectl apply.", env=env).returncode == 0
+    cache = tmp_path / "fresh-cache"  # nothing compiled yet: the state right after an upgrade
+    event = json.dumps({"cwd": str(project), "prompt": "how do we deploy?", "session_id": "late"}).encode()
+    late = host("hook", "prompt-submit", env=host_env(project, RS_LEARN_CACHE_DIR=str(cache),
+                                                       RS_LEARN_HOOK_TIMEOUT="0.01"), input=event)
+    assert late.returncode == 0 and late.stdout == b""
+    assert ledger.read(project)[-1]["outcome"] == "timeout"
+    assert list(cache.glob(".warming-after-timeout-*"))  # the detached warmup's marker
+    wait_for(lambda: any(cache.glob("*.cwasm")), 900, "the background compile")
+    assert not (project / ".gm" / WARM_SOCKET).exists()  # no server: the next prompt runs cold, compiled
+    warm_env = host_env(project, RS_LEARN_CACHE_DIR=str(cache))
+    answered = host("hook", "prompt-submit", env=warm_env, input=event)
+    assert "ArgoCD" in json.loads(answered.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert ledger.read(project)[-1]["path"] == "cold"
