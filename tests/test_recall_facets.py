@@ -6,7 +6,7 @@
 * time: hits carry their ``ts``, ``memorize`` takes one, a query's time window lifts its memories,
   the hook shows old hits' dates;
 * stores: a store of terms version 1 (written before all this) keeps its rules -- writes, recalls,
-  git merges -- until ``reindex {"rebuild": true}`` moves it to version 2.
+  git merges -- until ``reindex {"rebuild": true}`` moves it to the current version.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from envelopes import call, ok
 from gitstores import History
 from stores import store_digest
 
-from guest.memory import records
+from guest.memory import records, rules
 from guest.text.dates import DAY_MS, days_from_civil
 from host_harness.git import driver
 from host_harness.guests.native import NativeGuest
@@ -175,7 +175,7 @@ def test_the_hook_dates_hits_older_than_a_week(guest, clock):
 def test_a_new_store_has_the_current_terms_version_and_facet_terms(guest, services, clock):
     clock.now_ms = NOW
     ok(guest, "memorize", "Melanie: I ran a charity race.")
-    assert ok(guest, "stats")["terms"] == records.TERMS_VERSION == 3
+    assert ok(guest, "stats")["terms"] == rules.CURRENT == 3
     assert facet_keys(services) == ["@melanie", "~2026", "~2026-10", "~2026-10-14"]
 
 
@@ -183,14 +183,14 @@ def test_a_new_store_has_the_current_terms_version_and_facet_terms(guest, servic
 def test_an_old_store_keeps_its_rules_until_a_rebuild(guest, services, project, clock):
     old_store(project, clock, ["Melanie: I ran a charity race.", "Caroline: the race was fun."])
     before = store_digest(project)
-    assert ok(guest, "stats")["terms"] == 1 and ok(guest, "stats")["current_terms"] == 3
+    assert ok(guest, "stats")["terms"] == 1 and ok(guest, "stats")["current_terms"] == rules.CURRENT
     assert texts(guest, "who runs", mode="keyword") == []  # "ran" is not "run" to the old rules
     ok(guest, "memorize", "Melanie: my children broke the vase.")  # indexed by the old rules too
     assert texts(guest, "broken", mode="keyword") == []
     assert facet_keys(services) == [] and ok(guest, "stats")["terms"] == 1
     assert store_digest(project) != before
     ok(guest, "reindex", {"rebuild": True})
-    assert ok(guest, "stats")["terms"] == 3
+    assert ok(guest, "stats")["terms"] == rules.CURRENT
     assert texts(guest, "broken", mode="keyword") == ["Melanie: my children broke the vase."]
     assert "@melanie" in facet_keys(services)
     assert texts(guest, "who runs", mode="keyword") == ["Melanie: I ran a charity race."]
@@ -238,10 +238,10 @@ def test_a_version_2_store_keeps_its_rules_and_the_gate_still_reads_the_context(
 def test_a_store_of_a_newer_terms_version_is_refused(guest, services):
     ok(guest, "memorize", "A first note.")
     stats = json.loads(services.kv_get("meta", "stats"))
-    services.kv_put("meta", "stats", json.dumps({**stats, "terms": 4}).encode())
+    services.kv_put("meta", "stats", json.dumps({**stats, "terms": rules.CURRENT + 1}).encode())
     for verb, body in (("memorize", "A second note."), ("recall", "note")):
         envelope = call(guest, verb, body)
-        assert not envelope["ok"] and "terms version 4" in envelope["error"], envelope
+        assert not envelope["ok"] and f"terms version {rules.CURRENT + 1}" in envelope["error"], envelope
 
 
 def test_a_merge_keeps_ours_terms_version(tmp_path, clock, guest_factory):
@@ -257,7 +257,7 @@ def test_a_merge_keeps_ours_terms_version(tmp_path, clock, guest_factory):
         history.ok(new_side, "memorize", "Caroline: the kids broke a window.")
         assert history.merge().status == driver.CLEAN
         stats = history.ok("ours", "stats")
-        version = 1 if old_side == "ours" else records.TERMS_VERSION
+        version = 1 if old_side == "ours" else rules.CURRENT
         assert (stats["terms"], stats["memories"]) == (version, 3)
         broken = [h["text"] for h in history.ok("ours", "recall", {"query": "broken", "mode": "keyword"})]
         runs = [h["text"] for h in history.ok("ours", "recall", {"query": "who runs", "mode": "keyword"})]

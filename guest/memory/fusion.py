@@ -121,7 +121,7 @@ class Fusion:
         for key in sorted(self.lifted - set(self.docs)):  # lifted by their record, not a document
             record = self.memory(key)
             if record is not None and self.lift is not None:
-                self.lifts[key] = lifted = self.lift.of_record(record)
+                self.lifts[key] = lifted = self.lift.of_record(record, key[0])
                 scores[key] = self.vpart[key] + lifted
         self.settled = set(scores)
         self.known = [(-score, key[1], key[0]) for key, score in scores.items()]
@@ -242,7 +242,7 @@ class Fusion:
             return  # settled by the look-up
         self.settled.add(key)
         if key in self.lifted and record is not None and self.lift is not None:
-            self.lifts[key] = lifted = self.lift.of_record(record)
+            self.lifts[key] = lifted = self.lift.of_record(record, key[0])
             self._push(key, self.vpart[key] + lifted)
         else:
             self._push(key, 0.0 + self.vpart[key])

@@ -8,7 +8,10 @@
 * **3** (a new store; an older one after ``reindex {"rebuild": true}``): version 2's terms plus the
   words of the memory's *context* -- where an imported note stood, such as ``CLAUDE.md > Conventions
   > Commit messages follow Conventional Commits:`` -- without its leading file name
-  (:func:`context_text`): a nested item is found by the words of the line it hangs from.
+  (:func:`context_text`): a nested item is found by the words of the line it hangs from; and the
+  file paths among the subjects are those of the one path extractor freshness reads too
+  (:func:`guest.text.paths.paths`: ``bin/run`` and ``Makefile`` are subjects, ``café/menü.py`` is
+  none, on both targets alike).
 
 A store is indexed and queried with its own version's rules only -- writes, removals, merges and
 rebuilds of the keyword index keep the version; only a rebuild asked for by ``reindex`` moves a
@@ -53,7 +56,7 @@ def document(memory: Memory, version: int) -> list[str]:
     found = words(memory.text, version)
     if version >= 3 and memory.context:
         found += words(context_text(memory.context), version)
-    return found + facets.of(memory.text, memory.ts) if version >= 2 else found
+    return found + facets.of(memory.text, memory.ts, version) if version >= 2 else found
 
 
 def context_text(context: str) -> str:

@@ -22,9 +22,9 @@ from guest.memory import (
     tombstones,
 )
 from guest.memory.limits import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES, MAX_TEXT_BYTES, MODES
-from guest.memory.memorize import Stored, memorize
+from guest.memory.memorize import Known, Stored, memorize
 from guest.memory.recall import Hit, RecallOptions, recall
-from guest.memory.records import Stats, memory_id
+from guest.memory.records import Stats
 from guest.memory.reindex import rebuild, reindex
 from guest.memory.similar import similar
 from guest.text import dates, keywords, when
@@ -123,19 +123,19 @@ class MemoryVerbs:
         text, namespace = self.target(body, screen)
         ts = self.when(body)
         replaced = lookup.ids(body, "supersedes", required=False)
-        key = memory_id(namespace, text)
-        old = correct.superseded(self.host, namespace, replaced, key)
+        known = Known.read(self.host, namespace, text)  # the id and the record: computed and read once
+        old = correct.superseded(self.host, namespace, replaced, known.id)
         vector, close = None, []
-        if lookup.record(self.host, namespace, key) is None:
+        if known.raw is None:
             # Before anything is written: a vector search after a vector write in the same call makes
             # the host bring its persisted index up to date first (measured: most of the memorize).
             vector = self.embedder.embed(text)
             close = similar(self.host, self.embedder, namespace, text, vector, set(replaced))
         reason = quarantine(text)
         stored = memorize(self.host, self.embedder, text, namespace, quarantine=reason, vector=vector,
-                          ts=ts)
-        if old:
-            correct.link(self.host, namespace, stored.id, old)
+                          ts=ts, known=known)
+        if old and stored.record is not None:
+            correct.link(self.host, namespace, stored.record, old)
         out: dict[str, Any] = {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
         if stored.quarantined:
             out["quarantined"] = stored.quarantined
