@@ -56,8 +56,7 @@ import os
 import sqlite3
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
@@ -523,35 +522,51 @@ class HostServices:
         self._touched[db] = kv
         return entry
 
-    @contextmanager
-    def _op(self, where: str, store: bool = True) -> Iterator[None]:
+    def _op(self, where: str, store: bool = True) -> _Op:
         """Run one import: contract errors pass through, anything else is recorded and raised.
 
         A store operation after the call has failed (or found the write lock taken) fails at
         once: the call is lost anyway, and each lookup would otherwise wait out the busy timeout.
         """
-        if store and self._in_call and (self.failures or self.write_lock_busy):
-            reason = "the write lock is taken" if self.write_lock_busy else self.failures[0]
-            raise HostError(f"host failure in {where}: the call already failed ({reason})")
-        try:
-            yield
-        except StoreError:
-            if not self._in_call:
-                self.rollback()
-            raise
-        except WriteLockBusy as error:
-            self.write_lock_busy = True
-            if not self._in_call:
-                self.rollback()
+        return _Op(self, where, store)
+
+
+class _Op:
+    """:meth:`HostServices._op`'s context: a plain class, as every host import enters one."""
+
+    __slots__ = ("services", "store", "where")
+
+    def __init__(self, services: HostServices, where: str, store: bool) -> None:
+        self.services, self.where, self.store = services, where, store
+
+    def __enter__(self) -> None:
+        services = self.services
+        if self.store and services._in_call and (services.failures or services.write_lock_busy):
+            reason = "the write lock is taken" if services.write_lock_busy else services.failures[0]
+            raise HostError(f"host failure in {self.where}: the call already failed ({reason})")
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _tb: object) -> None:
+        services, where = self.services, self.where
+        if error is None:
+            if not services._in_call and services._touched:
+                services.commit()
+            return
+        if isinstance(error, StoreError):
+            if not services._in_call:
+                services.rollback()
+            return
+        if isinstance(error, WriteLockBusy):
+            services.write_lock_busy = True
+            if not services._in_call:
+                services.rollback()
             raise HostError(f"host failure in {where}: {error}") from error
-        except Exception as error:
-            error = self._named(error)
-            self.record_failure(where, error)
-            if not self._in_call:
-                self.rollback()
-            raise HostError(f"host failure in {where}: {_describe(error)}") from error
-        if not self._in_call and self._touched:
-            self.commit()
+        if not isinstance(error, Exception):
+            return  # KeyboardInterrupt, SystemExit, GeneratorExit: as they are
+        named = services._named(error)
+        services.record_failure(where, named)
+        if not services._in_call:
+            services.rollback()
+        raise HostError(f"host failure in {where}: {_describe(named)}") from named
 
 
 def busy_message(timeout_ms: int, details: str) -> str:

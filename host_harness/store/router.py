@@ -161,6 +161,8 @@ class StoreRouter:
         # disciplines with a store that no folder shows (a PostgreSQL store's); set by the host
         self.stored_disciplines: Callable[[], list[str]] = list
         self._routes: dict[str, Route] = {}  # every import call routes: keep pathlib off the hot path
+        # one Path object per store file, so the host's per-store dicts match by identity (no Path.__eq__)
+        self._dbs: dict[Path, Path] = {}
         self.files = FileDigests(project.root)  # ``file/<path>`` digests (not listed by host_entries)
 
     @staticmethod
@@ -172,7 +174,8 @@ class StoreRouter:
         """Return the store of ``ns``; reserved namespaces have none (see :meth:`host_value`)."""
         route = self._routes.get(ns)
         if route is None:
-            route = self._routes[ns] = self._route(ns)
+            found = self._route(ns)
+            route = self._routes[ns] = Route(self._dbs.setdefault(found.db, found.db), found.ns)
         return route
 
     def _route(self, ns: str) -> Route:
