@@ -11,6 +11,7 @@ each keyword head and of each store's stats per batch.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from guest.host import Host, bucket
 from guest.memory import freshness, rules, timeline, tombstones
@@ -44,13 +45,15 @@ def memorize(
     quarantine: str | None = None,
     vector: list[float] | None = None,
     ts: int | None = None,
+    captured: dict[str, Any] | None = None,
 ) -> Stored:
     """Store ``text`` in ``namespace`` (already validated) unless it is already there.
 
     ``quarantine``: why the text reads as an instruction aimed at the agent; a new memory is
     stored quarantined. A stored one keeps its own state, which the answer reports.
     ``vector``: the text's embedding when the caller computed it already. ``ts``: when it was said
-    (epoch ms, validated), for an import of old notes; the host clock's now by default.
+    (epoch ms, validated), for an import of old notes; the host clock's now by default. ``captured``:
+    the provenance of a memory found in an agent's session (``guest/capture/verbs.py``).
     """
     key = memory_id(namespace, text)
     raw = host.kv_get(bucket(namespace, "memories"), key)
@@ -60,6 +63,8 @@ def memorize(
     if vector is None:
         vector = embedder.embed(text)  # embed first: no text is ever stored without its vector
     extra = quarantined(quarantine) if quarantine else {}
+    if captured is not None:
+        extra["captured"] = captured
     when = host.now_ms() if ts is None else ts
     record = Memory(key, text, namespace, when, embedder.id, source, 0, importance, context, extra,
                     files=freshness.digests(host, text) or None)
