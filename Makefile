@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 WASM := dist/rs_learn.wasm
 GUEST_SRC := $(shell find guest -name '*.py') $(wildcard wit/*.wit) models/embeddings.bin models/vocab.txt models/manifest.json $(wildcard models/*.json)
 
-.PHONY: demo test lint bench bench-compare eval fuzz model wasm node dist clean
+.PHONY: demo test lint bench bench-compare eval fuzz model wasm node dist clean browser
 
 # The Node reference host (hosts/node/): a Node >= 22.13 (the system one when it is recent enough,
 # else a pinned one from the npm registry in hosts/node/runtime/), jco, and the component transpiled
@@ -58,8 +58,19 @@ demo: $(WASM)
 	$(PY) scripts/demo.py
 
 ## The tests: lint, then one suite on both targets (native guest and the built .wasm).
-test: lint $(WASM) $(NODE_BINDINGS)
+test: lint $(WASM) $(NODE_BINDINGS) browser
 	$(PY) -m pytest -q
+
+## The web view's tests drive Debian's chromium through Playwright (never a downloaded browser): installed
+## with apt when missing and this runs as root with apt-get; else those tests skip and say why.
+browser:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "== chromium: installing Debian's browser for the web view's tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+		echo "== chromium is missing and cannot be installed here (needs root and apt-get): the web view's browser tests will skip"; \
+	fi
 
 lint: $(VENV)/.stamp
 	$(VENV)/bin/ruff check guest host_harness tests bench scripts models/build.py setup.py

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import time
 from collections import deque
@@ -84,6 +85,11 @@ U64_MAX = 2**64 - 1
 guest_log = logging.getLogger("rs_learn.guest")
 Store: TypeAlias = "SqliteKV | PgKV"
 Search: TypeAlias = "VectorIndex | PgVectorIndex"
+
+
+def identity(info: os.stat_result | None) -> str:
+    """A file's identity as of ``info`` (inode, size, modification time); ``-`` for an absent one."""
+    return "-" if info is None else f"{info.st_ino}.{info.st_size}.{info.st_mtime_ns}"
 
 
 def wall_clock_ms() -> int:
@@ -303,6 +309,41 @@ class HostServices:
         if self.store.is_postgresql:
             return [name for name in self._pg_session().stores() if name]
         return [name for name in self.project.discipline_dirs() if self.project.discipline_db(name).is_file()]
+
+    def stored_bytes(self) -> dict[str, Any]:
+        """The store's size: its SQLite files (``lstat``: never through a link), or this project's rows."""
+        if self.store.is_postgresql:
+            pg = self._pg_session()
+            rows = pg.fetch_alone("SELECT count(*), coalesce(sum(pg_column_size(value)"
+                                  " + coalesce(pg_column_size(vec), 0)), 0)"
+                                  " FROM rs_learn_kv WHERE project = %s", (pg.project,))
+            return {"kind": "postgresql", "rows": int(rows[0][0]), "bytes": int(rows[0][1])}
+        sizes = [info.st_size for info in self._store_files() if info is not None]
+        return {"kind": "sqlite", "files": len(sizes), "bytes": sum(sizes)}
+
+    def change_stamp(self) -> str:
+        """A value that changes with every committed write: the store files' identities, or a generation.
+
+        A SQLite store's file changes (size, modification time) at every commit; a PostgreSQL
+        project's ``generation`` is bumped by every write (``host_harness/store/pg/kv.py``).
+        """
+        if self.store.is_postgresql:
+            pg = self._pg_session()
+            rows = pg.fetch_alone("SELECT generation FROM rs_learn_projects WHERE project = %s",
+                                  (pg.project,))
+            return f"pg:{rows[0][0] if rows else 0}"
+        return "sqlite:" + ",".join(identity(info) for info in self._store_files())
+
+    def _store_files(self) -> list[os.stat_result | None]:
+        """``lstat`` (never through a link) of the project store and each discipline's (``None``: absent)."""
+        disciplines = self.stored_disciplines()
+        found: list[os.stat_result | None] = []
+        for path in [self.project.db_path, *(self.project.discipline_db(name) for name in disciplines)]:
+            try:
+                found.append(path.lstat())
+            except OSError:
+                found.append(None)
+        return found
 
     def use_ledger(self, ledger: AnswerLedger) -> None:
         """Record the answers of calls made with a token in ``ledger`` (attached to every store)."""

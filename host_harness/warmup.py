@@ -33,7 +33,7 @@ from host_harness.guests.runtime import (
     expected_compile_s,
 )
 
-Progress = Callable[[float, float | None], None]  # (seconds so far, seconds the last compile took)
+Progress = Callable[[float, float | None], None]  # (seconds so far, seconds this compile took here before)
 AsyncProgress = Callable[[float, float | None], Awaitable[None]]
 
 
@@ -78,7 +78,10 @@ class Compiling:
 
     def __init__(self, wasm: Path, cache_dir: Path | None = None) -> None:
         self.started = time.monotonic()
-        self.expected_s = expected_compile_s(cache_dir)
+        try:
+            self.expected_s = expected_compile_s(wasm.read_bytes(), cache_dir)
+        except OSError:  # a missing component: loading raises it, for whoever waits
+            self.expected_s = None
         self.future: Future[Runtime] = Future()
         loader = threading.Thread(target=self._load, args=(wasm, cache_dir), daemon=True)
         loader.name = "rs-learn-compile"

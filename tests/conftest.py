@@ -21,18 +21,27 @@
 * ``scoped``   -- ``make(**scope)``: a guest of the current target over its own services
                   with that trusted scope, on the same project and clock;
 * ``wasm_runtime`` -- the compiled component, once per session (precompiled cache);
+* ``session_cache`` -- (autouse) the session's own ``$RS_LEARN_CACHE_DIR``, so the suite never writes
+                  compiled components into the user's ``~/.cache/rs-learn``; every process a test
+                  starts inherits it, so the component is compiled once per session
+                  (``$RS_LEARN_TEST_CACHE_DIR`` names a lasting one instead, e.g. for CI caches);
 * ``node_host`` -- ``hosts/node/rs-learn-node`` with its transpiled component (``make node``);
 * ``git_repo`` -- a fresh git repository (``git init``) in the test's temporary folder.
 
 Without ``dist/rs_learn.wasm`` the wasm cases skip, or FAIL when ``CI`` is set; so do the Node
-host's cases without ``hosts/node/build``.
+host's cases without ``hosts/node/build``. Tests marked ``network`` install the package's
+dependencies from the package index: they skip, saying why, when pip cannot get them
+(:func:`index_unreachable`, or ``RS_LEARN_OFFLINE=1``).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+import sys
+import tomllib
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -40,6 +49,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import pytest
 
+from host_harness.cachedir import CACHE_ENV
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices, ManualClock
@@ -56,6 +66,53 @@ STORES = ("sqlite", "postgresql")
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "both_stores: run on the SQLite files and on PostgreSQL + pgvector")
     config.addinivalue_line("markers", "sqlite_only: about the SQLite files (opts out of both_stores)")
+    config.addinivalue_line("markers", "network: needs the package index (skipped, with the reason, offline)")
+
+
+_index: list[str | None] = []  # index_unreachable()'s answer, once per session
+
+
+def index_unreachable() -> str | None:
+    """Why pip cannot get the package's dependencies from its index (``None``: it can); asked once.
+
+    pip resolves them as a fresh install would (``--dry-run --ignore-installed``), with a short
+    timeout and no retries, so an offline machine answers in seconds.
+    """
+    if not _index:
+        if os.environ.get("RS_LEARN_OFFLINE") == "1":
+            _index.append("RS_LEARN_OFFLINE=1")
+        else:
+            project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+            needs = project["dependencies"]
+            probe = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
+                                    "--quiet", "--timeout", "10", "--retries", "0", *needs],
+                                   capture_output=True, text=True, timeout=600)
+            errors = [line for line in probe.stderr.splitlines() if line.startswith("ERROR")]
+            _index.append(None if probe.returncode == 0 else (errors or ["pip failed"])[-1])
+    return _index[0]
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A ``network`` test skips, saying why, when the package index cannot serve it."""
+    if item.get_closest_marker("network") and (reason := index_unreachable()):
+        pytest.skip(f"needs the package index, which pip cannot reach here ({reason})")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """``$RS_LEARN_CACHE_DIR`` for the whole session, inherited by every process the tests start."""
+    lasting = os.environ.get("RS_LEARN_TEST_CACHE_DIR")
+    cache = Path(lasting) if lasting else tmp_path_factory.getbasetemp() / "rs-learn-cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    before = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(cache)
+    yield cache
+    if before is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = before
+    if not lasting:
+        shutil.rmtree(cache, ignore_errors=True)  # ~56 MB of compiled component
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -61,6 +61,19 @@ def wait_for(predicate: Callable[[], bool], timeout: float, what: str) -> None:
         time.sleep(0.02)
 
 
+def past_the_deadline(runtime: object, timeout_s: float) -> None:
+    """Return once the epoch has moved past a deadline of ``timeout_s`` set before this call.
+
+    A host import that calls it is a slow import however fast the machine is: the call it serves
+    traps when it returns to wasm (the deadline covers time spent in imports).
+    """
+    from host_harness.guests.runtime import Runtime
+
+    assert isinstance(runtime, Runtime)
+    ticker, start = runtime.ticker, runtime.ticker.count
+    wait_for(lambda: ticker.count > start + ticker.ticks(timeout_s), 600, "the epoch to pass the deadline")
+
+
 def write_request(project: Path, verb: str, name: str, body: bytes) -> Path:
     """Write a request the way a careful client does: a dotfile, then a rename into place."""
     folder = project / ".gm" / "exec-spool" / "in" / verb

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
 
@@ -129,3 +130,58 @@ def test_an_unknown_answer_is_never_stale(guest, retry, project, tmp_path):
     os.symlink(moved, project / "src")  # the host will not follow it: it cannot say
     hit = ok(guest, "recall", {"query": "retries backoff"})[0]
     assert hit["id"] == fact and "stale" not in hit
+
+
+def test_the_digests_persist_by_file_identity_across_processes(project: Path, wasm_runtime):
+    """Issue 38, item 9: a cold hook does not hash again a cited file that has not changed.
+
+    Proved through the file's identity: a file rewritten in place with the same size and mtime keeps
+    its identity, so the next process takes the persisted digest (and does not see the change); a
+    new mtime is a new identity, hashed again (and the memory is stale).
+    """
+    from hostprocs import host, host_env
+
+    (project / "data").mkdir()
+    parts = [project / "data" / f"p{i}.py" for i in range(8)]
+    for i, part in enumerate(parts):
+        part.write_bytes(bytes([65 + i]) * (1 << 20))
+    env = host_env(project)
+    text = "The billing parts live in " + ", ".join(f"data/p{i}.py" for i in range(8)) + "."
+    assert host("memorize", text, env=env).returncode == 0
+    persisted = FileDigests(project.resolve()).persisted
+    entries = json.loads(persisted.read_text())["digests"]
+    identities = {tuple(e[:4]) for e in entries}
+    for part in parts:
+        st = part.stat()
+        assert (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) in identities
+
+    def context() -> str:
+        prompt = "where do the billing parts live?"
+        event = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": prompt})
+        done = host("hook", "prompt-submit", env=env, input=event.encode())
+        assert done.returncode == 0 and done.stderr == b""
+        return json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+    st = parts[0].stat()
+    with open(parts[0], "r+b") as same_size:
+        same_size.write(b"Z" * 16)
+    os.utime(parts[0], ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert text in context() and "may be stale" not in context(), "the persisted digest, not a new hash"
+    os.utime(parts[0], ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert "(may be stale: data/p0.py changed since)" in context()
+
+
+def test_the_persisted_digests_are_bounded_and_survive_a_bad_file(tmp_path: Path, monkeypatch):
+    root = tmp_path / "project"
+    root.mkdir()
+    monkeypatch.setattr(filedigest, "MAX_CACHED", 3)
+    for i in range(5):
+        (root / f"f{i}.py").write_text(f"x = {i}\n")
+        FileDigests(root, tmp_path / "cache").answer(f"f{i}.py")  # a new process each time
+    files = FileDigests(root, tmp_path / "cache")
+    kept = json.loads(files.persisted.read_text())["digests"]
+    assert [e[4] for e in kept] == [hashlib.sha256(f"x = {i}\n".encode()).hexdigest() for i in (2, 3, 4)]
+    assert files.answer("f4.py") == sha(b"x = 4\n") and files.hashed == 0
+    files.persisted.write_text("{not json")
+    again = FileDigests(root, tmp_path / "cache")
+    assert again.answer("f4.py") == sha(b"x = 4\n") and again.hashed == 1

@@ -6,10 +6,10 @@ import hashlib
 import json
 import logging
 import os
-import time
 from pathlib import Path
 
 import pytest
+from hostprocs import past_the_deadline
 from wasmtime import Store, WasmtimeError
 from wasmtime.component import Linker
 
@@ -23,6 +23,7 @@ from host_harness.guests.runtime import (
     cache_file_name,
     default_cache_dir,
     load_component,
+    lock_path,
     make_engine,
     prune,
 )
@@ -90,16 +91,14 @@ def test_second_load_uses_the_precompiled_cache(wasm_runtime: Runtime, wasm_path
                                                 caplog: pytest.LogCaptureFixture):
     seed_cache(wasm_path, tmp_path)
     with caplog.at_level(logging.DEBUG, logger="rs_learn.host"):
-        started = time.perf_counter()
         component = load_component(make_engine(), wasm_path, tmp_path)
-        elapsed = time.perf_counter() - started
     assert "loaded precompiled component" in caplog.text and "compiling" not in caplog.text
-    assert elapsed < 3.0, f"a cached load took {elapsed:.2f}s"
+    assert not lock_path(tmp_path / cache_file_name(wasm_path.read_bytes())).exists(), "no compile was begun"
     assert sorted(component.type.imports(make_engine())) == sorted(IMPORTS)
 
 
 @pytest.mark.parametrize("damage", ["flip-a-byte", "truncate", "no-digest"])
-def test_a_corrupt_artifact_is_detected(wasm_path: Path, tmp_path: Path, damage: str):
+def test_a_corrupt_artifact_is_detected(wasm_runtime: Runtime, wasm_path: Path, tmp_path: Path, damage: str):
     artifact = seed_cache(wasm_path, tmp_path)
     assert artifact_is_intact(artifact)
     if damage == "flip-a-byte":
@@ -165,15 +164,15 @@ def test_a_trap_rolls_back_and_the_next_call_reinstantiates(wasm_runtime: Runtim
                                                             clock: ManualClock):
     db = project / ".gm" / "rs-learn.db"
     services = TrippingServices(project, clock=clock)
-    guest = WasmGuest(wasm_runtime, services, timeout_s=0.2)
+    guest = WasmGuest(wasm_runtime, services, timeout_s=60)  # no real call comes near it
     guest.memorize("The first fact survives.", "default")
     before = digest(db)
 
-    def past_the_deadline() -> None:  # the guest traps as soon as it is back in wasm
-        for _ in range(wasm_runtime.ticker.ticks(0.2) + 2):
+    def move_the_epoch_past_the_deadline() -> None:  # the guest traps as soon as it is back in wasm
+        for _ in range(wasm_runtime.ticker.ticks(60) + 2):
             wasm_runtime.engine.increment_epoch()
 
-    services.trip = past_the_deadline  # type: ignore[method-assign]
+    services.trip = move_the_epoch_past_the_deadline  # type: ignore[method-assign]
     services.trip_after = services.puts + 2  # mid-memorize: two puts made, more to come
     with pytest.raises(GuestTrap, match="interrupt"):
         guest.memorize("The second fact is rolled back.", "default")
@@ -189,10 +188,10 @@ def test_a_trap_rolls_back_and_the_next_call_reinstantiates(wasm_runtime: Runtim
 
 def test_a_runaway_call_hits_the_wall_clock_deadline(wasm_runtime: Runtime, project: Path):
     def slow_clock() -> int:
-        time.sleep(0.4)  # the host is slow: the deadline covers time spent in imports too
+        past_the_deadline(wasm_runtime, 1.0)  # a slow host: the deadline covers time spent in imports too
         return 1_700_000_000_000
 
-    guest = WasmGuest(wasm_runtime, HostServices(project, clock=slow_clock), timeout_s=0.1)
+    guest = WasmGuest(wasm_runtime, HostServices(project, clock=slow_clock), timeout_s=1.0)
     with pytest.raises(GuestTrap, match="interrupt"):
         guest.memorize("a fact that takes too long", "default")
     assert not (project / ".gm" / "rs-learn.db").exists()

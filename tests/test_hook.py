@@ -17,9 +17,10 @@ import pytest
 from conftest import WASM
 from docpages import page
 from envelopes import ok
-from hostprocs import HOOK_FACTS, fingerprint, host, host_env, leftovers, remember, wait_for
+from hostprocs import HOOK_FACTS, HeldCompile, fingerprint, host, host_env, leftovers, remember, wait_for
 
 from host_harness.guests.runtime import Runtime
+from host_harness.hooks import ledger
 from host_harness.hooks.cold import (
     EXIT_MARGIN_S,
     HookConfig,
@@ -30,6 +31,7 @@ from host_harness.hooks.cold import (
     hook_output,
     parse_input,
 )
+from host_harness.spool.lock import pid_alive
 
 FACTS = HOOK_FACTS
 EMBEDDER_ID = json.loads((Path(__file__).resolve().parent.parent / "models" / "manifest.json")
@@ -148,14 +150,19 @@ def test_bad_input_injects_nothing_and_logs_why(remembered: Path, stdin: bytes, 
     assert done.stdout == b""
     lines = log_lines(remembered)
     assert len(lines) == 1 and reason in lines[0]
+    (line,) = ledger.read(remembered)  # issue 32, item 1: every run is in the ledger
+    assert line == {**line, "outcome": "error", "path": "direct", "session": None, "prompt": None}
+    assert reason in line["reason"]
 
 
 def test_a_missing_project_directory_logs_to_the_cache_dir(tmp_path: Path, project: Path):
     cache = tmp_path / "cache"
+    (project / ".gm").mkdir()  # the -p project: not the event's
     done = run_hook(event(cwd=str(tmp_path / "gone")), hook_env(project, RS_LEARN_CACHE_DIR=str(cache)))
     assert done.stdout == b""
     lines = (cache / "hook.log").read_text().splitlines()
     assert len(lines) == 1 and "does not exist" in lines[0] and "gone" in lines[0]
+    assert ledger.read(project) == []  # not this project's run
 
 
 def test_a_missing_component_injects_nothing(remembered: Path, tmp_path: Path):
@@ -189,25 +196,31 @@ def test_a_bad_command_line_never_blocks_the_prompt(remembered: Path, tmp_path: 
     cache = tmp_path / "cache"
     done = run_hook(event(), hook_env(remembered, RS_LEARN_HOOK_BUDGET="lots"))  # click would exit 2
     assert done.stdout == b"" and "rejected" in log_lines(remembered)[0]
+    (line,) = ledger.read(remembered)
+    assert line["outcome"] == "error" and line["reason"].startswith("hook command line rejected: ")
     done = run_hook(event(), hook_env(tmp_path / "missing", RS_LEARN_CACHE_DIR=str(cache)))  # -p must exist
     assert done.stdout == b"" and "rejected" in (cache / "hook.log").read_text()
 
 
-def test_a_cold_cache_compiles_in_the_background(remembered: Path, tmp_path: Path):
-    cache = tmp_path / "cache"
-    start = time.monotonic()
-    done = run_hook(event(), hook_env(remembered, RS_LEARN_CACHE_DIR=str(cache)))
-    assert time.monotonic() - start < 5, "the hook does not wait for the compile"
-    assert done.stdout == b"" and "compiling it in the background" in log_lines(remembered)[0]
-    marker = next(cache.glob(".warming-*"))
-    wait_for(lambda: marker.read_text().strip().isdigit(), 5, "the compiler's pid")
-    pid = int(marker.read_text())
-    again = run_hook(event(), hook_env(remembered, RS_LEARN_CACHE_DIR=str(cache)))
-    assert again.stdout == b"" and "a background compile is running" in log_lines(remembered)[1]
+def test_a_cold_cache_compiles_in_the_background(remembered: Path, tmp_path: Path, wasm_runtime: Runtime):
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime)  # no compile can finish until the test says so
+    cache = compile_.cache
     try:
-        os.kill(pid, signal.SIGTERM)  # the compile we started: do not let it run on
-    except ProcessLookupError:
-        pass
+        done = run_hook(event(), hook_env(remembered, RS_LEARN_CACHE_DIR=str(cache)))
+        assert done.stdout == b"" and "compiling it in the background" in log_lines(remembered)[0]
+        assert not compile_.artifact.exists(), "the hook answered without waiting for the compile"
+        marker = next(cache.glob(".warming-*"))
+        wait_for(lambda: marker.read_text().strip().isdigit(), 120, "the compiler's pid")
+        pid = int(marker.read_text())
+        again = run_hook(event(), hook_env(remembered, RS_LEARN_CACHE_DIR=str(cache)))
+        assert again.stdout == b"" and "a background compile is running" in log_lines(remembered)[1]
+    finally:
+        compile_.finish()  # the background warmup loads what this wrote, and exits
+    try:
+        wait_for(lambda: not pid_alive(pid), 300, "the background warmup to exit")
+    finally:
+        if pid_alive(pid):
+            os.kill(pid, signal.SIGTERM)
 
 
 
@@ -300,3 +313,62 @@ def test_the_warm_reader_answers_a_stale_index_from_keywords_too(changed_under_i
         assert index_current(project, cache), "a served index starts no build again"
     finally:
         reader.close()
+
+
+# issues 32 and 38: hardening
+
+
+@pytest.mark.parametrize("command", ["prompt-submit", "session-start"])
+def test_help_is_never_cut_by_the_deadline(project: Path, command: str):
+    done = host("hook", command, "--help", env=hook_env(project, RS_LEARN_HOOK_TIMEOUT="0.01"))
+    assert done.returncode == 0 and done.stderr == b""
+    text = done.stdout.decode()
+    assert text.startswith(f"Usage: rs-learn-host hook {command} [OPTIONS]") and "--timeout" in text
+    assert text.rstrip().endswith("Show this message and exit.")
+
+
+@pytest.mark.parametrize("command", ["prompt-submit", "session-start"])
+def test_deeply_nested_input_is_skipped_silently(remembered: Path, command: str):
+    (remembered / ".gm" / "skills" / "x").mkdir(parents=True)
+    (remembered / ".gm" / "skills" / "x" / "SKILL.md").write_text("---\ndescription: y\n---\n")
+    for nested in (b"[" * 100_000 + b"]" * 100_000, b'{"a":' * 100_000 + b"1" + b"}" * 100_000):
+        done = host("hook", command, env=hook_env(remembered), input=nested, timeout=60)
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert [line.split(" ", 2)[2] for line in log_lines(remembered)] == [
+        "hook input is nested too deeply to be read"] * 2
+
+
+def test_a_corrupt_store_is_logged_never_printed(remembered: Path):
+    (remembered / ".gm" / "rs-learn.db").write_bytes(b"not a database " * 2000)
+    done = host("hook", "prompt-submit", env=hook_env(remembered), input=event(cwd=str(remembered)))
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    logged = "\n".join(log_lines(remembered))
+    assert "auto_recall failed:" in logged and "is not a usable SQLite database" in logged
+    (line,) = ledger.read(remembered)
+    assert line["outcome"] == "error" and "is not a usable SQLite database" in line["reason"]
+
+
+def test_a_five_megabyte_prompt_still_writes_its_redacted_line(remembered: Path):
+    token = "ghp_" + "A1b2C3d4E5" * 3 + "f6G7h8"
+    prompt = f"which port does the staging server use? my token is {token} " + "log line " * 560_000
+    assert len(prompt) > 5_000_000
+    done = host("hook", "prompt-submit", "--log-prompts", env=hook_env(remembered), input=event(prompt))
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    (line,) = ledger.read(remembered)
+    assert line["outcome"] == "error" and line["prompt"] == ledger.digest(prompt) and "text" not in line
+    assert "larger than" in line["reason"]
+    said = (remembered / ".gm" / "logs" / "ledger.jsonl").read_text() + "\n".join(log_lines(remembered))
+    assert token not in said and "log line" not in said
+
+
+def test_why_refuses_a_linked_log_folder_with_a_clear_error(project: Path, tmp_path: Path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "ledger.jsonl").write_text('{"v": 1, "outcome": "injected", "session": "planted"}\n')
+    (project / ".gm").mkdir()
+    os.symlink(elsewhere, project / ".gm" / "logs")
+    done = host("why", env=hook_env(project))
+    assert done.returncode == 1 and done.stdout == b""
+    said = done.stderr.decode()
+    assert said.startswith("Error: cannot read the hook's ledger: ") and "is a symbolic link" in said
+    assert "Traceback" not in said and "planted" not in said

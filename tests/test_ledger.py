@@ -11,16 +11,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import threading
 import time
 from pathlib import Path
 
 import pytest
 from conftest import WASM
-from hostprocs import HOOK_FACTS, Watcher, host, host_env, remember
+from envelopes import ok
+from hostprocs import HOOK_FACTS, Watcher, host, host_env, remember, wait_for
+from secret_corpus import true_cases
 
+from guest.text.redact import MARKER, redact
 from host_harness.guests.runtime import Runtime
 from host_harness.hooks import ledger, sessions, switches
 from host_harness.hooks.cold import HookConfig, PromptSubmitHook, SessionStartHook
+from host_harness.hooks.record import PromptRun
 from host_harness.store.confine import OutsideProject
 
 PROMPT = "which port does the staging server use?"
@@ -108,6 +114,7 @@ def test_auto_recall_turns_off_for_the_project_the_environment_and_the_session(
     config.write_text('{"auto_recall": false}')
     assert prompt_hook(remembered, target, event(session=None)) == ""
     assert entries(remembered)[-1]["outcome"] == "off" and "config.json" in entries(remembered)[-1]["reason"]
+    assert entries(remembered)[-1]["path"] == "direct"  # answered by the switch: no component ran
     monkeypatch.setenv(switches.ENV, "1")  # the environment wins over the file
     assert PORT_FACT in prompt_hook(remembered, target, event(session=None))
     config.write_text("{}")
@@ -134,6 +141,78 @@ def test_log_prompts_keeps_the_prompt_with_its_secrets_redacted(remembered: Path
     assert PORT_FACT in prompt_hook(remembered, target, event(prompt), log_prompts=True)
     assert entries(remembered)[-1]["text"] == "staging server port? my key is [REDACTED:aws-access-key-id]"
     assert "AKIA" not in (remembered / ".gm" / "logs" / "ledger.jsonl").read_text()
+
+
+def pieces(secret: str) -> set[str]:
+    """What of a secret must not appear: itself and each run of 6+ letters and digits (lower case)."""
+    return {secret.lower(), *(run.lower() for run in re.findall(r"[A-Za-z0-9]{6,}", secret))}
+
+
+def leaked(secret: str, said: str) -> set[str]:
+    """The pieces of ``secret`` in ``said`` (its redaction markers aside: ``github_pat_…`` holds *github*)."""
+    said = MARKER.sub(" ", said).lower()
+    return {piece for piece in pieces(secret) if piece in said}
+
+
+def test_no_prompt_secret_reaches_the_ledger_or_why(guest, project: Path):
+    """Issue 38, item 1: every field derived from a prompt is redacted as stored text is, on both targets.
+
+    Each case of the secret corpus pasted in a prompt that names things (``Caroline`` is an unknown
+    name: ``evidence.why`` quotes names) goes through ``auto_recall`` (with ``log_prompt``) and the
+    host's ledger line; neither the line nor ``rs-learn-host why`` holds any piece of the secret.
+    """
+    for fact in HOOK_FACTS:
+        ok(guest, "memorize", {"text": fact})
+    cases = [(kind, f"Which port did Caroline give the staging server? {text}", secret)
+             for kind, text, secret in true_cases()]
+    cases = [(kind, prompt, secret) for kind, prompt, secret in cases if secret not in redact(prompt)[0]]
+    assert len(cases) >= 200  # redaction's own coverage is tests/test_redact.py's
+    for i, (_kind, prompt, _secret) in enumerate(cases):
+        data = ok(guest, "auto_recall", {"prompt": prompt, "log_prompt": True})
+        PromptRun(project, {"session_id": f"case-{i}"}, prompt, started=time.monotonic(),
+                  log_prompts=True).finish(data)
+    lines = entries(project)
+    assert len(lines) == len(cases)
+    why = host("why", "--last", str(len(cases)), env=host_env(project))
+    assert why.returncode == 0, why.stderr
+    blocks = why.stdout.decode().split("\n\n")
+    assert len(blocks) == len(cases)
+    found = {}
+    for (kind, _text, secret), entry, block in zip(cases, lines, blocks, strict=True):
+        assert entry["session"] == block.split("session ", 1)[1].split(" ", 1)[0]
+        said = json.dumps(entry, ensure_ascii=False) + block
+        if leaked(secret, said):
+            found[kind] = sorted(leaked(secret, said))
+        assert "caroline" in entry["query"] and entry["text"].startswith("Which port did Caroline")
+    assert found == {}
+    names = {name for entry in lines for name in entry["evidence"].get("unknown_names", [])}
+    assert "Caroline" in names and all(len(name) < 20 for name in names), names
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_hook_process_logs_no_prompt_secret_cold_or_warm(remembered: Path, warm: bool):
+    """Issue 38, item 1, through the real hook (with --log-prompts) and ``why``."""
+    token = "ghp_" + "Q7wErT9yUiOp1AsDfGhJkLzXcVbNm0" + "4kR2sT"
+    prompt = (f"Which port did Caroline give the staging server? GITHUB_TOKEN={token} and "
+              "DB_PASSWORD=Tr0ub4dor&3 and AKIAQYLPMN5HHHFPZAM2 and Bearer 9a8b7c6d5e4f3a2b1c0d")
+    secrets = [token, "Tr0ub4dor&3", "AKIAQYLPMN5HHHFPZAM2", "9a8b7c6d5e4f3a2b1c0d"]
+    env = host_env(remembered)
+    watcher = Watcher(env) if warm else None
+    try:
+        if watcher is not None:
+            watcher.wait_ready()
+        raw = event(prompt, cwd=str(remembered))
+        done = host("hook", "prompt-submit", "--log-prompts", env=env, input=raw)
+    finally:
+        if watcher is not None:
+            assert watcher.stop() == 0
+    assert done.returncode == 0 and done.stderr == b""
+    (line,) = entries(remembered)
+    assert line["path"] == ("warm" if warm else "cold") and "caroline" in line["query"]
+    why = host("why", env=env).stdout.decode()
+    said = (remembered / ".gm" / "logs" / "ledger.jsonl").read_text() + why
+    assert [secret for secret in secrets if leaked(secret, said)] == []
+    assert "[REDACTED:github-token]" in line["text"] and "[REDACTED:aws-access-key-id]" in why
 
 
 def test_a_quarantined_memory_is_never_injected_and_the_ledger_says_so(project: Path, wasm_runtime: Runtime,
@@ -164,9 +243,53 @@ def test_the_warm_path_records_and_deduplicates_as_the_cold_one(remembered: Path
     finally:
         assert watcher.stop() == 0
     lines = entries(remembered)
-    assert [e["path"] for e in lines] == ["warm", "warm", "warm"]
+    assert [e["path"] for e in lines] == ["warm", "warm", "direct"]  # a switch answers: no server asked
     assert [e["outcome"] for e in lines] == ["injected", "nothing", "off"]
     assert lines[1]["candidates"][0]["decision"] == "seen"
+
+
+class Stalled(PromptSubmitHook):
+    """A run that stalls once its switches are read (a store that does not answer) until released."""
+
+    release = threading.Event()
+
+    def before(self, project: Path, body: dict) -> str | None:
+        early = super().before(project, body)
+        self.release.wait(120)
+        return early
+
+
+def test_a_run_the_budget_ends_is_in_the_ledger_with_how_far_it_got(remembered: Path):
+    """Issue 32, item 1: the worker still busy at the deadline -- the run's line says so, once."""
+    config = HookConfig(wasm=WASM, fallback_project=remembered, timeout_s=0.5, started=time.monotonic())
+    try:
+        assert Stalled(config).run(lambda: event()) == ""
+    finally:
+        Stalled.release.set()
+    (line,) = entries(remembered)
+    assert line == {**line, "session": "s-1", "prompt": ledger.digest(PROMPT), "path": "direct",
+                    "outcome": "timeout", "stage": "reading the on/off switches and the session", "tokens": 0}
+    assert line["reason"] == ("gave up after the 0.5 s time budget while reading the on/off switches and the "
+                              "session; nothing injected")
+    log = (remembered / ".gm" / "logs" / "hook.log").read_text()
+    assert line["reason"] in log
+    wait_for(lambda: not any(t.name == "rs-learn-hook" for t in threading.enumerate()), 120, "the worker")
+    assert len(entries(remembered)) == 1, "the worker's late answer is neither printed nor recorded"
+
+    closed = threading.Event()
+
+    def blocked() -> bytes:
+        closed.wait(120)  # a stdin that does not close before the deadline
+        return b""
+
+    late = HookConfig(wasm=WASM, fallback_project=remembered, timeout_s=0.5, started=time.monotonic())
+    try:
+        assert PromptSubmitHook(late).run(blocked) == ""
+    finally:
+        closed.set()
+    bare = entries(remembered)[-1]
+    assert bare == {**bare, "session": None, "prompt": None, "outcome": "timeout",
+                    "stage": "reading the event"}
 
 
 def test_the_ledger_is_bounded_rotated_and_read_back_in_order(tmp_path: Path,

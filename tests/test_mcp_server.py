@@ -194,22 +194,24 @@ def test_bad_arguments_are_error_results_and_store_nothing(wasm_path: Path, proj
 
 def test_a_trap_mid_session_costs_one_call(wasm_path: Path, project: Path, tmp_path: Path):
     log = tmp_path / "stderr.log"
+    db = project / ".gm" / "rs-learn.db"
 
     async def scenario() -> None:
-        async with connect(project, "--timeout", "2", log=log) as client:
-            await client.call_tool("memorize", {"text": "The first fact is stored."})
-            lock = sqlite3.connect(project / ".gm" / "rs-learn.db", isolation_level=None)
-            lock.execute("BEGIN EXCLUSIVE")  # the next call waits in a host import past its deadline
+        async with connect(project, "--timeout", "5", log=log) as client:
+            first = await client.call_tool("memorize", {"text": "The first fact is stored."})
+            assert first.is_error is False, text(first)
+            lock = sqlite3.connect(db, isolation_level=None)
+            lock.execute("BEGIN EXCLUSIVE")  # held until the next call is answered
             try:
+                # It waits in a host import for the lock, up to the store's 10 s busy timeout -- twice
+                # its 5 s deadline -- and traps when it gets back into wasm.
                 pending = asyncio.ensure_future(client.call_tool("memorize", {"text": "The second fact."}))
-                await asyncio.sleep(1.0)
-                assert not pending.done()
                 assert len((await client.list_tools()).tools) > 10  # the protocol is served meanwhile
-                await asyncio.sleep(3.0)
+                assert not pending.done()
+                trapped = await pending
             finally:
                 lock.rollback()
                 lock.close()
-            trapped = await pending
             assert trapped.is_error is True
             assert "trapped" in text(trapped) and "interrupt" in text(trapped), text(trapped)
             stored = await client.call_tool("memorize", {"text": "The second fact."})

@@ -9,7 +9,7 @@ import pytest
 from envelopes import call, ok
 from hostprocs import host, host_env
 
-from guest.learn.discovery import HEADER, INTRO
+from guest.learn.discovery import CUT, HEADER, INTRO
 from host_harness.guests.runtime import Runtime
 from host_harness.hooks.cold import parse_event
 from host_harness.store.skills import MAX_HEAD_BYTES, description, discover
@@ -113,6 +113,15 @@ def test_session_start_stays_within_its_budget(guest, project: Path):
     assert long["shown"] == 30 and "more in" not in long["context"]
 
 
+def test_a_budget_too_small_for_any_skill_says_so_or_nothing(guest, skilled: Path):
+    """Issue 32, item 14: when not even one skill fits, one line says so (when that line fits)."""
+    data = ok(guest, "session_start", {"budget_tokens": 30})
+    assert data["shown"] == 0 and len(data["skills"]) == 3
+    assert data["context"] == CUT.format("3 skills") + "\n"
+    assert (len(data["context"]) + 3) // 4 <= 30
+    assert ok(guest, "session_start", {"budget_tokens": 5})["context"] == ""  # not even that line
+
+
 def test_session_start_without_skills_is_empty(guest, project: Path):
     assert ok(guest, "session_start", "") == {"context": "", "skills": [], "shown": 0}
     assert not (project / ".gm").exists()
@@ -164,3 +173,29 @@ def test_the_hook_is_quiet_without_skills_and_never_fails(project: Path, tmp_pat
     assert run_session_hook(session_event(), {**env, "RS_LEARN_SESSION_BUDGET": "lots"}).stdout == b""
     lines = (project / ".gm" / "logs" / "hook.log").read_text(encoding="utf-8").splitlines()
     assert ["not JSON" in lines[1], "unexpected hook event" in lines[2], "rejected" in lines[3]] == [True] * 3
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_the_hook_with_a_small_budget_logs_why_it_lists_nothing(skilled: Path, wasm_runtime: Runtime,
+                                                                warm: bool):
+    """Issue 32, item 14: the cut is said in one line when it fits, and logged either way, cold or warm."""
+    from hostprocs import Watcher
+
+    env = host_env(skilled, RS_LEARN_HOOK_TIMEOUT="20")
+    watcher = Watcher(env) if warm else None
+    try:
+        if watcher is not None:
+            watcher.wait_ready()
+        said = run_session_hook(session_event(cwd=str(skilled)), env, "--budget", "30")
+        quiet = run_session_hook(session_event(cwd=str(skilled)), env, "--budget", "5")
+    finally:
+        if watcher is not None:
+            assert watcher.stop() == 0
+    assert json.loads(said.stdout)["hookSpecificOutput"]["additionalContext"] == CUT.format("3 skills") + "\n"
+    assert quiet.stdout == b"" and said.stderr == quiet.stderr == b""
+    lines = (skilled / ".gm" / "logs" / "hook.log").read_text(encoding="utf-8").splitlines()
+    budget = "-token budget (--budget, $RS_LEARN_SESSION_BUDGET)"
+    assert [line.split(" ", 2)[2] for line in lines] == [
+        f"the 3 skills of this project do not fit in the 30{budget}; said so in one line",
+        f"the 3 skills of this project do not fit in the 5{budget}; nothing injected",
+    ]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hostprocs import HeldCompile, wait_for
 
 from host_harness.cli.main import cli
 from host_harness.integrations.edits import backup_of
@@ -360,13 +361,22 @@ def test_the_entries_run_the_installed_rs_learn_host_by_its_absolute_path(repo: 
     assert load(repo / ".cursor" / "mcp.json")["mcpServers"]["rs-learn"]["command"] == str(HOST.resolve())
 
 
-def test_setup_compiles_the_component_for_the_first_start(repo: Path, home: Path, tmp_path: Path, wasm_path):
-    cache = tmp_path / "cache"
+def test_setup_compiles_the_component_for_the_first_start(repo: Path, home: Path, tmp_path: Path, wasm_path,
+                                                          wasm_runtime):
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)  # the compile, as setup's would end
+    cache = compile_.cache
     env = {**os.environ, "HOME": str(home), "RS_LEARN_CACHE_DIR": str(cache), "RS_LEARN_WASM": str(wasm_path)}
-    done = subprocess.run([str(HOST), "setup", "codex", "--scope", "user"], cwd=repo, env=env,
-                          capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stderr
-    assert "component compiled in" in done.stdout
+    errors = tmp_path / "stderr"
+    with errors.open("wb") as sink:
+        proc = subprocess.Popen([str(HOST), "setup", "codex", "--scope", "user"], cwd=repo, env=env,
+                                stdout=subprocess.PIPE, stderr=sink)
+        try:
+            wait_for(lambda: b"compiling the component" in errors.read_bytes(), 300, "setup's compile")
+        finally:
+            compile_.finish()
+            out, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 0, errors.read_text()
+    assert "component compiled in" in out.decode()
     assert [p.suffix for p in cache.glob("rs_learn-*.cwasm")] == [".cwasm"]
     again = subprocess.run([str(HOST), "setup", "codex", "--scope", "user"], cwd=repo, env=env,
                            capture_output=True, text=True, timeout=300)

@@ -14,7 +14,17 @@ import time
 from pathlib import Path
 
 import pytest
-from hostprocs import HOST, Watcher, answered_in, host, host_env, leftovers, wait_for, write_request
+from hostprocs import (
+    HOST,
+    Watcher,
+    answered_in,
+    host,
+    host_env,
+    leftovers,
+    past_the_deadline,
+    wait_for,
+    write_request,
+)
 
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.component import WasmGuest
@@ -175,11 +185,16 @@ def test_a_request_written_after_an_answer_reuses_its_id(guest: BaseGuest, proje
     assert answer(project, "1")["verb"] == "memorize" and answer(project, "1")["ok"] is True
 
 
-def test_a_fresh_empty_file_is_left_for_the_next_poll(guest: BaseGuest, project: Path):
+def test_a_fresh_empty_file_is_left_for_the_next_poll(guest: BaseGuest, project: Path,
+                                                      monkeypatch: pytest.MonkeyPatch):
+    from host_harness.spool import watcher
+
     path = put(project, "version", "1.txt", "")
     spool = Spool(project, guest)
-    os.utime(path, (time.time() + 0.2, time.time() + 0.2))  # fresh for a while even on a slow machine
-    assert spool.drain()["postponed"] == 1
+    with monkeypatch.context() as fresh:
+        fresh.setattr(watcher, "FRESH_EMPTY_NS", 3600 * 10**9)  # fresh however slow the machine is
+        assert spool.drain()["postponed"] == 1
+    os.utime(path, (time.time() + 0.2, time.time() + 0.2))  # and still fresh for a moment
     assert not (spool_dir(project) / "out" / "1.json").exists()
     assert spool.drain_all(threading.Event())[ANSWERED] == 1  # --once waits for it
     assert answer(project, "1")["ok"] is True
@@ -190,10 +205,10 @@ def test_a_guest_trap_costs_one_request(wasm_runtime: Runtime, project: Path):
 
     def clock() -> int:
         if slow.is_set():
-            time.sleep(0.5)  # past the 0.1 s deadline: the component traps
+            past_the_deadline(wasm_runtime, 1.0)  # the component traps
         return 1_700_000_000_000
 
-    guest = WasmGuest(wasm_runtime, HostServices(project, clock=clock), timeout_s=0.1)
+    guest = WasmGuest(wasm_runtime, HostServices(project, clock=clock), timeout_s=1.0)
     spool = Spool(project, guest)
     put(project, "memorize", "1.txt", "This one traps.")
     slow.set()
@@ -418,12 +433,12 @@ def test_sigterm_mid_batch_finishes_the_current_request(wasm_path: Path, wasm_ru
 def test_two_watchers_racing_exactly_one_wins(wasm_path: Path, wasm_runtime: Runtime, project: Path):
     env = host_env(project)
     first, second = Watcher(env), Watcher(env)
-    assert first.ready.wait(60) and second.ready.wait(60)
-    time.sleep(0.3)
+    assert first.ready.wait(60) and second.ready.wait(60)  # watching, or exited
+    wait_for(lambda: any(w.proc.poll() is not None for w in (first, second)), 60, "the loser to exit")
     running = [w for w in (first, second) if w.proc.poll() is None]
     assert len(running) == 1, [w.lines for w in (first, second)]
     loser = second if running[0] is first else first
-    assert loser.proc.wait(10) == 3
+    assert loser.proc.wait(10) == 3 and running[0].proc.poll() is None
     assert "another spool watcher holds the lock" in "\n".join(loser.lines)
     put(project, "version", "1.txt", "{}")
     once = host("spool", "--once", env=env)
@@ -435,13 +450,16 @@ def test_two_watchers_racing_exactly_one_wins(wasm_path: Path, wasm_runtime: Run
 def test_a_stale_lock_of_a_live_process_is_taken_over(wasm_path: Path, wasm_runtime: Runtime, project: Path):
     env = host_env(project)
     lock = spool_dir(project) / ".lock"
-    lock.parent.mkdir(parents=True)
-    holder = {"pid": os.getpid(), "host": socket.gethostname(), "token": "hung", "started": 0,
-              "heartbeat": time.time()}
-    lock.write_text(json.dumps(holder))
     put(project, "version", "1.txt", "{}")
-    assert host("spool", "--once", env=env).returncode == 3, "a live, fresh holder is respected"
-    lock.write_text(json.dumps({**holder, "heartbeat": time.time() - 60}))
+    live = SpoolLock(lock, heartbeat_s=0.1)  # a live watcher, beating however long the CLI takes to start
+    live.acquire()
+    live.start_heartbeat(lambda: None)
+    try:
+        assert host("spool", "--once", env=env).returncode == 3, "a live, fresh holder is respected"
+    finally:
+        live.release()
+    holder = {"pid": os.getpid(), "host": socket.gethostname(), "token": "hung", "started": 0}
+    lock.write_text(json.dumps({**holder, "heartbeat": time.time() - 60}))  # alive, but silent for a minute
     done = host("spool", "--once", env=env)
     assert done.returncode == 0, done.stderr
     assert answer(project, "1")["ok"] is True and not lock.exists()

@@ -22,6 +22,7 @@ import pytest
 from hostprocs import HOST, Watcher, host_env, remember, wait_for, write_lock_held, write_request
 
 from host_harness.guests.runtime import Runtime
+from host_harness.hooks import ledger
 from host_harness.hooks.reader import WarmReader
 from host_harness.hooks.server import WarmServer
 from host_harness.hooks.warm import SOCKET_NAME, STARTED, NoServer, ask
@@ -51,9 +52,9 @@ def hook(project: Path, prompt: str = PROMPT, timeout: str = "20") -> tuple[str,
 
 
 def asked(project: Path, body: dict | None = None) -> str:
-    """``auto_recall`` through the warm socket, with 5 s to answer."""
+    """``auto_recall`` through the warm socket, with 60 s to answer (no test here is about that time)."""
     body = {"prompt": PROMPT} if body is None else body
-    return ask(project, "auto_recall", body, time.monotonic() + 5, 5.0)
+    return ask(project, "auto_recall", body, time.monotonic() + 60, 60.0)
 
 
 def serving(project: Path, serve) -> WarmServer:
@@ -361,7 +362,14 @@ def test_a_server_that_started_and_stalls_cannot_hold_the_hook_past_its_budget(r
         wait_for(fake.cut_off.is_set, 30, "the hook to close the connection")
     finally:
         fake.close()
-    assert out == "" and "the warm server did not answer: timed out; nothing injected" in hook_log(remembered)
+    reason = "the warm server did not answer: timed out; nothing injected"
+    assert out == "" and reason in hook_log(remembered)
+    (line,) = ledger.read(remembered)  # issue 32, item 1: the run is in the ledger, and why says it
+    assert line == {**line, "outcome": "timeout", "path": "warm", "reason": reason,
+                    "stage": "waiting for the warm server", "prompt": ledger.digest(PROMPT)}
+    why = subprocess.run([*HOST, "why"], env=host_env(remembered), capture_output=True, timeout=60)
+    said = why.stdout.decode()
+    assert f"(warm, {line['ms']:g} ms)" in said and f"timed out: {reason}" in said
 
 
 def test_the_budget_ends_the_hook_whatever_it_waits_for(remembered: Path):
@@ -381,6 +389,11 @@ def test_the_budget_ends_the_hook_whatever_it_waits_for(remembered: Path):
     assert code == 0 and proc.stdout is not None and proc.stdout.read() == b""
     logged = hook_log(remembered)
     assert "the 5 s time budget" in logged and "; nothing injected" in logged, logged
+    (line,) = ledger.read(remembered)  # issue 32, item 1: how far it got (a loaded machine: start-up)
+    assert line == {**line, "outcome": "timeout", "path": "direct", "session": None, "prompt": None}
+    assert line["stage"] in ("reading the event", "starting up") and line["reason"] in logged
+    why = subprocess.run([*HOST, "why"], env=host_env(remembered), capture_output=True, timeout=60)
+    assert why.returncode == 0 and "prompt not read\n  timed out: " in why.stdout.decode(), why.stderr
 
 
 def test_a_server_busy_with_another_hook_sends_this_one_cold(remembered: Path):

@@ -11,27 +11,37 @@ import io
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 import threading
 import time
 from pathlib import Path
 
+from conftest import ROOT
 from hostprocs import HOST, HeldCompile, wait_for
 
 from host_harness.cli.warmup import BAR_WIDTH, Bar, Note
 from host_harness.guests.runtime import (
     COMPILE_SECONDS,
+    COMPILE_SECONDS_KEEP,
     artifact_is_intact,
+    cache_file_name,
     expected_compile_s,
     load_component,
     lock_path,
     make_engine,
     prune,
+    record_compile_s,
 )
 from host_harness.warmup import Warmed, warmup
 
 EMPTY_COMPONENT = b"\x00asm\x0d\x00\x01\x00"  # valid, and compiled in no time
+
+
+def checkout_env(**extra: str) -> dict[str, str]:
+    """The environment of an ``rs-learn-host`` process running this checkout's code."""
+    return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **extra}
 
 
 def test_warmup_waits_for_a_compile_in_progress_then_is_instant(wasm_runtime, wasm_path: Path,
@@ -62,8 +72,8 @@ def test_warmup_waits_for_a_compile_in_progress_then_is_instant(wasm_runtime, wa
 
 def test_the_cli_draws_a_bar_on_a_terminal(wasm_runtime, wasm_path: Path, tmp_path: Path):
     compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)
-    (compile_.cache / COMPILE_SECONDS).write_text("40.0\n", encoding="ascii")  # the last compile took 40 s
-    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(compile_.cache), "RS_LEARN_WASM": str(wasm_path)}
+    record_compile_s(compile_.cache, compile_.artifact.name, 40.0)  # this compile took 40 s here before
+    env = checkout_env(RS_LEARN_CACHE_DIR=str(compile_.cache), RS_LEARN_WASM=str(wasm_path))
     master, slave = pty.openpty()
     proc = subprocess.Popen([*HOST, "warmup"], stdout=subprocess.PIPE, stderr=slave, env=env, cwd=tmp_path)
     os.close(slave)
@@ -85,7 +95,7 @@ def test_the_cli_draws_a_bar_on_a_terminal(wasm_runtime, wasm_path: Path, tmp_pa
 def test_the_cli_says_one_plain_line_off_a_terminal_and_nothing_when_compiled(wasm_runtime, wasm_path: Path,
                                                                              tmp_path: Path):
     compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)
-    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(compile_.cache), "RS_LEARN_WASM": str(wasm_path)}
+    env = checkout_env(RS_LEARN_CACHE_DIR=str(compile_.cache), RS_LEARN_WASM=str(wasm_path))
     errors = tmp_path / "stderr"
     with errors.open("wb") as sink:
         proc = subprocess.Popen([*HOST, "warmup"], stdout=subprocess.PIPE, stderr=sink, env=env, cwd=tmp_path)
@@ -95,7 +105,9 @@ def test_the_cli_says_one_plain_line_off_a_terminal_and_nothing_when_compiled(wa
             compile_.finish()
             out, _ = proc.communicate(timeout=300)
     assert proc.returncode == 0, errors.read_text()
-    assert errors.read_text() == "compiling the component (once after an install or upgrade)...\n"
+    first, *more = errors.read_text().splitlines()
+    assert first == "compiling the component (once after an install or upgrade)...", first
+    assert all(re.fullmatch(r"  still compiling: \d+ s", line) for line in more), more  # every 10 s
     assert out.decode().startswith("compiled the component in ")
     again = subprocess.run([*HOST, "warmup", "--json"], capture_output=True, text=True, env=env, cwd=tmp_path,
                            timeout=120)
@@ -105,25 +117,61 @@ def test_the_cli_says_one_plain_line_off_a_terminal_and_nothing_when_compiled(wa
 
 
 def test_a_missing_component_is_a_clear_error(tmp_path: Path):
-    env = {**os.environ, "RS_LEARN_CACHE_DIR": str(tmp_path / "cache")}
+    env = checkout_env(RS_LEARN_CACHE_DIR=str(tmp_path / "cache"))
     done = subprocess.run([*HOST, "--wasm", str(tmp_path / "nothing.wasm"), "warmup"], capture_output=True,
                           text=True, env=env, cwd=tmp_path, timeout=120)
     assert done.returncode == 1 and "component not found" in done.stderr
     assert not (tmp_path / "cache").exists()
 
 
-def test_a_compile_records_how_long_it_took_and_prune_drops_its_lock(tmp_path: Path):
+def test_a_compile_records_how_long_it_took_and_prune_drops_its_lock(tmp_path: Path, wasm_path: Path):
     cache = tmp_path / "cache"
-    assert expected_compile_s(cache) is None
+    assert expected_compile_s(EMPTY_COMPONENT, cache) is None
+    (cache / "compile-seconds").parent.mkdir()
+    (cache / "compile-seconds").write_text("17.0\n", encoding="ascii")  # 0.1.0's figure, of any component
     component = tmp_path / "empty.wasm"
     component.write_bytes(EMPTY_COMPONENT)
     load_component(make_engine(), component, cache)
-    seconds = expected_compile_s(cache)
+    seconds = expected_compile_s(EMPTY_COMPONENT, cache)
     assert seconds is not None and seconds >= 0
+    assert expected_compile_s(wasm_path.read_bytes(), cache) is None, "another component's time: no estimate"
     (artifact,) = cache.glob("rs_learn-*.cwasm")
     assert lock_path(artifact).exists() and artifact_is_intact(artifact)
     assert prune(cache, keep=0) == [artifact]
-    assert sorted(p.name for p in cache.iterdir()) == [COMPILE_SECONDS]
+    assert sorted(p.name for p in cache.iterdir()) == [COMPILE_SECONDS], "the unkeyed figure is gone"
+
+
+def test_a_compile_time_is_this_component_on_this_machine(tmp_path: Path):
+    other = EMPTY_COMPONENT + b"\x00\x00"  # another component: another artifact name
+    record_compile_s(tmp_path, cache_file_name(EMPTY_COMPONENT), 123.0, where="other-box/64cpu/x86_64")
+    record_compile_s(tmp_path, cache_file_name(other), 17.0)
+    assert expected_compile_s(EMPTY_COMPONENT, tmp_path) is None, "measured on another machine"
+    assert expected_compile_s(other, tmp_path) == 17.0
+    record_compile_s(tmp_path, cache_file_name(EMPTY_COMPONENT), 9.04)
+    assert expected_compile_s(EMPTY_COMPONENT, tmp_path) == 9.0
+    for i in range(COMPILE_SECONDS_KEEP):
+        record_compile_s(tmp_path, f"rs_learn-{i}.cwasm", float(i))
+    assert expected_compile_s(EMPTY_COMPONENT, tmp_path) is None, "only the newest measurements are kept"
+    assert len(json.loads((tmp_path / COMPILE_SECONDS).read_text())) == COMPILE_SECONDS_KEEP
+    (tmp_path / COMPILE_SECONDS).write_text("[not, json", encoding="utf-8")
+    assert expected_compile_s(other, tmp_path) is None
+
+
+def test_off_a_terminal_a_line_every_ten_seconds_of_compiling():
+    out = io.StringIO()
+    note = Note(out)
+    for elapsed in (0.1, 5.0, 9.9, 10.0, 10.1, 19.0, 35.2, 36.0, 40.0):
+        note(elapsed, None)
+    assert out.getvalue().splitlines() == [
+        "compiling the component (once after an install or upgrade)...",
+        "  still compiling: 10 s", "  still compiling: 35 s", "  still compiling: 40 s"]
+    estimated = io.StringIO()
+    note = Note(estimated, every_s=30.0)
+    for elapsed in (0.0, 29.0, 31.0, 61.0):
+        note(elapsed, 120.0)
+    assert estimated.getvalue().splitlines() == [
+        "compiling the component (once after an install or upgrade, about 120 s)...",
+        "  still compiling: 31 s of about 120 s", "  still compiling: 61 s of about 120 s"]
 
 
 def test_the_bar_fills_with_the_expected_time_and_never_claims_done():
@@ -141,5 +189,14 @@ def test_the_bar_fills_with_the_expected_time_and_never_claims_done():
     note = io.StringIO()
     line = Note(note)
     line(0.1, 35.0)
-    line(0.2, 35.0)
+    line(0.2, 35.0)  # the next line after 10 s
     assert note.getvalue() == "compiling the component (once after an install or upgrade, about 35 s)...\n"
+
+
+def test_the_suite_compiles_into_a_cache_of_its_own(session_cache: Path, wasm_runtime, wasm_path: Path):
+    """The tests never write compiled components into the user's ~/.cache/rs-learn (issue 32.15)."""
+    from host_harness.cachedir import default_cache_dir
+
+    assert default_cache_dir() == session_cache != Path.home() / ".cache" / "rs-learn"
+    assert os.environ["RS_LEARN_CACHE_DIR"] == str(session_cache), "inherited by every process a test starts"
+    assert artifact_is_intact(session_cache / cache_file_name(wasm_path.read_bytes()))

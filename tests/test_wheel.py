@@ -1,4 +1,8 @@
-"""An installable host: the wheel carries the component, and a fresh venv runs rs-learn-host with it."""
+"""An installable host: the wheel carries the component, and a fresh venv runs rs-learn-host with it.
+
+Building the wheel needs nothing from the network; installing it into a fresh venv gets its
+dependencies from the package index, so those tests are marked ``network`` (skipped offline, saying so).
+"""
 
 from __future__ import annotations
 
@@ -31,8 +35,11 @@ def wheel(tmp_path_factory: pytest.TempPathFactory, wasm_path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
-    """A fresh venv (no componentize-py, no checkout on its path) with the wheel installed."""
+def installed(tmp_path_factory: pytest.TempPathFactory, wheel: Path, wasm_runtime) -> Path:
+    """A fresh venv (no componentize-py, no checkout on its path) with the wheel installed.
+
+    Its tests seed their caches with the session's compiled component (``wasm_runtime``).
+    """
     env_dir = tmp_path_factory.mktemp("venv") / "venv"
     venv.create(env_dir, with_pip=True)
     subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
@@ -48,7 +55,7 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def seed_cache(cache: Path) -> None:
-    """Copy this session's compiled component, if any, so the venv does not compile it again."""
+    """Copy this session's compiled component, so the venv does not compile it again."""
     cache.mkdir()
     name = cache_file_name((ROOT / "dist" / "rs_learn.wasm").read_bytes())
     for suffix in ("", ".sha256"):
@@ -62,9 +69,12 @@ def test_the_wheel_carries_the_component(wheel: Path, wasm_path: Path):
         names = archive.namelist()
         assert archive.read("host_harness/assets/rs_learn.wasm") == wasm_path.read_bytes()
     assert "host_harness/cli/main.py" in names and "guest/host.py" in names
+    for page in ("index.html", "app.js", "app.css"):  # the web view, vendored (issue 36)
+        assert f"host_harness/ui/static/{page}" in names
     assert not [n for n in names if n.startswith(("tests/", "hosts/", "bench/", "dist/"))]
 
 
+@pytest.mark.network
 def test_a_fresh_venv_memorizes_and_recalls_outside_the_checkout(installed: Path, tmp_path: Path):
     bin_dir = installed / "bin"
     where = subprocess.run([str(bin_dir / "python"), "-c", "import host_harness, wasmtime;"
@@ -144,6 +154,7 @@ def repo(git_repo: Path) -> Path:
     return git_repo
 
 
+@pytest.mark.network
 def test_the_wheel_knows_its_version_and_license(wheel: Path, wheel_host: Installed, repo: Path):
     assert wheel_host.ok("--version", cwd=repo).strip() == "rs-learn-host 0.1.0"
     with zipfile.ZipFile(wheel) as archive:
@@ -153,6 +164,7 @@ def test_the_wheel_knows_its_version_and_license(wheel: Path, wheel_host: Instal
         assert archive.read("rs_learn-0.1.0.dist-info/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
 
 
+@pytest.mark.network
 def test_setup_and_both_hooks_from_the_wheel(wheel_host: Installed, repo: Path, tmp_path: Path):
     out = wheel_host.ok("setup", "claude-code", cwd=repo)
     assert "component already compiled" in out, "warmup found the packaged component's compiled artifact"
@@ -171,6 +183,7 @@ def test_setup_and_both_hooks_from_the_wheel(wheel_host: Installed, repo: Path, 
     assert "release" in json.loads(started)["hookSpecificOutput"]["additionalContext"]
 
 
+@pytest.mark.network
 def test_import_from_and_git_install_from_the_wheel(wheel_host: Installed, repo: Path):
     (repo / "CLAUDE.md").write_text("# Conventions\n- Use pnpm, not npm.\n- Staging is on port 8080.\n")
     assert wheel_host.ok("import", "--from", "claude-md", cwd=repo).strip() == "2 new, 0 already stored"
@@ -185,6 +198,7 @@ def test_import_from_and_git_install_from_the_wheel(wheel_host: Installed, repo:
     assert '+memory mem-' in diff.stdout and "Backups run nightly" in diff.stdout, diff.stdout + diff.stderr
 
 
+@pytest.mark.network
 def test_the_conformance_runner_from_the_wheel(wheel_host: Installed, tmp_path: Path):
     traces = sorted((ROOT / "conformance" / "traces").glob("*.json"))
     runner = [str(wheel_host.bin / "python"), "-m", "host_harness.conformance", *map(str, traces)]
@@ -194,6 +208,7 @@ def test_the_conformance_runner_from_the_wheel(wheel_host: Installed, tmp_path: 
     assert done.stdout.count("\nok ") + done.stdout.startswith("ok ") == len(traces) > 0
 
 
+@pytest.mark.network
 def test_the_installed_mcp_server_and_warmup_work_outside_the_checkout(installed: Path, tmp_path: Path):
     """Issue 26: the wheel has no models/ folder, and ``mcp`` must not need it to start."""
     assert not list(installed.glob("lib/python*/site-packages/models")), "no embedder files installed"

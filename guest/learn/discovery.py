@@ -6,7 +6,9 @@ skills win discovery. The host lists every skill folder with a ``SKILL.md`` unde
 project); the guest decides which are discovered -- a managed skill whose sanitised name an
 authored skill claims is left out -- and renders them for the agent's context, managed ones first
 (nothing else shows them; Claude Code finds ``.claude/skills`` by itself), within a token budget.
-A skill that does not fit is counted in a last line that says where the rest live.
+A skill that does not fit is counted in a last line that says where the rest live; when not even
+one fits, the context is that one line alone (:data:`CUT`), or nothing when the budget is smaller
+still (the answer's ``shown`` says how many were listed).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from guest.text.slug import kebab
 HEADER = "## Skills in this project"
 INTRO = "Read a skill's SKILL.md (path in parentheses, from the project root) before following it."
 MORE = "- … and {} more in .gm/managed-skills/, .gm/skills/ and .claude/skills/"
+CUT = "rs-learn: {} in .gm/managed-skills/, .gm/skills/ and .claude/skills/ (the list is over the budget)."
 MAX_DESCRIPTION = 200
 CHARS_PER_TOKEN = 4
 KIND_ORDER = {"managed": 0, "authored": 1}
@@ -88,7 +91,8 @@ def render(skills: list[Skill], budget_tokens: int) -> tuple[str, list[Skill]]:
         used += _tokens(text)
         shown.append(skill)
     if not shown:
-        return "", []
+        cut = CUT.format(f"{len(skills)} skill" + ("s" if len(skills) > 1 else ""))
+        return (cut + "\n" if _tokens(cut) <= budget_tokens else ""), []
     if len(shown) < len(skills):
         lines.append(MORE.format(len(skills) - len(shown)))
     return "\n".join(lines) + "\n", shown

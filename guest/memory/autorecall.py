@@ -13,7 +13,8 @@ contents (``<command-args>`` keeps its contents: they are the user's words);
 other tags lose only the tag; a leading slash command loses its command word;
 fenced code keeps a short prefix (:data:`FENCE_PREFIX_CHARS`: the first line of
 a pasted error is often the useful part, the rest is noise); inline code and
-URLs are dropped. The remaining words minus stop words give the derived query,
+URLs are dropped, and so are the markers of redacted secrets (``auto_recall`` redacts the prompt
+first: a secret is no evidence). The remaining words minus stop words give the derived query,
 2-6 terms, the rarest in the store kept when there are more.
 
 Measured on Cranfield and CISI (``docs/quality.md``), recalling with the whole
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 
 from guest.memory.recall import Hit
 from guest.text import dates, keywords, wordpin
+from guest.text.redact import MARKER
 from guest.text.stem import stem
 
 MAX_TERMS = 6
@@ -82,7 +84,7 @@ class Derived:
 
 
 def clean(prompt: str) -> str:
-    """The prompt without injected blocks, tags, slash command word, most code, and URLs."""
+    """The prompt without injected blocks, tags, slash command word, most code, URLs and redaction marks."""
     patterns = (TAG_14, SLASH_COMMAND_14, URL_14) if wordpin.has_new(prompt) else (TAG, SLASH_COMMAND, URL)
     tag, slash, url = patterns
     text = tag.sub(" ", drop_injected(prompt, tag))
@@ -90,6 +92,7 @@ def clean(prompt: str) -> str:
     text = FENCE.sub(_fence_prefix, text)
     text = INLINE_CODE.sub(" ", text)
     text = url.sub(" ", text)
+    text = MARKER.sub(" ", text)
     return " ".join(text.split())
 
 

@@ -165,10 +165,15 @@ class MemoryVerbs:
 
         Besides the context: the hits shown, every candidate with its channel scores and decision
         (:mod:`guest.memory.decisions`), the tokens injected, what was recalled with; the prompt
-        with its secrets redacted when ``log_prompt`` asks for it (the hook's ledger). The ids of
-        ``exclude`` (already injected in this session) are not injected again.
+        when ``log_prompt`` asks for it (the hook's ledger). The ids of ``exclude`` (already
+        injected in this session) are not injected again.
+
+        The prompt is redacted first, whatever ``.gm/config.json`` says (:func:`redact`, the
+        stored text's redaction): every field of the answer derived from it -- ``query``,
+        ``evidence`` (``unknown_names``, ``why``), ``prompt`` -- goes to the hook's ledger, which
+        never holds a secret; and a secret is no evidence (:func:`autorecall.clean` drops its marker).
         """
-        prompt = requests.text(body, "prompt", MAX_PROMPT_BYTES)
+        prompt = redact(requests.text(body, "prompt", MAX_PROMPT_BYTES))[0]
         budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 50, 100_000)
         limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
         per_hit = requests.integer(body, "max_hit_tokens", DEFAULT_HIT_TOKENS, 10, 10_000)
@@ -217,7 +222,7 @@ class MemoryVerbs:
                "candidates": [decisions.candidate(h, d) for h, d in verdict.candidates],
                "tokens": verdict.tokens, "recalled_with": used, "evidence": evidence.as_json()}
         if log_prompt:
-            out["prompt"] = redact(prompt)[0]  # whatever .gm/config.json says: a log never holds a secret
+            out["prompt"] = prompt  # redacted above
         return out
 
     def reindex(self, body: dict[str, Any]) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from guest.text import assignments
 
 MARK = "[REDACTED:{}]"
 PREFIX = "[REDACTED:"
+MARKER = re.compile(r"\[REDACTED:[a-z0-9-]+\]", re.ASCII)  # a marker :func:`redact` left
 _F = re.ASCII
 _FI = re.ASCII | re.IGNORECASE
 _L = r"(?<![A-Za-z0-9_-])"  # a token starts here

@@ -20,10 +20,20 @@ def main() -> None:
     if timeout is not None:
         start = fast.project_start(sys.argv[1:])
         protocol.note_project(find_project(start) if start is not None else None)  # until the event says
+        if fast.hook_command(sys.argv[1:]) == "prompt-submit":
+            from host_harness.hooks import record
+
+            protocol.on_timeout(record.unread_run)  # a run the budget ends is in the ledger too
         protocol.arm(timeout)  # the budget is hard from here on, whatever path answers
         options = fast.hook_options(sys.argv[1:])
         if options is not None:
-            fast.warm_hook(*options)  # leaves the process when it answered
+            try:
+                fast.warm_hook(*options)  # leaves the process when it answered
+            except Exception as error:  # the cold path answers (the event is still on stdin)
+                why = f"the fast path failed: {type(error).__name__}: {error}; answering without it (cold)"
+                protocol.log_reason(protocol.noted_project(), why)
+            if options[0] == "prompt-submit":
+                protocol.on_timeout(record.unread_run)  # the cold path's run is not begun yet
     from host_harness.cli.main import main as full
 
     full()

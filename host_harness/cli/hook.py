@@ -11,6 +11,7 @@ exception -- into exit status 0 and a line in the hook log.
 from __future__ import annotations
 
 import itertools
+import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -41,8 +42,9 @@ from host_harness.hooks.protocol import (
     TIMEOUT_RANGE,
     arm,
     leave,
+    noted_project,
 )
-from host_harness.hooks.record import LOG_PROMPTS_ENV
+from host_harness.hooks.record import LOG_PROMPTS_ENV, unread_run
 from host_harness.project import find_project
 from host_harness.store.kv import SqliteKV
 from host_harness.store.vecindex import IndexDir, IndexPolicy
@@ -156,15 +158,31 @@ def is_hook(args: Sequence[str]) -> bool:
     return any(a == "hook" and b in HOOK_COMMANDS for a, b in itertools.pairwise(args))
 
 
+class HookLogHandler(logging.Handler):
+    """Log records of a hook process go to the hook log: a hook never writes to stderr."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """One line in the hook log of the project found so far."""
+        try:
+            log_reason(noted_project(), f"{record.name}: {record.getMessage()}")
+        except Exception:  # a message that cannot be formatted is dropped, never printed
+            pass
+
+
 def run_hook(command: click.Command, args: Sequence[str]) -> int:
-    """Run the CLI for a hook; always return 0, logging whatever went wrong."""
+    """Run the CLI for a hook; always return 0, logging whatever went wrong (nothing goes to stderr)."""
+    logging.basicConfig(level=logging.WARNING, handlers=[HookLogHandler()], force=True)
+    logging.captureWarnings(True)
     try:
         command.main(args=list(args), prog_name="rs-learn-host", standalone_mode=False)
     except SystemExit as done:
         if done.code not in (0, None):
             log_reason(_project_hint(args), f"hook exited with status {done.code}; nothing injected")
     except click.ClickException as error:
-        log_reason(_project_hint(args), f"hook command line rejected: {error.format_message()}")
+        project, reason = _project_hint(args), f"hook command line rejected: {error.format_message()}"
+        log_reason(project, reason)
+        if "prompt-submit" in args:
+            unread_run(reason, project, outcome="error")
     except BaseException as error:  # the event must go through, whatever happened
         log_reason(_project_hint(args), f"hook failed: {type(error).__name__}: {error}")
     return 0

@@ -107,7 +107,7 @@ def list_skills(session: Session, as_json: bool) -> None:
 
 
 def skill_table(root: Path) -> list[dict[str, Any]]:
-    """Every skill with its kind, path and whether it is the one discovered."""
+    """Every skill with its kind, path, description and whether it is the one discovered."""
     found = discover(root)
     claimed = {sanitize_name(s["name"]) for s in found if s["kind"] == "authored"}
     rows = [
@@ -116,6 +116,7 @@ def skill_table(root: Path) -> list[dict[str, Any]]:
             "kind": s["kind"],
             "path": str(root / s["path"]),
             "wins": s["kind"] == "authored" or s["name"] not in claimed,
+            "description": s.get("description"),
         }
         for s in found
     ]

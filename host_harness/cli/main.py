@@ -28,6 +28,7 @@ from host_harness.cli.records import records
 from host_harness.cli.setup import setup
 from host_harness.cli.spool import spool
 from host_harness.cli.trust import approve, notes, quarantined
+from host_harness.cli.ui import ui
 from host_harness.cli.warmup import warmup
 from host_harness.cli.why import why
 from host_harness.guests.runtime import WASMTIME_VERSION
@@ -262,7 +263,7 @@ def main() -> None:
 # Command groups of other capabilities register here, one line each.
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp, git]
 COMMAND_GROUPS += [export, import_, approve, quarantined, setup]
-COMMAND_GROUPS += [list_, show, forget, warmup, why]
+COMMAND_GROUPS += [list_, show, forget, warmup, why, ui]
 COMMAND_GROUPS += [capture, review]
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)

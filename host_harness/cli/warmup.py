@@ -10,10 +10,11 @@ import click
 from host_harness.guests.session import Session, echo_json
 
 BAR_WIDTH = 24
+NOTE_EVERY_S = 10.0  # off a terminal, a line this often while the compile runs
 
 
 class Bar:
-    """A one-line progress bar on a terminal: filled by the time the last compile took, else a bouncer."""
+    """A one-line progress bar on a terminal: filled by what this compile took here before, else a bouncer."""
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
@@ -42,19 +43,27 @@ class Bar:
 
 
 class Note:
-    """Off a terminal: one plain line when the compile starts."""
+    """Off a terminal: one plain line when the compile starts, then one every ``every_s`` seconds."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, every_s: float = NOTE_EVERY_S) -> None:
         self.out = out
+        self.every_s = every_s
         self.shown = False
+        self.next_s = every_s
 
     def __call__(self, elapsed_s: float, expected_s: float | None) -> None:
-        """Say once that the compile runs (and how long the last one took)."""
+        """Say that the compile runs (and how long it took here before), then how long it has run."""
+        about = f"about {expected_s:.0f} s" if expected_s else ""
         if not self.shown:
-            about = f", about {expected_s:.0f} s" if expected_s else ""
-            self.out.write(f"compiling the component (once after an install or upgrade{about})...\n")
-            self.out.flush()
+            when = f", {about}" if about else ""
+            self.out.write(f"compiling the component (once after an install or upgrade{when})...\n")
             self.shown = True
+        elif elapsed_s >= self.next_s:
+            self.out.write(f"  still compiling: {elapsed_s:.0f} s{f' of {about}' if about else ''}\n")
+            self.next_s = (elapsed_s // self.every_s + 1) * self.every_s
+        else:
+            return
+        self.out.flush()
 
     def clear(self) -> None:
         """Nothing to remove."""

@@ -46,7 +46,11 @@ def why(session: Session, last: int, session_id: str | None, as_json: bool) -> N
       rs-learn-host why --last 5 --session 3f2a
       rs-learn-host why --json
     """
-    entries = ledger.read(session.project, last, session_id)
+    try:
+        entries = ledger.read(session.project, last, session_id)
+    except OSError as error:  # .gm/logs or the ledger is a link (never followed), a FIFO, unreadable
+        said = f"{error.strerror}: {error.filename}" if error.filename else error.strerror or str(error)
+        raise click.ClickException(f"cannot read the hook's ledger: {said}") from None
     if as_json:
         echo_json(entries)
         return
@@ -64,9 +68,12 @@ def render(entry: dict[str, Any]) -> str:
         lines.append(f"  the session was {entry.get('source')}ed: {entry.get('forgotten')} injected memories "
                      "may be injected again")
         return "\n".join(lines)
-    prompt = entry.get("prompt") or {}
+    prompt = entry.get("prompt")
     said = f": {entry['text']!r}" if isinstance(entry.get("text"), str) else ""
-    lines.append(f"  prompt {prompt.get('sha256', '?')} ({prompt.get('chars', '?')} characters){said}")
+    if isinstance(prompt, dict):
+        lines.append(f"  prompt {prompt.get('sha256', '?')} ({prompt.get('chars', '?')} characters){said}")
+    else:  # the time budget ended the run before its event was read
+        lines.append("  prompt not read")
     if entry.get("query") is not None:
         used = " and ".join(entry.get("recalled_with") or []) or "nothing"
         lines.append(f"  query {entry['query']!r}; recalled with the {used}")
@@ -77,7 +84,8 @@ def render(entry: dict[str, Any]) -> str:
         lines.append(f"  injected {count}, {entry.get('tokens', 0)} tokens:")
         lines += [line for c in shown for line in _candidate(c, "")]
     else:
-        lines.append(f"  nothing injected: {entry.get('reason') or 'no reason recorded'}")
+        said = {"timeout": "timed out", "error": "failed"}.get(str(entry.get("outcome")), "nothing injected")
+        lines.append(f"  {said}: {entry.get('reason') or 'no reason recorded'}")
     left = [c for c in candidates if c not in shown]
     if left:
         lines.append("  left out:")

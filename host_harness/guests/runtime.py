@@ -16,8 +16,11 @@ One compile per artifact at a time: a process about to compile holds ``<artifact
 (``flock``); another one (the MCP server's background compile, ``rs-learn-host warmup``, a hook's
 background compile) waits for it, up to :data:`LOCK_WAIT_S`, then loads what the first one wrote
 instead of compiling the same bytes again on the same cores. Each compile records how long it took
-(``compile-seconds`` in the cache directory): :func:`expected_compile_s` is what progress reports
-expect the next one to take on this machine.
+(``compile-seconds.json`` in the cache directory), keyed by the artifact's name -- the component's
+digest and the wasmtime version -- and the machine (host name, CPU count, architecture): the cache
+may be shared (a home folder on several machines) and another component's compile says nothing about
+this one's. :func:`expected_compile_s` is that measurement, or ``None`` when this component was never
+compiled on this machine: progress reports then show the time so far and promise nothing.
 
 Deadline: the engine uses *epoch interruption* rather than fuel. Fuel slows the
 pure-Python interpreter inside the component and would need a per-verb budget;
@@ -31,9 +34,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib.metadata
+import json
 import logging
 import os
+import platform
 import threading
 import time
 from collections.abc import Iterator
@@ -49,8 +53,9 @@ ENGINE_FLAVOUR = "epoch"  # part of the cache key: artifacts depend on the engin
 CACHE_KEEP = 4  # artifacts kept per cache directory (newest first); each is ~50 MB
 TICK_S = 0.05
 LOCK_WAIT_S = 600.0  # how long a compile waits for another process compiling the same artifact
-COMPILE_SECONDS = "compile-seconds"  # the last compile's duration, in the cache directory
-WASMTIME_VERSION = importlib.metadata.version("wasmtime")
+COMPILE_SECONDS = "compile-seconds.json"  # {"<artifact>@<machine>": seconds}, in the cache directory
+COMPILE_SECONDS_KEEP = 16  # measurements kept (the newest)
+WASMTIME_VERSION = accel.WASMTIME_VERSION
 
 __all__ = ["CACHE_ENV", "Runtime", "default_cache_dir", "load_component", "make_engine"]
 
@@ -143,9 +148,7 @@ def load_component(engine: Engine, wasm_path: Path | str, cache_dir: Path | str 
         started = time.monotonic()
         component = Component(engine, wasm)
         _write_artifact(path, bytes(component.serialize()))
-        seconds = f"{time.monotonic() - started:.1f}\n"
-        with contextlib.suppress(OSError):
-            _write_atomic(path.parent / COMPILE_SECONDS, seconds.encode("ascii"))
+        record_compile_s(path.parent, path.name, time.monotonic() - started)
     return component
 
 
@@ -189,13 +192,37 @@ def compile_lock(artifact: Path, wait_s: float = LOCK_WAIT_S) -> Iterator[bool]:
         os.close(fd)  # releases the lock
 
 
-def expected_compile_s(cache_dir: Path | str | None = None) -> float | None:
-    """How long the last compile into ``cache_dir`` took (seconds), or ``None`` before the first."""
-    path = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+def machine() -> str:
+    """The machine compile times are keyed by: host name, CPU count, architecture."""
+    return f"{platform.node()}/{os.cpu_count()}cpu/{platform.machine()}"
+
+
+def _compile_times(cache_dir: Path) -> dict[str, float]:
     try:
-        return float((path / COMPILE_SECONDS).read_text(encoding="ascii"))
+        times = json.loads((cache_dir / COMPILE_SECONDS).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
+        return {}
+    if not isinstance(times, dict):
+        return {}
+    return {k: float(v) for k, v in times.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def record_compile_s(cache_dir: Path, artifact: str, seconds: float, where: str | None = None) -> None:
+    """Record that compiling ``artifact`` (its cache file name) took ``seconds`` on ``where`` (here)."""
+    times = _compile_times(cache_dir)
+    key = f"{artifact}@{where or machine()}"
+    times.pop(key, None)
+    times[key] = round(seconds, 1)  # the newest last
+    kept = dict(list(times.items())[-COMPILE_SECONDS_KEEP:])
+    with contextlib.suppress(OSError):
+        _write_atomic(cache_dir / COMPILE_SECONDS, json.dumps(kept, indent=0).encode("utf-8"))
+        (cache_dir / "compile-seconds").unlink(missing_ok=True)  # 0.1.0's unkeyed figure: misleading
+
+
+def expected_compile_s(wasm: bytes, cache_dir: Path | str | None = None) -> float | None:
+    """How long compiling the component ``wasm`` took on this machine, or ``None`` if it never did here."""
+    path = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    return _compile_times(path).get(f"{cache_file_name(wasm)}@{machine()}")
 
 
 class Ticker:
@@ -204,6 +231,7 @@ class Ticker:
     def __init__(self, engine: Engine, tick_s: float = TICK_S) -> None:
         self.engine = engine
         self.tick_s = tick_s
+        self.count = 0  # ticks so far: how far the epoch has moved (tests wait on it instead of sleeping)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -231,13 +259,14 @@ class Ticker:
     def _run(self) -> None:
         while not self._stop.wait(self.tick_s):
             self.engine.increment_epoch()
+            self.count += 1
 
 
 class Runtime:
     """An engine, the compiled component and the engine's deadline clock; share it between guests."""
 
     def __init__(self, engine: Engine, component: Component) -> None:
-        accel.install()  # bulk list<u8>/list<f32> conversion (docs/decisions.md D7)
+        accel.install()  # faster calls on the tested wasmtime-py versions (docs/decisions.md D7)
         self.engine = engine
         self.component = component
         self.ticker = Ticker(engine)

@@ -48,6 +48,7 @@ from typing import Any
 from host_harness.errors import GuestError
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.runtime import Runtime, default_cache_dir
+from host_harness.hooks import protocol
 from host_harness.hooks.background import cached_runtime, hook_index_policy, warm_vector_indexes
 from host_harness.hooks.protocol import (
     DEFAULT_BUDGET_TOKENS,
@@ -70,7 +71,7 @@ from host_harness.hooks.protocol import (
     parse_prompt_event,
     process_started,
 )
-from host_harness.hooks.record import PromptRun, reset_session
+from host_harness.hooks.record import PromptRun, reset_session, unread_run
 from host_harness.project import find_project
 from host_harness.services import HostServices
 from host_harness.store.config import read_memory_config
@@ -141,6 +142,10 @@ class Hook:
         """Nothing is injected, because of ``reason``: logged."""
         self.log(reason)
 
+    def gave_up(self, reason: str) -> None:
+        """The time budget ended the run (``reason`` says how far it got): logged."""
+        self.log(reason)
+
     def remaining(self) -> float:
         """Seconds left in the budget (at least a millisecond, so that timeouts stay positive)."""
         return max(self.deadline - time.monotonic(), 0.001)
@@ -150,8 +155,7 @@ class Hook:
         if time.monotonic() >= self.deadline:
             self.timed_out = True
             self.project = self.locate(read_input)
-            budget = self.config.timeout_s
-            self.log(f"the {budget:g} s time budget was spent during start-up; nothing injected")
+            self.gave_up(protocol.gave_up(self.config.timeout_s, spent=True))
             return ""
         result: list[str] = []
         worker = threading.Thread(target=lambda: result.append(self.guarded(read_input)), daemon=True,
@@ -160,7 +164,7 @@ class Hook:
         worker.join(self.remaining())
         if worker.is_alive():
             self.timed_out = True
-            self.failed(f"gave up after the {self.config.timeout_s:g} s time budget; nothing injected")
+            self.gave_up(protocol.gave_up(self.config.timeout_s))
             return ""
         return result[0] if result else ""
 
@@ -177,7 +181,7 @@ class Hook:
     def locate(self, read_input: Callable[[], bytes]) -> Path | None:
         """The project to log in, from the input's ``cwd`` or the fallback; ``None`` when there is none."""
         try:
-            cwd = parse_input(read_input())[1]
+            cwd = self.request(read_input())[1]
         except Skip:
             cwd = None
         start = Path(cwd) if cwd is not None else self.config.fallback_project
@@ -191,6 +195,7 @@ class Hook:
         """Parse, locate the project, ask the guest; the output to print."""
         fallback = self.config.fallback_project
         self.project = find_project(fallback) if fallback.is_dir() else None  # where to log a bad input
+        protocol.note_stage("reading the event")
         body, cwd = self.request(read_input())
         start = Path(cwd) if cwd is not None else fallback
         self.project = None
@@ -209,6 +214,7 @@ class Hook:
         if not isinstance(context, str):
             raise Skip(f"{self.verb} returned no 'context' string: {str(data)[:200]}")
         context = self.after(data, context)
+        protocol.note_stage("printing the answer")
         return hook_output(clip(context), self.event) if context.strip() else ""
 
     def ask(self, project: Path, body: dict[str, Any]) -> Any:
@@ -217,6 +223,7 @@ class Hook:
         A missing or stale persisted vector index is not built inside the budget: the call scans
         the store, and a background process builds the index for the next prompts.
         """
+        protocol.note_stage("loading the component")
         cache = self.config.cache_dir if self.config.cache_dir is not None else default_cache_dir()
         policy = hook_index_policy(cache, self.config.scan_max)
         services = HostServices(project, busy_timeout_ms=int(self.remaining() * 1000), index_policy=policy)
@@ -236,6 +243,7 @@ class Hook:
                     raise Skip(f"component not found: {self.config.wasm} (run `make wasm`; RS_LEARN_WASM)")
                 runtime = cached_runtime(self.config.wasm, self.config.cache_dir)
                 guest = WasmGuest(runtime, services, timeout_s=self.remaining())
+            protocol.note_stage(f"running {self.verb} in the component")
             try:
                 envelope = json.loads(guest.dispatch(self.verb, json.dumps(body, ensure_ascii=False)))
             except GuestError as error:
@@ -269,15 +277,26 @@ class PromptSubmitHook(Hook):
         self.incoming, self.prompt, cwd = parse_prompt_event(raw)
         return {"prompt": self.prompt, "budget_tokens": self.config.budget_tokens}, cwd
 
+    def arrived(self, project: Path) -> None:
+        """The run to record from here on, whatever ends it."""
+        self.recording = PromptRun(project, self.incoming, self.prompt, started=self.started,
+                                   log_prompts=self.config.log_prompts, cache_dir=self.config.cache_dir)
+        protocol.on_timeout(self.recording.timed_out)
+
     def worth_asking(self, project: Path) -> bool:
         """A project without a memory store has nothing to recall."""
         return has_memory(project)
 
     def before(self, project: Path, body: dict[str, Any]) -> str | None:
         """The off switches and the session's injected ids (:mod:`host_harness.hooks.record`)."""
-        self.recording = PromptRun(project, self.incoming, self.prompt, path="cold", started=self.started,
-                                   log_prompts=self.config.log_prompts, cache_dir=self.config.cache_dir)
+        assert self.recording is not None
         return self.recording.begin(body)
+
+    def ask(self, project: Path, body: dict[str, Any]) -> Any:
+        """The guest's answer (the run's path is ``cold`` from here on)."""
+        assert self.recording is not None
+        self.recording.path = "cold"
+        return super().ask(project, body)
 
     def after(self, data: dict[str, Any], context: str) -> str:
         """The session's state and the ledger's line; the context."""
@@ -285,10 +304,23 @@ class PromptSubmitHook(Hook):
         return self.recording.finish(data)
 
     def failed(self, reason: str) -> None:
-        """Logged, and recorded in the ledger when the run had begun."""
+        """Logged, and recorded in the ledger: the run's line, or what is known of it (a malformed event)."""
         super().failed(reason)
         if self.recording is not None:
             self.recording.fail(reason)
+        elif self.project is not None:  # (none: the hook logs in the cache dir, and keeps no ledger)
+            unread_run(reason, self.project, self.started, self.config.cache_dir, outcome="error")
+
+    def gave_up(self, reason: str) -> None:
+        """Logged, and recorded in the ledger: the run's line, or what is known of it."""
+        super().gave_up(reason)
+        if self.recording is None and self.project is not None and self.prompt and has_memory(self.project):
+            self.recording = PromptRun(self.project, self.incoming, self.prompt, started=self.started,
+                                       log_prompts=self.config.log_prompts, cache_dir=self.config.cache_dir)
+        if self.recording is not None:
+            self.recording.timed_out(reason)
+        elif self.project is not None:
+            unread_run(reason, self.project, self.started, self.config.cache_dir)
 
 
 class SessionStartHook(Hook):
@@ -309,3 +341,10 @@ class SessionStartHook(Hook):
     def worth_asking(self, project: Path) -> bool:
         """A project without a skill folder has nothing to tell."""
         return has_skills(project)
+
+    def after(self, data: dict[str, Any], context: str) -> str:
+        """The context; logged why when no skill fits in the budget."""
+        cut = protocol.skills_left_out(data, context, self.config.budget_tokens)
+        if cut is not None:
+            self.log(cut)
+        return context

@@ -72,14 +72,21 @@ def hook_options(args: list[str]) -> tuple[str, Path | None, int, float, bool] |
     return command, Path(root) if root else None, budget, timeout, log_prompts
 
 
+def hook_command(args: list[str]) -> str | None:
+    """The hook a command line runs (``prompt-submit``, ``session-start``), or ``None``."""
+    commands = [args[i + 1] for i in range(len(args) - 1) if args[i] == "hook" and args[i + 1] in HOOKS]
+    return commands[0] if commands else None
+
+
 def hook_timeout(args: list[str]) -> float | None:
-    """The time budget of any hook command line (``None``: not a hook), for :func:`protocol.arm`.
+    """The time budget of any hook command line (``None``: not a hook, or one that asks for ``--help``).
 
     ``--timeout`` after the hook's name, else ``$RS_LEARN_HOOK_TIMEOUT``, else the default; a value
-    the full command line will reject is skipped (the hook then logs why it rejected it).
+    the full command line will reject is skipped (the hook then logs why it rejected it). Help is
+    never cut by a deadline.
     """
     commands = [i for i in range(len(args) - 1) if args[i] == "hook" and args[i + 1] in HOOKS]
-    if not commands:
+    if not commands or "--help" in args:
         return None
     values, rest = [os.environ.get(protocol.TIMEOUT_ENV)], args[commands[0] + 2 :]
     for i, arg in enumerate(rest):
@@ -121,6 +128,7 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
     event = protocol.EVENTS[command]
     deadline = protocol.arm(timeout)  # (the entry point armed it already)
     fallback = project_option or Path.cwd()
+    protocol.note_stage("reading the event")
     raw = sys.stdin.buffer.read(protocol.MAX_INPUT_BYTES + 1)
     sys.stdin = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")  # the cold path reads it again
     prompt = ""
@@ -145,8 +153,9 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
         protocol.leave("")  # nothing here: not an error (as the cold path)
     run = None
     if command == "prompt-submit":
-        run = record.PromptRun(project, incoming, prompt, path="warm", started=protocol.process_started(),
+        run = record.PromptRun(project, incoming, prompt, started=protocol.process_started(),
                                log_prompts=record.log_prompts(log_prompts))
+        protocol.on_timeout(run.timed_out)
         try:
             early = run.begin(body)
         except protocol.Skip as skip:
@@ -159,6 +168,9 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
         return  # no server: go cold without loading the client (warm.ask checks what is there)
     from host_harness.hooks import warm
 
+    if run is not None:
+        run.path = "warm"
+    protocol.note_stage("waiting for the warm server")
     try:
         envelope = warm.ask(project, verb, body, deadline, timeout)
     except warm.ServerBusy as why:
@@ -167,12 +179,16 @@ def warm_hook(command: str, project_option: Path | None, budget: int, timeout: f
     except warm.NoServer:
         return
     except OSError as error:  # it started the request and did not answer in time
-        _failed(project, run, f"the warm server did not answer: {error}; nothing injected")
+        reason = f"the warm server did not answer: {error}; nothing injected"
+        protocol.log_reason(project, reason)
+        if run is not None:
+            (run.timed_out if isinstance(error, TimeoutError) else run.fail)(reason)
         protocol.leave("")
-    protocol.leave(_output(project, verb, event, envelope, run))
+    protocol.leave(_output(project, verb, event, envelope, run, budget))
 
 
-def _output(project: Path, verb: str, event: str, envelope: str, run: record.PromptRun | None = None) -> str:
+def _output(project: Path, verb: str, event: str, envelope: str, run: record.PromptRun | None = None,
+            budget: int = protocol.DEFAULT_BUDGET_TOKENS) -> str:
     """What to print for the server's envelope (``""`` for nothing), logging why not, as the cold path."""
     try:
         value = json.loads(envelope)
@@ -191,6 +207,8 @@ def _output(project: Path, verb: str, event: str, envelope: str, run: record.Pro
         return ""
     if run is not None:
         context = run.finish(data)
+    elif (cut := protocol.skills_left_out(data, context, budget)) is not None:
+        protocol.log_reason(project, cut)
     return protocol.hook_output(protocol.clip(context), event) if context.strip() else ""
 
 

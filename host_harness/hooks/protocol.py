@@ -17,6 +17,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -75,6 +76,8 @@ def parse_event(raw: bytes, event_name: str) -> tuple[dict[str, Any], str | None
         value = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as error:
         raise Skip(f"hook input is not JSON: {error}") from None
+    except RecursionError:
+        raise Skip("hook input is nested too deeply to be read") from None
     if not isinstance(value, dict):
         raise Skip(f"hook input must be a JSON object, got {type(value).__name__}")
     event = value.get("hook_event_name", event_name)
@@ -115,6 +118,17 @@ def has_memory(project: Path) -> bool:
 def has_skills(project: Path) -> bool:
     """Whether the project has any skill folder to tell a new session about."""
     return any(any(base.glob("*/SKILL.md")) for _, base in skill_places(project))
+
+
+def skills_left_out(data: dict[str, Any], context: str, budget: int) -> str | None:
+    """Why a ``session_start`` answer lists no skill although there are some (``None``: it lists some)."""
+    skills, shown = data.get("skills"), data.get("shown")
+    if not isinstance(skills, list) or not skills or shown != 0:
+        return None
+    said = "said so in one line" if context.strip() else "nothing injected"
+    count = f"{len(skills)} skill" + ("s" if len(skills) > 1 else "")
+    return (f"the {count} of this project do not fit in the {budget}-token budget "
+            f"(--budget, ${BUDGET_ENV['session-start']}); {said}")
 
 
 def hook_output(context: str, event: str = HOOK_EVENT) -> str:
@@ -162,12 +176,41 @@ def _encoded(line: str) -> bytes:
 
 
 _leaving = threading.Lock()  # held by whoever ends the process: leave() or the watchdog
-_watch: dict[str, Any] = {"project": None, "at": None}
+_watch: dict[str, Any] = {"project": None, "at": None, "stage": "starting up", "on_timeout": None}
 
 
 def note_project(project: Path | None) -> None:
     """Where the watchdog logs, should the budget run out (the project found so far)."""
     _watch["project"] = project
+
+
+def noted_project() -> Path | None:
+    """The project noted last (:func:`note_project`)."""
+    project = _watch["project"]
+    return project if isinstance(project, Path) else None
+
+
+def note_stage(stage: str) -> None:
+    """How far the hook got (``"recalling in the component"``): said when the budget runs out there."""
+    _watch["stage"] = stage
+
+
+def stage() -> str:
+    """The stage last noted (:func:`note_stage`)."""
+    return str(_watch["stage"])
+
+
+def on_timeout(record: Callable[[str], None] | None) -> None:
+    """What the watchdog calls with its reason before it ends the process (a prompt's ledger line)."""
+    _watch["on_timeout"] = record
+
+
+def gave_up(timeout_s: float, spent: bool = False) -> str:
+    """The reason of a run the time budget ended: when, and how far it got."""
+    budget = f"the {timeout_s:g} s time budget"
+    if spent:
+        return f"{budget} was spent during start-up; nothing injected"
+    return f"gave up after {budget} while {stage()}; nothing injected"
 
 
 def arm(timeout_s: float) -> float:
@@ -192,9 +235,14 @@ def _watchdog(at: float, timeout_s: float) -> None:
         time.sleep(left)
     if not _leaving.acquire(timeout=EXIT_MARGIN_S / 4):
         os._exit(0)  # an answer is being printed and stdout does not drain: leave anyway
-    budget = f"the {timeout_s:g} s time budget"
-    log_reason(_watch["project"], f"{budget} was spent during start-up; nothing injected" if spent
-               else f"gave up after {budget}; nothing injected")
+    reason = gave_up(timeout_s, spent)
+    record = _watch["on_timeout"]
+    if record is not None:
+        try:
+            record(reason)
+        except BaseException:  # the process ends now whatever happens
+            pass
+    log_reason(_watch["project"], reason)
     os._exit(0)
 
 

@@ -8,7 +8,13 @@ The guest decides what to inject (``auto_recall``); the host, around that call:
 2. sends the ids already injected in this session as ``exclude`` (:mod:`host_harness.hooks.sessions`)
    and ``log_prompt`` when the hook runs with ``--log-prompts``;
 3. notes what was injected in the session's state, and appends the run's line to the ledger
-   (:mod:`host_harness.hooks.ledger`) -- also for a run turned off, or one that failed.
+   (:mod:`host_harness.hooks.ledger`) -- also for a run turned off, one that failed, or one the
+   time budget ended (:meth:`PromptRun.timed_out`, called by the watchdog of
+   :mod:`host_harness.hooks.protocol` too); a run that ends before its event is read (the budget, a
+   malformed event, a rejected command line) gets a line of what is known (:func:`unread_run`).
+
+A run's ``path`` says what answered it: ``warm`` (a server), ``cold`` (this process loaded the
+component), ``direct`` (neither: a switch, or a run that ended before either).
 
 Standard library only (with the confinement helpers): the warm path imports it.
 """
@@ -21,7 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from host_harness.hooks import ledger, sessions, switches
+from host_harness.hooks import ledger, protocol, sessions, switches
 from host_harness.hooks.protocol import Skip, log_reason
 from host_harness.store.config import ConfigError
 
@@ -31,8 +37,8 @@ LOG_PROMPTS_ENV = "RS_LEARN_LOG_PROMPTS"
 class PromptRun:
     """The host side of one prompt-submit run in ``project`` (see the module docstring)."""
 
-    def __init__(self, project: Path, event: dict[str, Any], prompt: str, *, path: str, started: float,
-                 log_prompts: bool = False, cache_dir: Path | None = None) -> None:
+    def __init__(self, project: Path, event: dict[str, Any], prompt: str, *, path: str = "direct",
+                 started: float, log_prompts: bool = False, cache_dir: Path | None = None) -> None:
         self.project, self.prompt, self.path, self.started = project, prompt, path, started
         self.log_prompts, self.cache_dir = log_prompts, cache_dir
         self.session = sessions.session_id(event)
@@ -45,6 +51,7 @@ class PromptRun:
 
         Then ``body`` is completed for the guest: the prompt without a marker, ``exclude``, ``log_prompt``.
         """
+        protocol.note_stage("reading the on/off switches and the session")
         turn, rest = switches.marker(self.prompt)
         try:
             on, decided, warnings = switches.project_switch(self.project)
@@ -90,6 +97,9 @@ class PromptRun:
 
     def finish(self, data: dict[str, Any]) -> str:
         """The context to inject for the guest's answer ``data``; the session noted, the line appended."""
+        if self.recorded:  # the budget ended the run meanwhile: nothing is printed, nothing noted
+            return ""
+        protocol.note_stage("recording the run")
         context = data.get("context")
         context = context if isinstance(context, str) else ""
         candidates = [c for c in data.get("candidates") or [] if isinstance(c, dict)]
@@ -121,8 +131,11 @@ class PromptRun:
 
     def fail(self, reason: str) -> None:
         """Record a run that injected nothing because something went wrong (logged in the hook log too)."""
-        if not self.recorded:
-            self._append({"outcome": "error", "reason": reason, "tokens": 0})
+        self._append({"outcome": "error", "reason": reason, "tokens": 0})
+
+    def timed_out(self, reason: str) -> None:
+        """Record a run the time budget ended: why, and how far it got (``stage``)."""
+        self._append({"outcome": "timeout", "reason": reason, "stage": protocol.stage(), "tokens": 0})
 
     def _save(self) -> None:
         assert self.state is not None
@@ -132,14 +145,38 @@ class PromptRun:
             log_reason(self.project, f"cannot keep this session's state: {error}", self.cache_dir)
 
     def _append(self, entry: dict[str, Any]) -> None:
+        """The run's one line (a second one -- the worker finishing after the deadline -- is dropped)."""
+        if self.recorded:
+            return
         self.recorded = True
         head = {"ts": ledger.stamp(), "session": self.session, "event": "prompt", "path": self.path,
                 "prompt": ledger.digest(self.prompt)}
-        entry["ms"] = round((time.monotonic() - self.started) * 1000, 1)
-        try:
-            ledger.append(self.project, {**head, **entry})
-        except OSError as error:
-            log_reason(self.project, f"cannot append to the ledger: {error}", self.cache_dir)
+        _write(self.project, {**head, **entry}, self.started, self.cache_dir)
+
+
+def unread_run(reason: str, project: Path | None = None, started: float | None = None,
+               cache_dir: Path | None = None, *, outcome: str = "timeout") -> None:
+    """The ledger line of a prompt run that ended before its event was read: no session, no prompt.
+
+    ``outcome``: ``timeout`` (with the ``stage`` reached; the watchdog's callback) or ``error``. In
+    ``project`` (default: the one noted for the watchdog), when it is one (it has ``.gm/``).
+    """
+    project = project if project is not None else protocol.noted_project()
+    if project is None or not (project / ".gm").is_dir():
+        return
+    entry = {"ts": ledger.stamp(), "session": None, "event": "prompt", "path": "direct", "prompt": None,
+             "outcome": outcome, "reason": reason, "tokens": 0}
+    if outcome == "timeout":
+        entry["stage"] = protocol.stage()
+    _write(project, entry, started if started is not None else protocol.process_started(), cache_dir)
+
+
+def _write(project: Path, entry: dict[str, Any], started: float, cache_dir: Path | None) -> None:
+    entry["ms"] = round((time.monotonic() - started) * 1000, 1)
+    try:
+        ledger.append(project, entry)
+    except OSError as error:
+        log_reason(project, f"cannot append to the ledger: {error}", cache_dir)
 
 
 def log_prompts(flag: bool, environ: Mapping[str, str] | None = None) -> bool:

@@ -32,6 +32,7 @@ class GuestWorker:
         self._open = open_guest  # called on the worker thread; returns the same guest every time
         self._close = close
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rs-learn-guest")
+        self._closed = False
 
     @classmethod
     def of(cls, make: Callable[[], BaseGuest]) -> GuestWorker:
@@ -69,6 +70,10 @@ class GuestWorker:
         """Run ``work`` on the worker thread and wait for it (outside the event loop)."""
         return self._pool.submit(work).result()
 
+    async def run(self, work: Callable[[], T]) -> T:
+        """Run ``work`` on the worker thread from the event loop (what needs the guest's services)."""
+        return await asyncio.wrap_future(self._pool.submit(work))
+
     async def dispatch(self, verb: str, body: dict[str, Any]) -> dict[str, Any]:
         """One verb, one transaction: the parsed envelope (never raises for a guest failure)."""
         raw = json.dumps(body, ensure_ascii=False)
@@ -89,7 +94,10 @@ class GuestWorker:
         return answer(guest, verb, raw)
 
     def close(self) -> None:
-        """Finish the call in progress, close the guest and the stores, stop the thread."""
+        """Finish the call in progress, close the guest and the stores, stop the thread (once)."""
+        if self._closed:
+            return
+        self._closed = True
         try:
             self.run_sync(self._close)
         finally:

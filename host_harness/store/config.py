@@ -179,6 +179,8 @@ def read_config(project: Path) -> dict[str, Any]:
         document = json.loads(text)
     except ValueError as error:
         raise ConfigError(f"{path}: not valid JSON: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be read") from None
     if not isinstance(document, dict):
         raise ConfigError(f"{path}: must hold a JSON object, got {type(document).__name__}")
     return document

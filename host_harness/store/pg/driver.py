@@ -8,13 +8,17 @@ package is a :class:`PostgresError` on one line, with the URL's password masked.
 from __future__ import annotations
 
 import hashlib
+import shlex
+import sys
+import tomllib
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from host_harness.store.config import ConfigError
 from host_harness.store.selection import scrub
 
-INSTALL_HINT = "pip install 'rs-learn[postgresql]'"
+DRIVER = ("psycopg[binary]>=3.2,<4", "pgvector>=0.3,<1")  # the `postgresql` extra of pyproject.toml
 LOCK_CLASS = 0x52534C4E  # "RSLN": the first key of every advisory lock rs-learn takes
 CONNECT_TIMEOUT_S = 10
 SERIALIZATION_FAILURE = "40001"
@@ -38,8 +42,38 @@ def psycopg() -> ModuleType:
         import psycopg as module
     except ImportError as error:
         raise ConfigError(f"a PostgreSQL store needs psycopg 3 and pgvector ({error}): "
-                          f"{INSTALL_HINT}") from None
+                          f"{install_hint()}") from None
     return module
+
+
+def install_hint(prefix: Path | None = None, python: str | None = None) -> str:
+    """How to add the driver to the environment ``rs-learn-host`` runs in (``sys.prefix`` by default).
+
+    A ``uv tool`` environment holds ``uv-receipt.toml``, a ``pipx`` one ``pipx_metadata.json``;
+    anything else is a virtualenv (or a Python) that ``python -m pip`` installs into.
+    """
+    prefix = Path(sys.prefix) if prefix is None else prefix
+    packages = " ".join(shlex.quote(package) for package in DRIVER)
+    if (prefix / "uv-receipt.toml").is_file():
+        withs = " ".join(f"--with {shlex.quote(package)}" for package in DRIVER)
+        return f"uv tool install --force {withs} {_uv_source(prefix / 'uv-receipt.toml')}"
+    if (prefix / "pipx_metadata.json").is_file():
+        return f"pipx inject rs-learn {packages}"
+    return f"{shlex.quote(python or sys.executable)} -m pip install {packages}"
+
+
+def _uv_source(receipt: Path) -> str:
+    """What ``uv tool install`` installed rs-learn from, as its receipt says, else a placeholder."""
+    try:
+        requirements = tomllib.loads(receipt.read_text(encoding="utf-8"))["tool"]["requirements"]
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
+        requirements = []
+    for requirement in requirements if isinstance(requirements, list) else []:
+        if isinstance(requirement, dict) and requirement.get("name") == "rs-learn":
+            source = requirement.get("directory") or requirement.get("path") or requirement.get("editable")
+            if isinstance(source, str):
+                return shlex.quote(source)
+    return "<the rs-learn checkout or wheel you installed>"
 
 
 def describe(error: BaseException, url: str | None) -> str:
