@@ -343,3 +343,24 @@ def test_capture_transcript_through_the_cli(project, tmp_path, wasm_path, store_
     )
     assert "From now on, never skip the linter.  (captured directive, session" in listed.stdout
     assert "`pytest` failed with `E AssertionError: 1 != 2`; fixed by editing app.py." in listed.stdout
+
+
+def test_the_dev_set_is_what_its_generator_writes(tmp_path):
+    from capture_devset import write
+
+    write(tmp_path)
+    committed = ROOT / "tests" / "capture_devset"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in committed.iterdir())
+    for path in tmp_path.iterdir():
+        assert path.read_bytes() == (committed / path.name).read_bytes(), path.name
+
+
+def test_capture_keeps_what_the_dev_set_expects(tmp_path, target):
+    from bench.capture_eval import replay
+
+    project = tmp_path / "project"
+    (project / ".gm").mkdir(parents=True)
+    scores = replay(project, ROOT / "dist" / "rs_learn.wasm", native=target == "native")
+    for kind in ("directives", "lessons", "blocks"):
+        assert (scores[kind]["precision"], scores[kind]["recall"]) == (1.0, 1.0), scores[kind]
+    assert scores["notes"] == {"written": 12, "expected": 12}

@@ -35,7 +35,7 @@ SHELL_TOOLS = frozenset({"Bash"})
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 FENCE = re.compile(r"```.*?(```|$)", re.S)
 SENTENCE_END = re.compile(r"(?<=[.!;])\s+|\n+")
-LEAD = r"^(?:(?:ok(?:ay)?|also|and|so|note|important|please|pls|btw|fyi)[,:]?\s+)*"
+LEAD = r"^(?:(?:ok(?:ay)?|also|and|so|actually|note|important|please|pls|btw|fyi)[,:]?\s+)*"
 RULES = [
     re.compile(
         LEAD + r"(?:always|never|from now on|going forward|in future|in the future|remember (?:that|to)|"
@@ -50,12 +50,15 @@ RULES = [
     ),
 ]
 NAMED_ERROR = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b|\b[Ee]rror:")
+MAYBE = re.compile(r"always|never|from now on|going forward|in (?:the )?future|remember|prefer|\buse\b", re.I)
 ERROR_LINE = re.compile(r"error|exception|failed|failure|traceback|not found|cannot|denied|fatal", re.I)
 EXIT_LINE = re.compile(r"^exit code \d+$", re.I)
 
 
 def directives(prompt: str) -> list[str]:
     """The sentences of a user's prompt that state a rule, as typed (trimmed)."""
+    if not MAYBE.search(prompt):
+        return []  # most prompts: one pass, no sentence split
     text = FENCE.sub("\n", prompt)
     found = []
     for sentence in SENTENCE_END.split(text):
@@ -108,10 +111,8 @@ def clip(text: str, limit: int) -> str:
 
 def relative(path: str, project: Path) -> str:
     """``path`` relative to the project when it is inside (as the lessons and the note cite it)."""
-    try:
-        return str(Path(path).relative_to(project))
-    except ValueError:
-        return path
+    root = str(project).rstrip("/") + "/"
+    return path[len(root) :] if path.startswith(root) else path
 
 
 @dataclass
@@ -165,7 +166,8 @@ def scan(entries: list[Entry], tracker: Tracker, project: Path, block_bytes: int
             tracker.started = tracker.started or entry.at
             tracker.last = entry.at
         if entry.kind == "prompt":
-            tracker.first_prompt = tracker.first_prompt or clip(entry.text, 200)
+            if not tracker.first_prompt:
+                tracker.first_prompt, tracker.changed = clip(entry.text, 200), True
             found.directives += [(text, entry.at) for text in directives(entry.text)]
             if len(entry.text.encode("utf-8")) >= block_bytes:
                 _pending(tracker, entry, "prompt", f"pasted by the user: {clip(entry.text, 60)}")

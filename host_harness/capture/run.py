@@ -55,6 +55,15 @@ def capture(
     chosen: Switches | None = None,
 ) -> Report:
     """Capture what ``path`` holds beyond its saved offset (``archive``: and archive its pending blocks)."""
+    try:
+        return _capture(project, path, dispatch, session, archive, chosen)
+    finally:
+        state.done(project, path)  # a hook's pending mark
+
+
+def _capture(
+    project: Path, path: Path, dispatch: Dispatch, session: str | None, archive: bool, chosen: Switches | None
+) -> Report:
     on = chosen if chosen is not None else switches(project)
     report = Report(str(path), off=on.off())
     if on.all_off():

@@ -4,7 +4,9 @@ One file per transcript, ``.gm/logs/capture/<sha256 of its absolute path, 32 hex
 ``{"path", "offset", "tracker"}`` -- local state, never committed (``.gm/logs/`` is in
 ``.gm/.gitignore``), reached without following links and replaced atomically. A run holds the
 transcript's lock (``.lock`` beside it, ``flock``) from reading the state to saving it, so two runs
-of one session (a ``Stop`` right after another) never capture the same lines twice.
+of one session (a ``Stop`` right after another) never capture the same lines twice. A hook marks a run
+it starts as pending (``.pending`` beside it) before the run exists; the run removes the mark when done,
+so that ``SessionStart`` after a compaction knows to wait for it (:func:`wait_idle`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from host_harness.store import confine
 
 FOLDER = (".gm", "logs", "capture")
 MAX_FILE_BYTES = 4 * 1024 * 1024
+PENDING_S = 600.0  # a pending mark older than this is a run that died
 
 
 @dataclass
@@ -95,3 +98,35 @@ def _lock(fd: int, wait_s: float | None) -> bool:
             if time.monotonic() >= until:
                 return False
             time.sleep(0.02)
+
+
+def mark_pending(project: Path, transcript: Path) -> None:
+    """A run of ``transcript`` is about to start (removed by :func:`done`)."""
+    confine.write_file(project, (*FOLDER, name_of(transcript) + ".pending"), str(time.time()).encode("ascii"))
+
+
+def done(project: Path, transcript: Path) -> None:
+    """The run of ``transcript`` is over: its pending mark goes."""
+    with contextlib.suppress(OSError), confine.directory(project, FOLDER) as folder:
+        os.unlink(name_of(transcript) + ".pending", dir_fd=folder)
+
+
+def pending(project: Path, transcript: Path) -> bool:
+    """Whether a run of ``transcript`` was started and has not finished (a mark older than PENDING_S: no)."""
+    try:
+        with confine.directory(project, FOLDER) as folder:
+            st = os.stat(name_of(transcript) + ".pending", dir_fd=folder, follow_symlinks=False)
+    except OSError:
+        return False
+    return time.time() - st.st_mtime < PENDING_S
+
+
+def wait_idle(project: Path, transcript: Path, seconds: float) -> bool:
+    """Wait (at most ``seconds``) until no run of ``transcript`` is pending or running; whether it is so."""
+    until = time.monotonic() + seconds
+    while pending(project, transcript):
+        if time.monotonic() >= until:
+            return False
+        time.sleep(0.02)
+    with locked(project, transcript, wait_s=max(0.0, until - time.monotonic())) as got:
+        return got

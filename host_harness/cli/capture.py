@@ -1,20 +1,35 @@
-"""``rs-learn-host capture`` and ``review``: capture from a saved transcript; see what was captured.
+"""``rs-learn-host capture``, ``review`` and capture's hooks: capture from a transcript, see what was kept.
 
 ``capture --transcript FILE`` runs what the Claude Code hooks run in the background
 (``host_harness/capture/run.py``) over any saved transcript, from where the last run over that file
 stopped; ``review`` lists what capture stored, newest first, with the commands to drop or release it.
+``hook pre-compact``, ``hook stop``, ``hook session-end`` and ``hook session-context`` are the Claude Code
+hooks of ``host_harness/capture/hooks.py``.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
+from host_harness.capture.hooks import EVENTS, CaptureContextHook, capture_event
 from host_harness.capture.run import capture as run_capture
 from host_harness.cli.correct import describe
+from host_harness.cli.hook import TIMEOUT, _run, budget
 from host_harness.guests.session import Session, echo_json
+from host_harness.hooks.protocol import (
+    MAX_INPUT_BYTES,
+    Skip,
+    arm,
+    leave,
+    log_reason,
+    note_project,
+    parse_event,
+)
+from host_harness.project import find_project
 from host_harness.store.config import ConfigError
 
 
@@ -104,3 +119,59 @@ def review(session: Session, session_id: str | None, limit: int, as_json: bool) 
     click.echo(
         "Drop one: rs-learn-host forget ID" + (" · release one: rs-learn-host approve ID" if held else "")
     )
+
+
+def _capture_hook(name: str) -> click.Command:
+    """``hook pre-compact`` / ``hook stop`` / ``hook session-end``: start a capture run, print nothing."""
+    event = EVENTS[name]
+
+    archives = " Before a compaction the big blocks are archived too." if name == "pre-compact" else ""
+    text = (
+        f"Read a {event} event on stdin; capture its transcript in the background.\n\nPrints nothing and "
+        "always exits 0; reasons go to <project>/.gm/logs/hook.log, what the capture run says to "
+        f".gm/logs/capture.log.{archives}"
+    )
+
+    @click.command(name, help=text)
+    @TIMEOUT
+    @click.pass_obj
+    def command(session: Session, timeout: float) -> None:
+        arm(timeout)
+        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        project = find_project(session.project)
+        try:
+            incoming, cwd = parse_event(raw, event)
+            start = Path(cwd) if cwd is not None else session.project
+            if not start.is_dir():
+                raise Skip(f"project directory {str(start)!r} does not exist")
+            project = find_project(start)
+            note_project(project)
+            why = capture_event(incoming, project, start, session.wasm, name)
+        except (Skip, ConfigError, OSError) as error:
+            why = str(error)
+        if why:
+            log_reason(project, f"{name}: {why}")
+        leave("")
+
+    return command
+
+
+@click.command("session-context")
+@budget("RS_LEARN_CAPTURE_BUDGET", "archive index or session note")
+@TIMEOUT
+@click.pass_obj
+def session_context(session: Session, budget: int, timeout: float) -> None:
+    """Read a SessionStart event on stdin; print what capture kept for the new context.
+
+    After a compaction (source: compact): the index of the blocks archived before it
+    ("r7 — `pytest -x` output (4.1 KB) · …"). At any other start: where the last
+    session of the project stopped (its note). Always exits 0.
+
+    \b
+    Example:
+      echo '{"cwd": ".", "source": "startup"}' | rs-learn-host hook session-context
+    """
+    _run(CaptureContextHook, session, budget, timeout)
+
+
+HOOK_COMMANDS = [_capture_hook(name) for name in ("pre-compact", "stop", "session-end")] + [session_context]

@@ -20,6 +20,7 @@ from typing import TypeVar
 import click
 
 from host_harness.cachedir import default_cache_dir
+from host_harness.capture.hooks import EVENTS as CAPTURE_EVENTS
 from host_harness.guests.session import Session
 from host_harness.hooks import record
 from host_harness.hooks.cold import (
@@ -50,7 +51,7 @@ from host_harness.store.kv import SqliteKV
 from host_harness.store.vecindex import IndexDir, IndexPolicy
 from host_harness.store.vectors import VectorIndex
 
-HOOK_COMMANDS = tuple(EVENTS)
+HOOK_COMMANDS = (*EVENTS, *CAPTURE_EVENTS)  # capture's hooks: host_harness/capture/hooks.py
 FC = TypeVar("FC", bound=Callable[..., object])
 
 
