@@ -364,3 +364,13 @@ def test_capture_keeps_what_the_dev_set_expects(tmp_path, target):
     for kind in ("directives", "lessons", "blocks"):
         assert (scores[kind]["precision"], scores[kind]["recall"]) == (1.0, 1.0), scores[kind]
     assert scores["notes"] == {"written": 12, "expected": 12}
+
+
+def test_recall_and_the_hook_mark_captured_memories(guest):
+    ok(guest, "capture", {"session": "s", "directives": [{"text": "Always deploy staging with ArgoCD."}]})
+    ok(guest, "memorize", {"text": "Production deploys also go through ArgoCD."})
+    hits = {h["text"]: h.get("captured") for h in ok(guest, "recall", {"query": "deploy ArgoCD"})}
+    assert hits == {"Always deploy staging with ArgoCD.": "directive",
+                    "Production deploys also go through ArgoCD.": None}
+    candidates = ok(guest, "auto_recall", {"prompt": "how do we deploy staging with ArgoCD?"})["candidates"]
+    assert [c.get("captured") for c in candidates if "staging" in c.get("excerpt", "")] == ["directive"]

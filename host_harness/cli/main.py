@@ -151,6 +151,7 @@ def recall(session: Session, query: str, limit: int, explain: bool, as_json: boo
         where = "" if hit["namespace"] == "default" or fanned_out else f" [{hit['namespace']}]"
         held = " [quarantined]" if hit.get("quarantined") else ""
         stale = f" [may be stale: {stale_note(hit)}]" if hit.get("stale") else ""
+        stale += f" [captured {hit['captured']}]" if hit.get("captured") else ""
         click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}{held}{stale}  {hit['id']}")
         if explain:
             click.echo("   " + channels_line(hit["explain"]))
