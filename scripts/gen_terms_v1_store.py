@@ -44,33 +44,38 @@ TEXTS = (
 def main() -> None:
     """Memorize :data:`TEXTS` an hour apart with the engine on the path; write the store's rows."""
     from guest.memory import records
-    from host_harness.guests.native import NativeGuest
-    from host_harness.services import HostServices, ManualClock
 
     if hasattr(records, "TERMS_VERSION"):
         raise SystemExit("this engine knows terms versions: put an engine before issue 29 first on the path")
     old = Path(sys.argv[1])
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=old, capture_output=True, text=True,
                             check=True).stdout.strip()
+    write(OUT, commit, START_MS, STEP_MS, TEXTS)
+
+
+def write(out: Path, commit: str, start_ms: int, step_ms: int, texts: tuple[str, ...]) -> None:
+    """Memorize ``texts`` ``step_ms`` apart from ``start_ms`` with the engine on the path; write the rows."""
+    from host_harness.guests.native import NativeGuest
+    from host_harness.services import HostServices, ManualClock
+
     with tempfile.TemporaryDirectory() as tmp:
-        clock = ManualClock(START_MS)
+        clock = ManualClock(start_ms)
         services = HostServices(Path(tmp), clock=clock)
         guest = NativeGuest(services)
-        for text in TEXTS:
+        for text in texts:
             envelope = json.loads(guest.dispatch("memorize", json.dumps({"text": text})))
             assert envelope["ok"], envelope
-            clock.advance(STEP_MS)
+            clock.advance(step_ms)
         guest.close()
         services.close()
         with contextlib.closing(sqlite3.connect(Path(tmp) / ".gm" / "rs-learn.db")) as conn:
             rows = conn.execute("SELECT ns, key, value FROM kv ORDER BY ns, key").fetchall()
     stored = [{"ns": ns, "key": key, "b64": base64.b64encode(bytes(value)).decode("ascii")}
               for ns, key, value in rows if not ns.startswith("host")]
-    golden = {"commit": commit, "start_ms": START_MS, "step_ms": STEP_MS, "texts": list(TEXTS),
+    golden = {"commit": commit, "start_ms": start_ms, "step_ms": step_ms, "texts": list(texts),
               "rows": stored}
-    OUT.write_text(json.dumps(golden, indent=1) + "\n", encoding="utf-8")
-    print(f"{OUT}: {len(stored)} rows from {commit[:12]}")
-
+    out.write_text(json.dumps(golden, indent=1) + "\n", encoding="utf-8")
+    print(f"{out}: {len(stored)} rows from {commit[:12]}")
 
 if __name__ == "__main__":
     main()

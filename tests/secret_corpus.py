@@ -32,6 +32,8 @@ BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
 B64 = ALNUM + "+/"
 URLSAFE = ALNUM + "-_"
 BASE32 = string.ascii_uppercase + "234567"
+HEX = "0123456789abcdef"
+BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 
 
 def draw(rng: random.Random, alphabet: str, n: int) -> str:
@@ -120,6 +122,20 @@ SECRETS: dict[str, Callable[[random.Random], str]] = {
     "huggingface-token": lambda r: "hf_" + draw(r, string.ascii_letters, 30) + draw(r, string.digits, 4),
     "jwt": jwt,
     "private-key": lambda r: pem(r, r.choice(["RSA ", "EC ", "OPENSSH ", "", "ENCRYPTED "])),
+    # issue 38, item 2: kinds people paste that the first round missed
+    "twilio-key": lambda r: "SK" + draw(r, HEX, 32),
+    "sendgrid-key": lambda r: "SG." + draw(r, URLSAFE, 22) + "." + draw(r, URLSAFE, 43),
+    "mailgun-key": lambda r: "key-" + draw(r, HEX, 32),
+    "heroku-key": lambda r: "HRKU-AA" + draw(r, URLSAFE, 58),
+    "digitalocean-token": lambda r: r.choice(["dop_v1_", "doo_v1_"]) + draw(r, HEX, 64),
+    "telegram-bot-token": lambda r: str(r.randrange(10**8, 10**10)) + ":AA" + draw(r, URLSAFE, 33),
+    "vault-token": lambda r: "hvs." + draw(r, URLSAFE, r.choice([24, 90])),
+    "shopify-token": lambda r: r.choice(["shpat_", "shpss_", "shpca_"]) + draw(r, HEX, 32),
+    "databricks-token": lambda r: "dapi" + draw(r, HEX, 32),
+    "postman-key": lambda r: "PMAK-" + draw(r, HEX, 24) + "-" + draw(r, HEX, 34),
+    "grafana-token": lambda r: "glsa_" + draw(r, ALNUM, 32) + "_" + draw(r, HEX, 8),
+    "linear-key": lambda r: "lin_api_" + draw(r, ALNUM, 40),
+    "age-secret-key": lambda r: "AGE-SECRET-KEY-1" + draw(r, BECH32.upper(), 58),
 }
 
 # Contexts: {s} is the secret. The kind a context is for comes first; "*" fits any token kind.
@@ -130,6 +146,8 @@ CONTEXTS: dict[str, list[str]] = {
         "The CI uses {s} to publish; rotate it after the release.",
         '{{"service": "deploy", "credential": "{s}"}}',
         "echo '{s}' | gh auth login --with-token",
+        "https://api.example.com/hook?next=%2Fdone%3D{s}&x=1",  # after a URL-encoded '='
+        "MY_SERVICE_{s}",  # after an underscore
         "remember: the staging key is {s} (expires in June)",
         "  credential: {s}\n  region: eu-west-1",
         "client = Client(auth='{s}')",
@@ -223,6 +241,22 @@ ASSIGNMENTS = [  # (kind, text, secret)
     ),
     ("private", "<private>\nmy home address: 12 Example Street\n</private>", "12 Example Street"),
     ("private", "notes <PRIVATE>card 4111 1111 1111 1111</PRIVATE> end", "4111 1111 1111 1111"),
+    # issue 38, item 2: the forms the first round missed
+    ("url-credentials", "DATABASE_URL=postgres://app:pa/ss#w0rd9@db.internal:5432/app", "pa/ss#w0rd9"),
+    ("url-credentials", "mysql://root:a#b/c!d@127.0.0.1/shop", "a#b/c!d"),
+    ("password", "mysql -u root -pS3cr3tPw shop < dump.sql", "S3cr3tPw"),
+    ("password", "mysqldump -h db -uadmin -p'x9!k2Lp' shop", "'x9!k2Lp'"),
+    ("password", "curl -u admin:Adm1nPass! https://ci.example.com/api/json", "Adm1nPass!"),
+    ("password", "curl --user deploy:dpl-7781 -X POST https://nexus.example.com/upload", "dpl-7781"),
+    ("password", "machine api.heroku.com login dev@example.com password 0b1f-77aa-secret",
+     "0b1f-77aa-secret"),
+    ("password", "machine github.com\n  login octocat\n  password hunter2x", "hunter2x"),
+    ("password", "The staging password is Winter2025! and the user is admin.", "Winter2025!"),
+    ("password", "fyi the admin password is hunter22", "hunter22"),
+    ("password", "passphrase: correct horse battery staple", "correct horse battery staple"),
+    ("password", "GPG_PASSPHRASE=open sesame 42", "open sesame 42"),
+    ("token", "the new token is tkn-8812-aa91", "tkn-8812-aa91"),
+    ("api-key", "Our api key is ak_99x1c2v3.", "ak_99x1c2v3"),
 ]
 
 
@@ -304,6 +338,42 @@ def images(n: int, seed: int = 7) -> Iterator[str]:
         ][i % 3]
 
 
+# Ordinary project text that looks like the forms above without holding a secret (issue 38, item 2).
+LOOK_ALIKES = [
+    "arn:aws:secretsmanager:us-east-1:123456789012:secret:production/myapp/DatabaseCredentials2024",
+    "Read it with aws secretsmanager get-secret-value --secret-id "
+    "arn:aws:secretsmanager:eu-west-1:210987654321:secret:prod/payments/StripeWebhookSecret2025",
+    "The test secret fixture is dGhpcyBpcyBhIHRlc3QgZml4dHVyZSBmb3IgdGVzdHM2 (base64 of a sentence).",
+    "secret_fixture = 'c2VjcmV0IGZpeHR1cmUgZm9yIHRoZSB1bml0IHRlc3Rz'",
+    "https://example.com:8080/users/@alice",
+    "ssh://git@example.com:22/org/repo.git@v1.2",
+    "http://localhost:3000#/route@home",
+    "mysql -u root -p shop  # prompts for the password",
+    "mysql -u root -p$MYSQL_PWD shop",
+    "mysql -h db -P 3306 -u app -p",
+    "docker run -u 1000:1000 -v $PWD:/src image",
+    "curl -u $CI_USER:$CI_TOKEN https://ci.example.com/api/json",
+    "curl -u \"${USER}:${PASS}\" https://example.com",
+    "git push -u origin main:main",
+    "The password is required for the admin page.",
+    "The password is stored in 1Password under 'staging'.",
+    "The token is valid for 24h, then refresh it.",
+    "The secret is base64-encoded.",
+    "The api key is optional for local runs.",
+    "The token is JWT-based and signed with RS256.",
+    "The secret key is sha256-derived.",
+    "the password is at least 12 characters long",
+    "passphrase: <your passphrase>",
+    "passphrase: ${GPG_PASSPHRASE}",
+    "machine learning models need a password manager integration",
+    "Add the machine to the pool; its password policy is in the wiki.",
+    "The bot id is 123456789 and the chat id is -100123.",
+    "key-value store; cache key-prefix v2",
+    "SKU SK-1234 ships in June",
+    "See HRKU docs and the dapi endpoint /api/2.0/token/create.",
+]
+
+
 def false_alarm_corpus() -> dict[str, list[str]]:
     """Named corpora of texts that hold no secret."""
     return {
@@ -311,6 +381,7 @@ def false_alarm_corpus() -> dict[str, list[str]]:
         "uuids": list(uuids(1000)),
         "lockfile hashes": list(lockfile_hashes()),
         "base64 images": list(images(500)),
+        "look-alikes": LOOK_ALIKES,
     }
 
 

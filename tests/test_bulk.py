@@ -136,6 +136,47 @@ def test_an_imported_tombstone_decides_by_time(guest, clock):
     assert "forgotten" in ok(guest, "get_memory", {"id": never})
 
 
+class CountingServices(HostServices):
+    """Host services that count the writes of each key of the keyword index (``terms``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.term_puts: dict[str, int] = {}
+
+    def kv_put(self, ns: str, key: str, value: bytes) -> None:
+        super().kv_put(ns, key, value)
+        if ns == "terms":
+            self.term_puts[key] = self.term_puts.get(key, 0) + 1
+
+
+def test_a_tombstone_import_rewrites_each_posting_list_once(guest_factory, project, clock):
+    """Issue 38.8: 500 tombstone lines into a 1,000-memory store ran past the 60 s deadline: each
+    line removed its memory on its own, rewriting the postings of every term it shared with the
+    others. The lines are decided one by one and written once: one removal per store."""
+    services = CountingServices(project, clock=clock)
+    guest = guest_factory(services)
+    words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda".split()
+    lines = [{"text": f"The {words[i % 11]} service uses {words[i * 7 % 11]} on port {8000 + i}.",
+              "created": clock.now_ms - 100_000 + i} for i in range(90)]
+    assert ok(guest, "import", {"memories": lines})["imported"] == 90
+    ok(guest, "forget", {"ids": [memory_id("default", lines[0]["text"])]})  # the pending list indexed
+    clock.advance(1000)
+    tombs = [{**line, "forgotten": {"ts": clock.now_ms, "reason": "moved"}} for line in lines[:60]]
+    tombs.append({**lines[5], "forgotten": {"ts": clock.now_ms - 1}})  # an older forget of a line above
+    services.term_puts.clear()
+    data = ok(guest, "import", {"memories": tombs})
+    assert data == {"items": 61, "imported": 0, "deduped": 1, "embedded": 0, "forgotten": 60}
+    assert services.term_puts and max(services.term_puts.values()) == 1, "a posting list written twice"
+    assert ok(guest, "stats", {})["memories"] == 30
+    gone = ok(guest, "get_memory", {"id": memory_id("default", lines[5]["text"])})["forgotten"]
+    assert gone == {"ts": clock.now_ms, "reason": "moved"}
+    kept = lines[75]["text"]
+    assert [h["text"] for h in ok(guest, "recall", {"query": kept, "limit": 1})] == [kept]
+    before = store_digest(project)
+    ok(guest, "reindex", {"rebuild": True})
+    assert store_digest(project) == before, "the index the removals left is the one a rebuild gives"
+
+
 def test_import_stores_exactly_what_memorize_stores(guest, other, project):
     root, target = other
     for fact in FACTS:

@@ -16,6 +16,7 @@ from envelopes import ok
 
 from guest.memory.channels import MIN_COSINE
 from guest.memory.decisions import MAX_EXCLUDE
+from guest.text.dates import DAY_MS
 
 FACTS = [
     "Use pnpm, not npm, to install packages in this repository.",
@@ -27,7 +28,7 @@ DEPLOY = [
     "The deploy pipeline builds the image, pushes it, then ArgoCD syncs the deploy.",
     "Roll back a bad deploy with argocd app rollback; never redeploy by hand.",
 ]
-CHANNELS = {"cosine", "bm25", "vector", "keyword", "fused", "recency"}
+CHANNELS = {"cosine", "bm25", "vector", "keyword", "fused", "recency", "lift", "stale"}
 
 
 def memorize(guest, texts: list[str]) -> list[str]:
@@ -68,9 +69,9 @@ def test_explain_shows_each_channel_and_how_they_make_the_score(guest):
     for hit in explained:
         parts = hit["explain"]
         assert set(parts) == CHANNELS
-        assert parts["fused"] == pytest.approx(0.25 * parts["vector"] + 0.75 * parts["keyword"], abs=1e-6)
-        assert hit["score"] == pytest.approx(parts["fused"] * parts["recency"], abs=1e-6)
+        assert adds_up(hit["score"], parts)
         assert parts["recency"] == 1.0 and 0.0 <= parts["vector"] <= 1.0 and 0.0 <= parts["keyword"] <= 1.0
+        assert parts["lift"] == 0.0 and parts["stale"] == 1.0
         assert parts["cosine"] == pytest.approx(cosine(guest, query, hit["text"]), abs=1e-5)
     best = explained[0]["explain"]
     assert best["bm25"] > 0 and best["keyword"] == 1.0  # the pool's best keyword candidate
@@ -78,6 +79,32 @@ def test_explain_shows_each_channel_and_how_they_make_the_score(guest):
     for hit in recent:
         assert hit["explain"]["recency"] > 1.0
         assert hit["score"] == pytest.approx(hit["explain"]["fused"] * hit["explain"]["recency"], rel=1e-6)
+
+
+def adds_up(score: float, parts: dict[str, float]) -> bool:
+    """Whether an explanation adds up to its score: weighted channels plus the lift, times the factors."""
+    fused = 0.25 * parts["vector"] + 0.75 * parts["keyword"] + parts["lift"]
+    return fused == pytest.approx(parts["fused"], abs=1e-6) and \
+        score == pytest.approx(parts["fused"] * parts["recency"] * parts["stale"], abs=1e-6)
+
+
+def test_every_candidate_adds_up_with_its_lift_whatever_its_channels(guest, clock):
+    """A time lift reaches vector-only candidates through their records: explain counts it (issue 32.10)."""
+    now = clock.now_ms
+    for i, text in enumerate([*FACTS, *DEPLOY]):
+        ok(guest, "memorize", {"text": text, "ts": now - (5 if i == 1 else 1) * DAY_MS})
+    query = "what did we set up for the deploy yesterday"
+    for body in ({}, {"recency_weight": 1.0}, {"mode": "vector"}):
+        hits = ok(guest, "recall", {"query": query, "explain": True, "limit": 100, **body})
+        assert hits
+        for hit in hits:
+            assert adds_up(hit["score"], hit["explain"]), hit
+    hits = ok(guest, "recall", {"query": query, "explain": True, "limit": 100})
+    vector_only = [h for h in hits if h["explain"]["bm25"] == 0 and h["explain"]["lift"] > 0]
+    assert vector_only  # lifted by its record: its fused score holds the lift (it used to be left out)
+    data = ok(guest, "auto_recall", {"prompt": query, "limit": 10})
+    for candidate in data["candidates"]:
+        assert adds_up(candidate["score"], candidate)
 
 
 def test_every_candidate_has_a_decision(guest):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from envelopes import ok
 
-from guest.memory import freshness
+from guest.memory import facets, freshness, rules
 from host_harness.store import filedigest
 from host_harness.store.filedigest import FileDigests
 
@@ -37,6 +37,20 @@ RETRY = "Retries are configured in src/retry.py with exponential backoff."
 )
 def test_candidate_paths_are_conservative(text, paths):
     assert freshness.paths(text) == paths
+
+
+@pytest.mark.parametrize("text", [
+    "Run bin/run, then the Makefile; the menu is in café/menü.py.",
+    "Retries live in src/retry.py; see docs/api.md, .env and [the guide](docs/Guide.md).",
+    "and/or TCP/IP docs/api/v2 v1.2.3 https://x.org/a.py",
+])
+def test_freshness_and_facets_read_the_same_paths(text):
+    """Issue 32.17: the two extractors disagreed (``bin/run``, ``Makefile``, ``café/menü.py``): one now."""
+    cited = [path.lower() for path in freshness.paths(text)]
+    subjects = facets.subjects(text, rules.CURRENT)
+    assert cited and set(cited) <= set(subjects)
+    assert {s for s in subjects if "/" in s} == {path for path in cited if "/" in path}
+    assert "café/menü.py" not in subjects and "café/menü.py" not in cited  # ASCII only, both targets alike
 
 
 def sha(data: bytes) -> dict:

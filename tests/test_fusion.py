@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from guest.host import bucket
+from guest.memory import rules
 from guest.memory.channels import evident
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key, minmax
 from guest.memory.lift import Lift
@@ -117,7 +118,7 @@ def lifted_reference(services, vectors, words, lift: Lift, reach: int):
     for key, v in vpart.items():
         if key not in scores:
             raw = services.kv_get(bucket(key[0], "memories"), key[1])
-            scores[key] = v + lift.of_record(Memory.decode(raw)) if raw and key in top else 0.0 + v
+            scores[key] = v + lift.of_record(Memory.decode(raw), key[0]) if raw and key in top else 0.0 + v
     return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0][1], kv[0][0]))
 
 
@@ -132,7 +133,7 @@ def test_the_lazy_lifted_ranking_is_the_sorted_ranking(stored):
         vectors, words = pools(rnd, ids)
         subject, timed = rnd.random() < 0.7, rnd.random() < 0.5
         window = Window(rnd.randint(0, 30), rnd.randint(30, 60)) if timed else None
-        stores = frozenset(rnd.sample(NAMESPACES, rnd.randint(1, 2)))
+        stores = dict.fromkeys(rnd.sample(NAMESPACES, rnd.randint(1, 2)), rules.CURRENT)
         lift = Lift(rnd.choice([0.5, 0.25]), 0.5, frozenset({"s1"}) if subject else frozenset(), window, {},
                     stores, 0.0)
         for namespace in stores:  # what the facet postings would say: doc % 3 == 1 has subject s1

@@ -177,6 +177,56 @@ def test_a_supersede_on_one_branch_is_merged(history, clock):
     assert_sound(history)
 
 
+@pytest.mark.parametrize("direction", ["theirs into ours", "ours into theirs"])
+def test_two_branches_that_supersede_one_memory_merge_into_one_head(history, clock, direction):
+    """Issue 38.7: each branch superseded the same memory by another one; after the merge both were
+    live "newest" memories (both injected) and the links disagreed. The later successor wins."""
+    old = history.ok("base", "memorize", {"text": "Use npm to install packages."})["id"]
+    history.branch()
+    clock.advance(1000)
+    early = history.ok("ours", "memorize", {"text": "Use yarn, not npm, to install packages.",
+                                            "supersedes": [old]})["id"]
+    clock.advance(1000)
+    late = history.ok("theirs", "memorize", {"text": "Use pnpm, not npm, to install packages.",
+                                             "supersedes": [old]})["id"]
+    into, other = ("ours", "theirs") if direction == "theirs into ours" else ("theirs", "ours")
+    merged = history.merge(into=into, other=other)
+    assert merged.status == driver.CLEAN and merged.report["undecided"] == 0
+    [conflict] = merged.report["conflicts"]
+    assert f"memory {old}" in conflict and f"by {early}" in conflict
+    assert f"{late}, is its head now" in conflict
+    assert merged.report["memories"]["superseded on both"] == 1
+    shown = {key: history.ok(into, "get_memory", {"id": key}) for key in (old, early, late)}
+    assert shown[old]["superseded_by"] == late and shown[early]["superseded_by"] == late
+    assert shown[late]["supersedes"] == sorted([old, early]) and "superseded_by" not in shown[late]
+    assert "supersedes" not in shown[early], "the earlier successor no longer claims the memory it lost"
+    hits = [h["text"] for h in history.ok(into, "recall", {"query": "install packages npm", "limit": 10})]
+    assert hits.count("Use pnpm, not npm, to install packages.") == 1
+    assert not {"Use yarn, not npm, to install packages.", "Use npm to install packages."} & set(hits)
+    assert_sound(history, into)
+
+
+@pytest.mark.parametrize("direction", ["theirs into ours", "ours into theirs"])
+def test_a_forget_that_removes_what_the_other_branch_still_has_is_noted(history, clock, direction):
+    """Issue 38.7: forgotten on one branch, memorized again on the other (``deduped``: nothing
+    written there), the memory stays forgotten -- and the merge says so, with what to do."""
+    gone = history.ok("base", "memorize", {"text": "Deploys go through Jenkins."})["id"]
+    history.branch()
+    clock.advance(1000)
+    history.ok("ours", "forget", {"ids": [gone], "reason": "Jenkins is retired"})
+    clock.advance(1000)
+    assert history.ok("theirs", "memorize", {"text": "Deploys go through Jenkins."})["deduped"] is True
+    into, other = ("ours", "theirs") if direction == "theirs into ours" else ("theirs", "ours")
+    merged = history.merge(into=into, other=other)
+    assert merged.status == driver.CLEAN and merged.report["conflicts"] == []
+    [note] = merged.report["notes"]
+    holder = "theirs" if into == "ours" else "ours"
+    assert note.startswith(f'memory {gone} ("Deploys go through Jenkins.") was forgotten on ')
+    assert "(Jenkins is retired)" in note and f"{holder} still had it" in note and "memorize it again" in note
+    assert history.ok(into, "recall", {"query": "deploys Jenkins", "mode": "keyword"}) == []
+    assert_sound(history, into)
+
+
 # ---------------------------------------------------------------- archive
 
 

@@ -192,9 +192,15 @@ def test_a_runaway_call_hits_the_wall_clock_deadline(wasm_runtime: Runtime, proj
         return 1_700_000_000_000
 
     guest = WasmGuest(wasm_runtime, HostServices(project, clock=slow_clock), timeout_s=1.0)
-    with pytest.raises(GuestTrap, match="interrupt"):
+    with pytest.raises(GuestTrap, match="interrupt") as trapped:
         guest.memorize("a fact that takes too long", "default")
     assert not (project / ".gm" / "rs-learn.db").exists()
+    # a call past its deadline is a foreseeable condition: a clear answer, never internal: (issue 38.8)
+    assert trapped.value.message.startswith("timeout: the call (memorize) ran past its 1 s deadline")
+    assert "nothing it wrote was kept" in trapped.value.message
+    with pytest.raises(GuestTrap) as trapped:
+        guest.dispatch("import", json.dumps({"memories": [{"text": "another slow fact"}]}))
+    assert trapped.value.message.startswith("timeout: the call (dispatch import) ran past its 1 s")
     guest.timeout_s = 30.0
     assert guest.version() == "0.1.0"
 

@@ -111,6 +111,19 @@ def test_a_claude_md_is_stored_once(rs):
     assert "8080" in json.loads(rs("recall", "what port does staging use", "--json"))[0]["text"]
 
 
+def test_a_nested_item_is_found_by_the_line_it_hangs_from(rs):
+    """Its heading / colon line is its context: recall and the hook read it (issue 32.4)."""
+    project: Path = rs.project
+    nested = ("\n## Git\n- Commit messages follow Conventional Commits:\n"
+              "  - `feat:` for features\n  - `fix:` for bug fixes\n")
+    (project / "CLAUDE.md").write_text(CLAUDE_MD + nested)
+    rs("import", "--from", "claude-md")
+    hits = json.loads(rs("recall", "Which commit prefix for a feature?", "--json"))
+    assert hits[0]["text"] == "`feat:` for features"
+    assert [h["text"] for h in json.loads(rs("recall", "conventional commits", "--json"))][:2] == [
+        "`feat:` for features", "`fix:` for bug fixes"]
+
+
 def test_a_dry_run_shows_each_item_and_stores_nothing(rs):
     project: Path = rs.project
     (project / "AGENTS.md").write_text("# Agents\n- Use pnpm.\n- Never commit .env files.\n")

@@ -95,8 +95,8 @@ def test_the_public_injection_corpus():
     caught = [i for i in malicious if reason(texts[i])]
     flagged = [i for i in benign if reason(texts[i])]
     assert (len(malicious), len(benign)) == (118, 63)
-    assert len(caught) >= 90, sorted(set(malicious) - set(caught))  # today 92 (78 %); the misses are rot13,
-    # leetspeak, reversed text, base32/85, Morse, and requests to echo a token or call a named tool
+    assert len(caught) >= 94, sorted(set(malicious) - set(caught))  # today 94 (80 %); the misses are
+    # reversed text, base32/85, Morse, and requests to echo a token or call a named tool
     assert flagged == []
 
 

@@ -6,7 +6,7 @@
 * time: hits carry their ``ts``, ``memorize`` takes one, a query's time window lifts its memories,
   the hook shows old hits' dates;
 * stores: a store of terms version 1 (written before all this) keeps its rules -- writes, recalls,
-  git merges -- until ``reindex {"rebuild": true}`` moves it to version 2.
+  git merges -- until ``reindex {"rebuild": true}`` moves it to the current version.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from envelopes import call, ok
 from gitstores import History
 from stores import store_digest
 
-from guest.memory import records
+from guest.memory import records, rules
 from guest.text.dates import DAY_MS, days_from_civil
 from host_harness.git import driver
 from host_harness.guests.native import NativeGuest
@@ -42,6 +42,21 @@ def old_store(folder: Path, clock, items: list[str]) -> None:
         for text in items:
             clock.advance(1000)
             ok(guest, "memorize", {"text": text})
+        guest.close()
+        services.close()
+    finally:
+        records.TERMS_VERSION = saved
+
+
+def written_with_terms_version(folder: Path, clock, version: int, verb: str, body: dict) -> None:
+    """One call by an engine whose new stores had terms version ``version`` (natively: the guest's
+    constant is patched, which a built component cannot be)."""
+    saved = records.TERMS_VERSION
+    records.TERMS_VERSION = version
+    try:
+        services = HostServices(folder, clock=clock)
+        guest = NativeGuest(services)
+        ok(guest, verb, body)
         guest.close()
         services.close()
     finally:
@@ -157,10 +172,10 @@ def test_the_hook_dates_hits_older_than_a_week(guest, clock):
 
 
 @pytest.mark.both_stores
-def test_a_new_store_has_terms_version_2_and_facet_terms(guest, services, clock):
+def test_a_new_store_has_the_current_terms_version_and_facet_terms(guest, services, clock):
     clock.now_ms = NOW
     ok(guest, "memorize", "Melanie: I ran a charity race.")
-    assert ok(guest, "stats")["terms"] == 2
+    assert ok(guest, "stats")["terms"] == rules.CURRENT == 3
     assert facet_keys(services) == ["@melanie", "~2026", "~2026-10", "~2026-10-14"]
 
 
@@ -168,26 +183,65 @@ def test_a_new_store_has_terms_version_2_and_facet_terms(guest, services, clock)
 def test_an_old_store_keeps_its_rules_until_a_rebuild(guest, services, project, clock):
     old_store(project, clock, ["Melanie: I ran a charity race.", "Caroline: the race was fun."])
     before = store_digest(project)
-    assert ok(guest, "stats")["terms"] == 1 and ok(guest, "stats")["current_terms"] == 2
+    assert ok(guest, "stats")["terms"] == 1 and ok(guest, "stats")["current_terms"] == rules.CURRENT
     assert texts(guest, "who runs", mode="keyword") == []  # "ran" is not "run" to the old rules
     ok(guest, "memorize", "Melanie: my children broke the vase.")  # indexed by the old rules too
     assert texts(guest, "broken", mode="keyword") == []
     assert facet_keys(services) == [] and ok(guest, "stats")["terms"] == 1
     assert store_digest(project) != before
     ok(guest, "reindex", {"rebuild": True})
-    assert ok(guest, "stats")["terms"] == 2
+    assert ok(guest, "stats")["terms"] == rules.CURRENT
     assert texts(guest, "broken", mode="keyword") == ["Melanie: my children broke the vase."]
     assert "@melanie" in facet_keys(services)
     assert texts(guest, "who runs", mode="keyword") == ["Melanie: I ran a charity race."]
 
 
+CONTEXT = "CLAUDE.md > Acme > Git > Commit messages follow Conventional Commits:"
+IMPORTED = [{"text": "`feat:` for features", "context": CONTEXT},
+            {"text": "`fix:` for bug fixes", "context": CONTEXT},
+            {"text": "Use pnpm, not npm, to install packages.", "context": "CLAUDE.md > Acme > Conventions"},
+            {"text": "The staging server listens on port 8080 behind nginx.",
+             "context": "CLAUDE.md > Acme > Conventions"}]
+COMMIT_PREFIX = "Which commit prefix for a feature?"
+
+
+@pytest.mark.both_stores
+def test_an_imported_notes_context_is_evidence_for_it(guest):
+    """Terms version 3 indexes the context's words (not its file name); the gate reads it on any store."""
+    ok(guest, "import", {"memories": IMPORTED})
+    assert ok(guest, "stats")["terms"] == 3
+    assert texts(guest, COMMIT_PREFIX)[0] == "`feat:` for features"
+    assert texts(guest, "conventional commits", mode="keyword")[:2] == ["`feat:` for features",
+                                                                      "`fix:` for bug fixes"]
+    assert texts(guest, "claude", mode="keyword") == []  # where it came from is not what it says
+    data = ok(guest, "auto_recall", {"prompt": COMMIT_PREFIX})
+    assert data["context"].splitlines()[1] == "1. `feat:` for features"
+    assert "pnpm" not in data["context"]
+
+
+@pytest.mark.both_stores
+def test_a_version_2_store_keeps_its_rules_and_the_gate_still_reads_the_context(guest, project, clock):
+    written_with_terms_version(project, clock, 2, "import", {"memories": IMPORTED})  # before contexts counted
+    assert ok(guest, "stats")["terms"] == 2
+    assert texts(guest, "conventional commits", mode="keyword") == []  # version 2: text words only
+    ok(guest, "import", {"memories": [{"text": "`docs:` for documentation", "context": CONTEXT}]})
+    assert texts(guest, "conventional commits", mode="keyword") == []  # a new one too, by its rules
+    assert ok(guest, "stats")["terms"] == 2
+    data = ok(guest, "auto_recall", {"prompt": "Which commit prefix for a new feature?"})
+    assert "`feat:` for features" in data["context"]  # "feature" matched it; "commit" is in its context
+    ok(guest, "reindex", {"rebuild": True})
+    assert ok(guest, "stats")["terms"] == 3
+    assert set(texts(guest, "conventional commits", mode="keyword")) == {
+        "`feat:` for features", "`fix:` for bug fixes", "`docs:` for documentation"}
+
+
 def test_a_store_of_a_newer_terms_version_is_refused(guest, services):
     ok(guest, "memorize", "A first note.")
     stats = json.loads(services.kv_get("meta", "stats"))
-    services.kv_put("meta", "stats", json.dumps({**stats, "terms": 3}).encode())
+    services.kv_put("meta", "stats", json.dumps({**stats, "terms": rules.CURRENT + 1}).encode())
     for verb, body in (("memorize", "A second note."), ("recall", "note")):
         envelope = call(guest, verb, body)
-        assert not envelope["ok"] and "terms version 3" in envelope["error"], envelope
+        assert not envelope["ok"] and f"terms version {rules.CURRENT + 1}" in envelope["error"], envelope
 
 
 def test_a_merge_keeps_ours_terms_version(tmp_path, clock, guest_factory):
@@ -197,13 +251,13 @@ def test_a_merge_keeps_ours_terms_version(tmp_path, clock, guest_factory):
         old_store(history.folder("base"), clock, ["Base: a shared note."])
         history.branch()
         new_side = "theirs" if old_side == "ours" else "ours"
-        history.ok(new_side, "reindex", {"rebuild": True})  # the new side moved to version 2
+        history.ok(new_side, "reindex", {"rebuild": True})  # the new side moved to the current version
         old_store(history.folder(old_side), clock, ["Melanie: the children ran home."])
         clock.advance(1000)
         history.ok(new_side, "memorize", "Caroline: the kids broke a window.")
         assert history.merge().status == driver.CLEAN
         stats = history.ok("ours", "stats")
-        version = 1 if old_side == "ours" else 2
+        version = 1 if old_side == "ours" else rules.CURRENT
         assert (stats["terms"], stats["memories"]) == (version, 3)
         broken = [h["text"] for h in history.ok("ours", "recall", {"query": "broken", "mode": "keyword"})]
         runs = [h["text"] for h in history.ok("ours", "recall", {"query": "who runs", "mode": "keyword"})]

@@ -70,6 +70,21 @@ def test_a_greeting_by_name_does_not_close_the_gate_when_a_memory_answers(notes)
     assert "port 8080" in data["context"]
 
 
+def test_every_injected_hit_needs_evidence_of_its_own(guest):
+    """Past the gate, a hit that shares only a chat word with the prompt stays out (issue 32.6)."""
+    pnpm, staging = NOTES[4], NOTES[3]
+    for text in (pnpm, staging):
+        guest.memorize(text, "default")
+    data = auto(guest, "which port does staging use?")
+    decisions = {c["excerpt"]: c["decision"] for c in data["candidates"]}
+    assert decisions[staging] == "injected"
+    assert decisions.get(pnpm, "gate") == "gate"  # it shares "use" only (and its cosine is far below .9)
+    assert pnpm not in data["context"] and staging in data["context"]
+    assert pnpm in auto(guest, "which port does staging use?", gate=False)["context"]  # what it kept out
+    both = auto(guest, "which port does staging use, and which package manager do we use?")
+    assert pnpm in both["context"] and staging in both["context"]  # "package" is its own evidence
+
+
 def test_chat_words_are_no_evidence(notes):
     data = auto(notes, "please could you help me, thanks")
     assert data["context"] == "" and data["evidence"]["passed"] is False

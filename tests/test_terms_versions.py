@@ -20,7 +20,7 @@ from envelopes import ok
 from stores import store_digest, store_rows
 from test_recall_facets import facet_keys, texts
 
-from guest.memory import records
+from guest.memory import records, rules
 from host_harness.guests.native import NativeGuest
 from host_harness.services import HostServices, ManualClock
 
@@ -28,12 +28,40 @@ GOLDEN: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parent / "golden" / "terms_v1_store.json").read_text(encoding="utf-8")
 )
 TEXTS: list[str] = GOLDEN["texts"]
+# Terms version 2, written by 4972049 (scripts/gen_terms_v2_store.py): its path subjects came from an
+# extractor of their own, which freshness did not share (issue 32.17).
+GOLDEN_V2: dict[str, Any] = json.loads(
+    (Path(__file__).resolve().parent / "golden" / "terms_v2_store.json").read_text(encoding="utf-8")
+)
 
 
-def load(services: HostServices) -> None:
+def load(services: HostServices, golden: dict[str, Any] = GOLDEN) -> None:
     """Write the golden rows into a fresh store (outside a call: committed at once)."""
-    for row in GOLDEN["rows"]:
+    for row in golden["rows"]:
         services.kv_put(row["ns"], row["key"], base64.b64decode(row["b64"]))
+
+
+@pytest.mark.both_stores
+def test_a_version_2_store_keeps_its_path_subjects_until_a_rebuild(guest, services, project, clock):
+    load(services, GOLDEN_V2)
+    texts_v2 = GOLDEN_V2["texts"]
+    clock.now_ms = GOLDEN_V2["start_ms"] + len(texts_v2) * GOLDEN_V2["step_ms"]
+    assert (ok(guest, "stats")["terms"], ok(guest, "stats")["memories"]) == (2, 5)
+    old_keys = facet_keys(services)
+    assert {"@café/menü.py", "@menü.py", "@src/retry.py", "@setup.py", "@docs/api/v2"} <= set(old_keys)
+    assert not {"@bin/run", "@makefile"} & set(old_keys)
+    before = store_digest(project)
+    assert texts(guest, "What is in menü.py?")[0] == texts_v2[1]  # the old postings answer
+    assert store_digest(project) == before, "recall wrote to an old store"
+    ok(guest, "memorize", "Release: run tools/ship and check the Makefile.")  # by version 2's rules
+    assert ok(guest, "stats")["terms"] == 2
+    assert "@release" in facet_keys(services) and not {"@tools/ship", "@makefile"} & set(facet_keys(services))
+    ok(guest, "reindex", {"rebuild": True})
+    assert (ok(guest, "stats")["terms"], ok(guest, "stats")["memories"]) == (rules.CURRENT, 6)
+    keys = set(facet_keys(services))
+    assert {"@bin/run", "@makefile", "@tools/ship", "@src/retry.py", "@retry.py", "@setup.py"} <= keys
+    assert not {"@café/menü.py", "@menü.py", "@run"} & keys  # ASCII paths only; "run" is no file name
+    assert texts(guest, "What does bin/run do?")[0] == texts_v2[0]
 
 
 @pytest.mark.both_stores
@@ -62,7 +90,7 @@ def test_reindex_with_rebuild_moves_an_old_store_to_the_current_rules(guest, ser
     clock.now_ms = GOLDEN["start_ms"] + len(TEXTS) * GOLDEN["step_ms"]
     report = ok(guest, "reindex", {"rebuild": True})
     assert report["rebuilt"]["memories"] == 42
-    assert (ok(guest, "stats")["terms"], ok(guest, "stats")["memories"]) == (2, 42)
+    assert (ok(guest, "stats")["terms"], ok(guest, "stats")["memories"]) == (rules.CURRENT, 42)
     assert texts(guest, "broken", mode="keyword") == [TEXTS[2]]
     assert texts(guest, "who runs", mode="keyword") == [TEXTS[0]]
     assert {"@melanie", "@deploy", "@src/retry.py", "@retry.py", "~2026-09"} <= set(facet_keys(services))

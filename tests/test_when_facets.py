@@ -80,6 +80,7 @@ def test_a_window_is_covered_by_the_fewest_date_terms():
     assert dates.facets(NOW) == ["~2026-10-14", "~2026-10", "~2026"]
 
 
+@pytest.mark.parametrize("version", [2, 3])
 @pytest.mark.parametrize("text, subjects", [
     ("Melanie: I painted a sunrise.", ["melanie"]),
     ("Jon Smith: hello", ["jon+smith"]),
@@ -91,10 +92,23 @@ def test_a_window_is_covered_by_the_fewest_date_terms():
     ("Call `parse_config()` and ``RecallOptions`` or `os.path`",
      ["os.path", "parse_config", "recalloptions"]),
     ("If ``strict`` is ``True`` or `None`, a `str`", []),
-    ("and/or TCP/IP docs/api/v2", ["docs/api/v2", "v2"]),
 ])
-def test_subjects_of_a_text(text, subjects):
-    assert facets.subjects(text) == subjects
+def test_subjects_of_a_text(text, subjects, version):
+    assert facets.subjects(text, version) == subjects
+
+
+@pytest.mark.parametrize("text, v2, v3", [
+    # version 2 had a path extractor of its own; version 3 reads the one freshness reads
+    ("and/or TCP/IP docs/api/v2", ["docs/api/v2", "v2"], ["and/or", "tcp/ip", "docs/api/v2"]),
+    ("Run bin/run after the Makefile.", [], ["bin/run", "makefile"]),
+    ("Edit café/menü.py and ./src/App.tsx:12.", ["café/menü.py", "menü.py", "src/app.tsx", "app.tsx"],
+     ["src/app.tsx", "app.tsx"]),
+    ("Secrets go in .env, never in config/.env.example.", [],
+     [".env", "config/.env.example", ".env.example"]),
+])
+def test_path_subjects_by_terms_version(text, v2, v3):
+    assert facets.subjects(text, 2) == v2
+    assert facets.subjects(text, 3) == v3
 
 
 def test_subjects_a_query_names():

@@ -68,8 +68,7 @@ class ArchiveVerbs:
         screen = Screen(self.host)
         content = _string(body, "content", MAX_CONTENT_BYTES, "the block to archive", allow_blank=True)
         content = screen.text(content, "content", MAX_CONTENT_BYTES)
-        label = _label(body)
-        label = None if label is None else screen.text(label, "label", MAX_LABEL_BYTES)
+        label = _label(body, screen)
         namespace = requests.namespace(body) or requests.DEFAULT_NAMESPACE
         if label is None:
             label = derived_label(content)
@@ -187,11 +186,16 @@ def _string(body: dict[str, Any], field: str, max_bytes: int, what: str, allow_b
     return value
 
 
-def _label(body: dict[str, Any]) -> str | None:
-    """The label, one line; ``None`` when absent (it is then derived from the content)."""
+def _label(body: dict[str, Any], screen: Screen) -> str | None:
+    """The label, redacted, one line; ``None`` when absent (it is then derived from the content).
+
+    Redacted before its lines are checked: the error quotes it on one line (``\n``), where an
+    ``api_key: X`` would no longer end its line.
+    """
     if body.get("label") is None:
         return None
     label = _string(body, "label", MAX_LABEL_BYTES, "a short title; omit it to use the first line")
+    label = screen.text(label, "label", MAX_LABEL_BYTES)
     if any(c in LINE_BREAKS for c in label):
         raise InvalidRequest(f"field 'label' must be one line, got {quote(label)}")
     return label

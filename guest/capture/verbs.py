@@ -165,8 +165,8 @@ class CaptureVerbs:
             if (record := lookup.record(host, NAMESPACE, hit["id"])) is not None
             and _kind(record) == "directive"
         ]
-        if old and not stored.deduped:
-            correct.link(host, NAMESPACE, stored.id, old)
+        if old and not stored.deduped and stored.record is not None:
+            correct.link(host, NAMESPACE, stored.record, old)
             answer["supersedes"] = [record.id for record in old]
         return answer
 

@@ -19,12 +19,23 @@ whatever the sides did: when either side holds a tombstone of a memory, the late
 kept, and the memory stays (its tombstone deleted) only if the record those rules leave was stored
 after that forget -- memorized again, a new decision; otherwise it is removed, or not added. So a
 forget on one branch survives a merge with a branch that still has the memory, untouched or
-memorized there before the forget.
+memorized there before the forget. The merge says so, one note per memory (:meth:`Report.note`):
+a memorize of a text that is stored already writes nothing (``deduped``), so a branch that
+"memorized it again" before the merge looks exactly like one that left it alone -- the note tells
+the user to memorize it again after the merge if they meant to keep it.
+
+Supersede links (:mod:`guest.memory.correct`) are fields of the records and merge with them; when
+both branches superseded the same memory by *different* memories, the later of the two (``ts``,
+then id) wins: the superseded memory and the earlier successor both point to it, it lists both in
+its ``supersedes``, and the earlier successor no longer lists the memory it lost (every link has its
+counterpart). One head stands for the chain, so recall shows one, and the merge reports the
+decision as a conflict (decided: the exit status stays 0) naming both, for the user to check.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+import json
+from dataclasses import asdict, dataclass, field, replace
 
 from guest.git.sides import Report, Sides, State, take
 from guest.host import Host, bucket
@@ -57,6 +68,7 @@ class _Plan:
     replaced: list[tuple[Memory, Memory]]  # (ours, the record to write over it)
     tombs: list[tuple[Tombstone | None, Tombstone]]  # (ours' tombstone, the one to keep)
     dropped: list[Tombstone]  # ours' tombstones of memories that came back
+    forks: list[tuple[str, str, str]] = field(default_factory=list)  # (memory, ours' and theirs' successor)
 
 
 def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report) -> None:
@@ -85,6 +97,8 @@ def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report) ->
     for tomb in plan.dropped:
         tombstones.delete(host, STORE, tomb.memory.id)
         timeline.drop(host, STORE, tomb.memory.seq)
+    for fork in plan.forks:
+        _join_fork(host, *fork, report)
     report.count("memories", "added", len(plan.added))
     report.count("memories", "removed", len(plan.removed))
     if plan.replaced:
@@ -107,11 +121,17 @@ def _decide(sides: Sides, key: str, state: State | None, plan: _Plan, report: Re
             if ours_tomb is not None:
                 plan.dropped.append(ours_tomb)  # memorized again after the forget: it is back
         else:
+            held = [(side, record) for side, record in (("ours", ours), ("theirs", theirs)) if record]
+            if held:  # the side that still had it may have memorized it again (deduped): say so
+                report.note(_forgotten(key, held[0][1], latest, held[0][0]))
             result, notes = None, []
             if ours_tomb is None or ours_tomb.encode() != latest.encode():
                 plan.tombs.append((ours_tomb, latest))
     for note in notes:
         report.conflict(f"memory {key}: {note}")
+    if result is not None and ours is not None and theirs is not None:
+        if ours.superseded_by and theirs.superseded_by and ours.superseded_by != theirs.superseded_by:
+            plan.forks.append((key, ours.superseded_by, theirs.superseded_by))
     if result is None and ours is not None:
         plan.removed.append(ours)
     elif result is not None and ours is None:
@@ -166,6 +186,60 @@ def _replace(host: Host, embedder: StaticEmbedder, sides: Sides, ours: Memory, r
         host.kv_put(f"vectors/{record.embedder}", record.id, vector)
         host.kv_put(f"vectors/{ours.embedder}", record.id, b"")
     host.kv_put(MEMORIES, record.id, record.encode())
+
+
+def _join_fork(host: Host, key: str, mine: str, other: str, report: Report) -> None:
+    """One head for ``key``, superseded by ``mine`` on ours and ``other`` on theirs: the later one.
+
+    Runs on the merged records; a successor that the merge left out (forgotten) does not compete.
+    """
+    old = _stored(host, key)
+    successors = [m for m in (_stored(host, mine), _stored(host, other)) if m is not None]
+    if old is None or not successors:
+        return
+    head = max(successors, key=lambda m: (m.ts, m.id))
+    changed = {head.id: head}
+    old.superseded_by = head.id
+    changed[old.id] = old
+    head.supersedes = sorted({*(head.supersedes or []), old.id})
+    for loser in successors:
+        if loser.id != head.id:
+            loser.superseded_by = head.id
+            loser.supersedes = sorted(set(loser.supersedes or []) - {old.id}) or None
+            head.supersedes = sorted({*head.supersedes, loser.id})
+            changed[loser.id] = loser
+    for record in changed.values():
+        host.kv_put(MEMORIES, record.id, record.encode())
+    losers = [m.id for m in successors if m.id != head.id]
+    if losers:
+        report.conflict(f"memory {key} ({_short(old.text)}) was superseded on both branches, by {losers[0]} "
+                        f"({_short(changed[losers[0]].text)}) and by {head.id} ({_short(head.text)}); the "
+                        f"later one, {head.id}, is its head now and supersedes {losers[0]} too -- check it "
+                        f"(rs-learn-host show {head.id}; memorize with --supersedes to decide otherwise)")
+        report.count("memories", "superseded on both", 1)
+
+
+def _forgotten(key: str, record: Memory, tomb: Tombstone, holder: str) -> str:
+    """The note for a memory a forget of one side removes from (or keeps out of) the other."""
+    forgetter = "theirs" if holder == "ours" else "ours"
+    why = f" ({tomb.reason})" if tomb.reason else ""
+    outcome = "removed" if holder == "ours" else "not added"
+    return (f"memory {key} ({_short(record.text)}) was forgotten on {forgetter} at "
+            f"{dates.iso_date(tomb.forgotten)}{why}; {holder} still had it, stored before that forget: "
+            f"{outcome}. If {holder} memorized it again since (a memorize of a stored text changes "
+            f"nothing), memorize it again now to keep it")
+
+
+def _short(text: str, most: int = 60) -> str:
+    """A text on one line, cut to ``most`` characters, JSON-quoted."""
+    line = " ".join(text.split())
+    return json.dumps(line if len(line) <= most else line[: most - 1] + "…", ensure_ascii=False)
+
+
+def _stored(host: Host, key: str | None) -> Memory | None:
+    """The merged record of ``key`` in ours, if any."""
+    raw = host.kv_get(MEMORIES, key) if key else None
+    return None if raw is None else Memory.decode(raw)
 
 
 def _load(sides: Sides, side: str, key: str) -> Memory | None:

@@ -59,6 +59,7 @@ class Report:
     sections: dict[str, dict[str, Any]] = field(default_factory=dict)
     conflicts: list[str] = field(default_factory=list)
     undecided: int = 0
+    notes: list[str] = field(default_factory=list)  # what the user may want to know (not conflicts)
 
     def count(self, section: str, what: str, n: int = 1) -> None:
         """Add ``n`` to a counter."""
@@ -74,9 +75,14 @@ class Report:
         self.conflicts.append(message)
         self.undecided += undecided
 
+    def note(self, message: str) -> None:
+        """Note something the rules decided that the user may not expect."""
+        self.notes.append(message)
+
     def as_json(self) -> dict[str, Any]:
         """The ``git_merge`` answer."""
-        return {**self.sections, "conflicts": self.conflicts, "undecided": self.undecided}
+        return {**self.sections, "conflicts": self.conflicts, "undecided": self.undecided,
+                "notes": self.notes}
 
 
 class Sides:

@@ -8,7 +8,10 @@ authored skill claims is left out -- and renders them for the agent's context, m
 (nothing else shows them; Claude Code finds ``.claude/skills`` by itself), within a token budget.
 A skill that does not fit is counted in a last line that says where the rest live; when not even
 one fits, the context is that one line alone (:data:`CUT`), or nothing when the budget is smaller
-still (the answer's ``shown`` says how many were listed).
+still (the answer's ``shown`` says how many were listed). A skill whose name or description reads
+as an instruction aimed at the agent (a committed ``SKILL.md`` is never screened when it is written)
+is left out by ``session_start`` and listed with ``quarantined``; a secret in a description is
+redacted.
 """
 
 from __future__ import annotations

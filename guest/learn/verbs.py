@@ -24,6 +24,7 @@ atomically after committing and removes ``write`` from what it passes on
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from guest import requests
@@ -59,9 +60,16 @@ class LearnVerbs:
     def session_start(self, body: dict[str, Any]) -> dict[str, Any]:
         """``session_start {budget_tokens?}``: the discoverable skills, rendered for a new session."""
         budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 1, 100_000)
-        found = discovery.discoverable(discovery.listed(self.memory.host))
-        context, shown = discovery.render(found, budget)
-        return {"context": context, "skills": [discovery.as_json(s) for s in found], "shown": len(shown)}
+        # what arrives through git is screened here too: its secrets redacted, and a skill whose name
+        # or description reads as an instruction aimed at the agent is not shown
+        screen = Screen(self.memory.host)
+        found = [replace(s, description=screen.text(s.description)) if s.description else s
+                 for s in discovery.discoverable(discovery.listed(self.memory.host))]
+        held = {s.path: why for s in found if (why := quarantine(s.name, s.description or ""))}
+        context, shown = discovery.render([s for s in found if s.path not in held], budget)
+        listed = [{**discovery.as_json(s), **({"quarantined": held[s.path]} if s.path in held else {})}
+                  for s in found]
+        return {"context": context, "skills": listed, "shown": len(shown)}
 
     def learn(self, body: dict[str, Any]) -> dict[str, Any]:
         """``learn {memory, context?, skill?}``."""

@@ -187,9 +187,13 @@ def merge(*lists: list[Hit]) -> list[Hit]:
     return sorted(best.values(), key=lambda h: (-h.score, h.id))
 
 
-def relevant(hit: Hit) -> bool:
-    """Evidence that a hit is about the prompt: a shared term, or a very close embedding."""
-    return hit.matched or hit.cosine >= MIN_COSINE
+def relevant(hit: Hit, covered: float) -> bool:
+    """Evidence that a hit is about the prompt: an informative term of it, or a very close embedding.
+
+    ``covered``: the share of the prompt's informative weight the hit holds
+    (:meth:`guest.memory.relevance.Evidence.covers`): a shared chat word such as *use* is no evidence.
+    """
+    return covered > 0 or hit.cosine >= MIN_COSINE
 
 
 @dataclass(frozen=True)

@@ -130,24 +130,41 @@ def blocked(host: Host, memory: Memory, *, revive: bool = True) -> bool:
 def forget_imported(host: Host, tombs: list[Tombstone], *, dry_run: bool = False) -> int:
     """Honour imported tombstones (after the batch's memories are stored); how many took effect.
 
-    With ``dry_run`` nothing is written: how many would take effect in the store as it is.
+    Decided one by one, in order, against the store as the earlier lines of the batch leave it;
+    written once: the memories they remove go in one :func:`remove` per store (one pass over the
+    keyword postings, not one per line), then the tombstones. With ``dry_run`` nothing is written:
+    how many would take effect in the store as it is.
     """
     applied = 0
-    appender = timeline.Appender(host)
+    records: dict[tuple[str, str], Memory | None] = {}  # the record as the batch leaves it
+    known: dict[tuple[str, str], Tombstone | None] = {}  # the tombstone as the batch leaves it
+    stored_tombs: dict[tuple[str, str], Tombstone | None] = {}  # the store's own, before the batch
+    doomed: dict[str, list[str]] = {}
     for tomb in tombs:
-        namespace, memory_id = tomb.memory.namespace, tomb.memory.id
-        record = lookup.record(host, namespace, memory_id)
+        key = (tomb.memory.namespace, tomb.memory.id)
+        if key not in records:
+            records[key] = lookup.record(host, *key)
+            known[key] = stored_tombs[key] = tombstones.get(host, *key)
+        record, newest = records[key], known[key]
         if record is not None and not tomb.beats(record):
             continue  # stored after that forget
-        known = tombstones.get(host, namespace, memory_id)
-        if known is not None and known.forgotten >= tomb.forgotten:
+        if newest is not None and newest.forgotten >= tomb.forgotten:
             continue
         applied += 1
-        if dry_run:
-            continue
         if record is not None:
-            remove(host, namespace, [memory_id])
-        tomb.memory.seq = known.memory.seq if known is not None else appender.append(namespace, memory_id)
-        tombstones.put(host, namespace, tomb)
+            doomed.setdefault(key[0], []).append(key[1])
+            records[key] = None
+        known[key] = tomb
+    if dry_run:
+        return applied
+    for namespace, ids in doomed.items():
+        remove(host, namespace, ids)
+    appender = timeline.Appender(host)
+    for key, kept in known.items():
+        before = stored_tombs[key]
+        if kept is None or kept is before:
+            continue
+        kept.memory.seq = before.memory.seq if before is not None else appender.append(key[0], key[1])
+        tombstones.put(host, key[0], kept)
     appender.close()
     return applied

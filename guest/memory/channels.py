@@ -34,7 +34,8 @@ class Channels:
     """One hit's channel scores.
 
     ``cosine`` and ``bm25`` raw, ``vector`` and ``keyword`` normalised (0..1 over the pool),
-    ``fused`` their weighted sum, ``recency`` the factor applied to it.
+    ``lift`` what a named subject or time window added, ``fused`` their weighted sum plus the lift,
+    ``recency`` and ``stale`` the factors applied to it: ``score = fused x recency x stale``.
     """
 
     cosine: float = 0.0
@@ -43,6 +44,8 @@ class Channels:
     keyword: float = 0.0
     fused: float = 0.0
     recency: float = 1.0
+    lift: float = 0.0
+    stale: float = 1.0
 
     def as_json(self) -> dict[str, float]:
         """The parts as a JSON object, each rounded to float32 (as the score is)."""
@@ -53,6 +56,8 @@ class Channels:
             "keyword": f32(self.keyword),
             "fused": f32(self.fused),
             "recency": f32(self.recency),
+            "lift": f32(self.lift),
+            "stale": f32(self.stale),
         }
 
 

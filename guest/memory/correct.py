@@ -67,16 +67,13 @@ def superseded(host: Host, namespace: str, memory_ids: list[str], new_id: str) -
     return out
 
 
-def link(host: Host, namespace: str, new_id: str, old: list[Memory]) -> None:
-    """Mark ``old`` superseded by ``new_id`` and make the new memory the head of its chain."""
+def link(host: Host, namespace: str, new: Memory, old: list[Memory]) -> None:
+    """Mark ``old`` superseded by ``new`` (its record as stored) and make it the head of its chain."""
     memories = bucket(namespace, "memories")
     for record in old:
-        if record.superseded_by != new_id:
-            record.superseded_by = new_id
+        if record.superseded_by != new.id:
+            record.superseded_by = new.id
             host.kv_put(memories, record.id, record.encode())
-    new = lookup.record(host, namespace, new_id)
-    if new is None:  # stored by this very call
-        raise NotFound(f"memory {new_id!r} vanished while it was being linked")
     listed = sorted(set(new.supersedes or []) | {record.id for record in old})
     if new.supersedes != listed or new.superseded_by is not None:
         new.supersedes, new.superseded_by = listed, None

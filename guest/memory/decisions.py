@@ -8,8 +8,9 @@ in this order:
 * ``quarantined``: it reads as an instruction aimed at the agent (``docs/secrets.md``): never injected;
 * ``limit``: beyond the body's ``limit`` (only when the ``both`` strategy merged two lists);
 * ``gate``: no evidence for this prompt -- the store as a whole has none
-  (:mod:`guest.memory.relevance`: the answer's ``evidence`` says why), or this hit shares no query
-  term and its cosine is below :data:`guest.memory.autorecall.MIN_COSINE`;
+  (:mod:`guest.memory.relevance`: the answer's ``evidence`` says why), or this hit has none of its
+  own: it holds no informative word of the prompt (a shared chat word such as *use* is none; an
+  imported note's context counts) and its cosine is below :data:`guest.memory.autorecall.MIN_COSINE`;
 * ``budget``: it did not fit in the token budget (nor did any hit after it);
 * ``injected``: in the context (``stale``: in the context, marked as maybe stale: a file it cites
   changed since it was stored).
@@ -21,6 +22,7 @@ instruction to the agent after all).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -68,13 +70,17 @@ def excluded(body: dict[str, Any]) -> frozenset[str]:
 
 
 def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, label: bool,
-           closed: bool = False, dated: autorecall.Dated | None = None) -> Verdict:
+           closed: bool = False, dated: autorecall.Dated | None = None,
+           covers: Callable[[Hit], float] | None = None) -> Verdict:
     """Every candidate's decision and the context of those injected.
 
     ``label``: prefix a fanned-out discipline's hits with ``[discipline:<name>] `` (as injected);
     ``closed``: the relevance gate found no evidence for the prompt: no hit passes it; ``dated``:
-    which hits show their date (:func:`guest.memory.autorecall.render`).
+    which hits show their date (:func:`guest.memory.autorecall.render`); ``covers``: the share of the
+    prompt's informative weight a hit holds (its own evidence; default: 1 if a query term matched it).
     """
+    if covers is None:
+        covers = _matched
     decided: list[tuple[Hit, str]] = []
     eligible: list[Hit] = []
     live = 0
@@ -88,7 +94,7 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
             decided.append((hit, "limit"))
         else:
             live += 1
-            if gate and (closed or not autorecall.relevant(hit)):
+            if gate and (closed or not autorecall.relevant(hit, covers(hit))):
                 decided.append((hit, "gate"))
             else:
                 eligible.append(hit)
@@ -97,6 +103,10 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
     injected = {(h.namespace, h.id) for h in shown}
     candidates = [(h, d or _shown(h, injected)) for h, d in decided]
     return Verdict(context, shown, candidates)
+
+
+def _matched(hit: Hit) -> float:
+    return 1.0 if hit.matched else 0.0
 
 
 def _shown(hit: Hit, injected: set[tuple[str, str]]) -> str:

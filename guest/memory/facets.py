@@ -6,15 +6,19 @@ A memory's *subjects* (:func:`subjects`), case-folded:
   letter first, then letters, digits, ``_ . + / -``) and a colon followed by white space, at most
   :data:`MAX_LABEL_CHARS` characters; not a stop word, nor a word that labels a kind of text
   rather than its subject (:data:`NOT_SUBJECTS`: ``Note:``, ``TODO:``, ``Returns:`` ...);
-* a file path: ``src/retry.py``, ``docs/api.md``, ``setup.py`` (a name with an extension that starts
-  with a letter, or two slashes), as the path and as its file name;
+* a file path, as the path and as its file name when that has an extension or is a well-known
+  name: from terms version 3 on, the paths of the one path extractor (:func:`guest.text.paths.paths`,
+  which freshness reads too: ``src/retry.py``, ``bin/run``, ``Makefile``, ``.env``; ASCII only, so
+  the same on both targets); in a store of version 2, by that version's own rules (:func:`_paths`:
+  a name with an extension that starts with a letter, or two slashes; Unicode word characters as
+  pinned by :mod:`guest.text.wordpin`), kept until ``reindex {"rebuild": true}`` moves the store on;
 * an identifier in backticks: ```parse_config```, ````RecallOptions````, ```os.path```: no white
   space (``()`` after it dropped), and shaped like an identifier rather than a word -- a ``_``,
   ``.``, ``/``, ``-`` or digit in it, or a capital after a small letter -- so that ```None```,
   ```str``` or ```queue``` (which any sentence may say) are not subjects.
 
 A query *names* a subject when one of its words (or two adjacent words, or a path or its file name)
-is that subject exactly, case-folded (:func:`named`). Stores of terms version 2 index each subject
+is that subject exactly, case-folded (:func:`named`). Stores of terms version 2 and later index each subject
 as the facet term ``@<subject>`` (two words joined by ``+``), and the memory's date as three
 ``~`` terms (:func:`guest.text.dates.facets`). Facet terms never count in a document's length and
 never meet a query's word terms: the keyword channel's BM25 is what it was; recall reads their
@@ -27,6 +31,7 @@ from __future__ import annotations
 import re
 
 from guest.text import dates, keywords, wordpin
+from guest.text.paths import NAMES, paths
 
 SUBJECT_MARK = "@"
 MAX_LABEL_CHARS = 40
@@ -55,8 +60,12 @@ NOT_SUBJECTS = frozenset(
 )
 
 
-def subjects(text: str) -> list[str]:
-    """The subjects of a memory's text, distinct, in order (at most :data:`MAX_SUBJECTS`)."""
+def subjects(text: str, version: int) -> list[str]:
+    """The subjects of a memory's text in a store of terms ``version`` (2 or later), in order.
+
+    Distinct, at most :data:`MAX_SUBJECTS`.
+    """
+    cited = paths(text) if version >= 3 else []  # what freshness reads: the text as given
     text = wordpin.pinned(text)
     out: list[str] = []
     label = LABEL_RE.match(text)
@@ -64,9 +73,16 @@ def subjects(text: str) -> list[str]:
         name = label.group(1).lower()
         if not any(word in keywords.STOP_WORDS or word in NOT_SUBJECTS for word in name.split()):
             _add(out, name.replace(" ", "+"))
-    for path in _paths(text):
-        _add(out, path)
-        _add(out, path.rsplit("/", 1)[-1])
+    if version >= 3:
+        for path in cited:
+            _add(out, path.lower())
+            name = path.rsplit("/", 1)[-1]
+            if name in NAMES or EXTENSION_RE.search(name):  # not "run" of bin/run: a word, not a name
+                _add(out, name.lower())
+    else:
+        for path in _paths(text):
+            _add(out, path)
+            _add(out, path.rsplit("/", 1)[-1])
     for ticked in TICKED_RE.findall(text):
         name = ticked.removesuffix("()")
         if SUBJECT_RE.fullmatch(name) and LETTER_RE.search(name) and IDENTIFIER_RE.search(name):
@@ -97,9 +113,9 @@ def term(subject: str) -> str:
     return SUBJECT_MARK + subject
 
 
-def of(text: str, ts_ms: int) -> list[str]:
-    """The facet terms of a memory: its subjects' and its date's."""
-    return [term(subject) for subject in subjects(text)] + dates.facets(ts_ms)
+def of(text: str, ts_ms: int, version: int) -> list[str]:
+    """The facet terms of a memory in a store of terms ``version``: its subjects' and its date's."""
+    return [term(subject) for subject in subjects(text, version)] + dates.facets(ts_ms)
 
 
 def _add(out: list[str], subject: str) -> None:
@@ -117,7 +133,10 @@ def _strip(token: str) -> str:
 
 
 def _paths(text: str) -> list[str]:
-    """The file paths a text names, case-folded (see the module docstring)."""
+    """The file paths a text names by terms version 2's rules, case-folded (see the module docstring).
+
+    Frozen: stores of version 2 are indexed and queried by these rules until they are rebuilt.
+    """
     out = []
     for match in PATH_RE.finditer(URL_RE.sub(" ", text)):
         path = match.group(1).rstrip(".").lower()

@@ -87,6 +87,7 @@ class Fusion:
         self.vpart = {key: weights[0] * s for key, s in self.vnorm.items()}
         self.kpart = {doc: weights[1] * s for doc, s in self.knorm.items()}
         self.lifted: set[Key] = set()  # vector candidates lifted by their record
+        self.lifts: dict[Key, float] = {}  # the lift of each candidate given one (explain)
         self.most = 0.0
         if lift is not None:
             self.kpart = {doc: k + lift.docs[doc] if doc in lift.docs else k for doc, k in self.kpart.items()}
@@ -116,10 +117,12 @@ class Fusion:
             if key is not None:
                 self.docs[key] = doc
                 scores[key] = scores.get(key, 0.0) + k
+                self._lifted_doc(key, doc)
         for key in sorted(self.lifted - set(self.docs)):  # lifted by their record, not a document
             record = self.memory(key)
             if record is not None and self.lift is not None:
-                scores[key] = self.vpart[key] + self.lift.of_record(record)
+                self.lifts[key] = lifted = self.lift.of_record(record, key[0])
+                scores[key] = self.vpart[key] + lifted
         self.settled = set(scores)
         self.known = [(-score, key[1], key[0]) for key, score in scores.items()]
         heapq.heapify(self.known)
@@ -156,9 +159,11 @@ class Fusion:
         """The channel scores of candidate ``key`` (its fused score as :meth:`ranked` has it)."""
         doc = self.docs.get(key)
         vector = self.vpart.get(key)
-        keyword = self.kpart[doc] if doc is not None else None
+        keyword = self.kpart[doc] if doc is not None else None  # with its document's lift
         if vector is not None and keyword is not None:
             fused = vector + keyword
+        elif vector is not None and key in self.lifts:  # lifted by its record
+            fused = vector + self.lifts[key]
         else:
             fused = 0.0 + (vector if vector is not None else keyword if keyword is not None else 0.0)
         return Channels(
@@ -168,6 +173,7 @@ class Fusion:
             self.knorm[doc] if doc is not None else 0.0,
             fused,
             recency,
+            self.lifts.get(key, 0.0),
         )
 
     def matches(self, key: Key) -> bool:
@@ -208,12 +214,17 @@ class Fusion:
         if key in self.docs or key in self.settled:
             raise Disagreement(doc[0])  # two documents name one memory, or its record names another
         self.docs[key] = doc
+        self._lifted_doc(key, doc)
         if key in self.vpart:
             self.settled.add(key)
             self._push(key, self.vpart[key] + self.kpart[doc])
         else:
             self._push(key, 0.0 + self.kpart[doc])
         return key
+
+    def key_of(self, doc: DocKey) -> Key | None:
+        """The memory the ``docs`` map names for ``doc`` (looked up once)."""
+        return self.ids[doc] if doc in self.ids else self._entry(doc)
 
     def _entry(self, doc: DocKey) -> Key | None:
         """The memory the ``docs`` map names for ``doc`` (noted in :attr:`ids`)."""
@@ -231,9 +242,15 @@ class Fusion:
             return  # settled by the look-up
         self.settled.add(key)
         if key in self.lifted and record is not None and self.lift is not None:
-            self._push(key, self.vpart[key] + self.lift.of_record(record))
+            self.lifts[key] = lifted = self.lift.of_record(record, key[0])
+            self._push(key, self.vpart[key] + lifted)
         else:
             self._push(key, 0.0 + self.vpart[key])
+
+    def _lifted_doc(self, key: Key, doc: DocKey) -> None:
+        """Note the lift of a keyword candidate's document (folded into its keyword part)."""
+        if self.lift is not None and doc in self.lift.docs:
+            self.lifts[key] = self.lift.docs[doc]
 
     def _push(self, key: Key, score: float) -> None:
         heapq.heappush(self.known, (-score, key[1], key[0]))

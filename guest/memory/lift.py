@@ -39,7 +39,8 @@ class Lift:
     subjects: frozenset[str]  # the subjects the query could name
     window: when.Window | None
     docs: dict[DocKey, float]  # the lift of each keyword document it covers (others: none)
-    stores: frozenset[str]  # namespaces of terms version 2 (their vector candidates may be lifted)
+    stores: dict[str, int]  # namespaces of terms version 2 and later (their vector candidates may be
+    # lifted), with their version
     most: float  # the largest lift any candidate can get
 
     def value(self, subject: bool, timed: bool) -> float:
@@ -51,21 +52,27 @@ class Lift:
             out += self.time_weight
         return out
 
-    def of_record(self, memory: Memory) -> float:
-        """A vector candidate's lift, from its record (the same facets its terms hold)."""
-        subject = bool(self.subjects) and not self.subjects.isdisjoint(facets.subjects(memory.text))
+    def of_record(self, memory: Memory, namespace: str) -> float:
+        """A vector candidate's lift, from its record in ``namespace`` (the same facets its terms hold)."""
+        version = self.stores.get(namespace, 0)
+        subject = (bool(self.subjects) and version >= 2
+                   and not self.subjects.isdisjoint(facets.subjects(memory.text, version)))
         timed = self.window is not None and self.window.holds(memory.ts)
         return self.value(subject, timed)
 
 
 def plan(
     host: Host, query: str, stores: list[tuple[str, Stats, Pending]], subject_weight: float,
-    time_weight: float,
+    time_weight: float, now_ms: int,
 ) -> Lift | None:
-    """The lift of one recall over ``stores`` (namespace, stats, pending list); ``None``: nothing to lift."""
+    """The lift of one recall over ``stores`` (namespace, stats, pending list); ``None``: nothing to lift.
+
+    ``now_ms``: the time the query's relative dates are read from (the request's ``as_of``, or now).
+    """
     versioned = [(ns, listed) for ns, stats, listed in stores if stats.terms >= 2 and stats.docs]
+    versions = {ns: stats.terms for ns, stats, _ in stores if stats.terms >= 2 and stats.docs}
     names = facets.named(query) if subject_weight > 0 and versioned else []
-    window = when.window(query, host.now_ms()) if time_weight > 0 and versioned else None
+    window = when.window(query, now_ms) if time_weight > 0 and versioned else None
     cover = dates.cover(window.first, window.end, MAX_DATE_TERMS) if window is not None else None
     if not names and not cover:
         return None
@@ -81,6 +88,6 @@ def plan(
     if not named and not timed:
         return None
     lift = Lift(subject_weight, time_weight, frozenset(names) if named else frozenset(),
-                window if timed else None, {}, frozenset(ns for ns, _ in versioned), 0.0)
+                window if timed else None, {}, versions, 0.0)
     docs = {doc: lift.value(doc in named, doc in timed) for doc in sorted(named | timed)}
     return replace(lift, docs=docs, most=lift.value(bool(named), bool(timed)))

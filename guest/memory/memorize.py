@@ -10,7 +10,7 @@ each keyword head and of each store's stats per batch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from guest.host import Host, bucket
@@ -32,6 +32,21 @@ class Stored:
     deduped: bool
     quarantined: str | None = None  # why the stored memory is quarantined (not approved)
     approved: bool = False  # someone approved the stored memory
+    record: Memory | None = field(default=None, compare=False)  # as stored: written, or found (deduped)
+
+
+@dataclass(frozen=True)
+class Known:
+    """A memory's id and its stored record as the caller read them (``raw`` ``None``: not stored)."""
+
+    id: str
+    raw: bytes | None
+
+    @classmethod
+    def read(cls, host: Host, namespace: str, text: str) -> Known:
+        """The id of ``text`` in ``namespace``'s store and its record there, read once."""
+        key = memory_id(namespace, text)
+        return cls(key, host.kv_get(bucket(namespace, "memories"), key))
 
 
 def memorize(
@@ -46,20 +61,23 @@ def memorize(
     vector: list[float] | None = None,
     ts: int | None = None,
     captured: dict[str, Any] | None = None,
+    known: Known | None = None,
 ) -> Stored:
     """Store ``text`` in ``namespace`` (already validated) unless it is already there.
 
     ``quarantine``: why the text reads as an instruction aimed at the agent; a new memory is
     stored quarantined. A stored one keeps its own state, which the answer reports.
     ``vector``: the text's embedding when the caller computed it already. ``ts``: when it was said
-    (epoch ms, validated), for an import of old notes; the host clock's now by default. ``captured``:
+    (epoch ms, validated), for an import of old notes; the host clock's now by default. ``known``:
+    the id and stored record when the caller read them already (:meth:`Known.read`). ``captured``:
     the provenance of a memory found in an agent's session (``guest/capture/verbs.py``).
     """
-    key = memory_id(namespace, text)
-    raw = host.kv_get(bucket(namespace, "memories"), key)
+    known = known or Known.read(host, namespace, text)
+    key, raw = known.id, known.raw
     if raw is not None:
-        stored = Memory.decode(raw).extra if quarantine or b'"quarantined"' in raw else {}
-        return Stored(key, namespace, True, quarantine_of(stored), bool(stored.get(APPROVED)))
+        found = Memory.decode(raw)
+        marks = found.extra
+        return Stored(key, namespace, True, quarantine_of(marks), bool(marks.get(APPROVED)), record=found)
     if vector is None:
         vector = embedder.embed(text)  # embed first: no text is ever stored without its vector
     extra = quarantined(quarantine) if quarantine else {}
@@ -73,7 +91,7 @@ def memorize(
         tombstones.delete(host, namespace, key)
         timeline.drop(host, namespace, forgotten.memory.seq)
     write(host, [(record, pack(vector))])
-    return Stored(key, namespace, False, quarantine)
+    return Stored(key, namespace, False, quarantine, record=record)
 
 
 def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None) -> None:

@@ -22,9 +22,10 @@ stored is marked ``stale`` and its score multiplied by
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import itertools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from guest.host import WARN, Host, bucket
 from guest.memory import freshness, lookup, rules
@@ -37,7 +38,12 @@ from guest.text import keywords, postings
 from guest.text.embed import StaticEmbedder, cosine, unpack
 from guest.text.pending import Pending
 from guest.text.postings import PostingsCache
-from guest.text.screen import quarantine_of
+from guest.text.screen import held
+
+JOIN_WINDOW = 4  # a near-duplicate joins a group from at most this many candidates below it
+LIFT_REACH = 10  # how many of the best vector candidates a lift reaches through their records
+TAIL = 400  # each channel's candidates read when the head falls short of the limit (4 x the largest)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,7 @@ class Hit:
     seen: bool = False  # excluded by the caller: not counted in the limit
     via: str | None = None  # the superseded memory that matched the query, when the hit is its chain's head
     ts: int = 0  # when it was memorized (epoch ms)
+    context: str | None = field(default=None, compare=False)  # where an imported note stood (a heading)
     captured: str | None = None  # the kind, for a memory captured from an agent's session (guest/capture/)
 
 
@@ -74,6 +81,7 @@ class RecallOptions:
     min_cosine: float = VECTOR_FLOOR  # a candidate no query term matched needs this cosine at least
     subject_weight: float = 0.5  # lift of a memory about a subject the query names (hybrid mode)
     time_weight: float = 0.5  # lift of a memory from the window of days the query names (hybrid)
+    as_of: int | None = None  # the time relative dates and recency are read from (epoch ms; None: now)
 
 
 def recall(
@@ -88,45 +96,26 @@ def recall(
 ) -> list[Hit]:
     """The best ``limit`` memories for ``query`` over the stores of ``namespaces``, merge-ranked.
 
-    Each channel's candidates from every store are pooled and min-max normalised
-    together, so scores from different stores are comparable. ``cache`` keeps postings chunks
-    between calls (a long-lived instance passes its own). Memories whose id is in ``exclude`` do
-    not count in the ``limit``; those met on the way come back too, in rank order, marked ``seen``.
+    Each channel's head candidates from every store are pooled and min-max normalised together, so
+    scores from different stores are comparable; the order never depends on ``limit`` (a larger one
+    extends the list: :class:`_Channels`). ``cache`` keeps postings chunks between calls (a
+    long-lived instance passes its own). Memories whose id is in ``exclude`` do not count in the
+    ``limit``; those met on the way come back too, in rank order, marked ``seen``.
     """
-    pool = max(options.candidates, limit * 4)
-    vectors: list[tuple[Key, float]] = []
-    words: list[tuple[DocKey, float]] = []
-    stores: list[tuple[str, Stats, Pending]] = []
-    vector = embedder.embed(query) if options.mode != "keyword" else []
-    for namespace in namespaces:
-        raw = host.kv_get(bucket(namespace, "meta"), "stats")
-        stats = Stats.decode(raw)
-        if stats.docs == 0:
-            continue
-        rules.check(namespace, stats.terms)
-        if any(vector):
-            vectors += [
-                ((namespace, k), s) for k, s in vector_channel(host, embedder, vector, namespace, stats, pool)
-            ]
-        listed = keywords.read_pending(host, bucket(namespace, "terms"), stats.docs, stats.tokens)
-        stores.append((namespace, stats, listed))
-        terms = rules.words(query, stats.terms) if options.mode != "vector" else []
-        if terms:
-            found = keyword_channel(host, terms, namespace, stats, pool, cache, raw, listed)
-            words += [((namespace, doc), s) for doc, s in found]
-    weights = (options.vector_weight, options.keyword_weight)
+    lists = _Channels(host, embedder, query, namespaces, options, cache)
     lift = None
     if options.mode == "hybrid":
-        lift = plan(host, query, stores, options.subject_weight, options.time_weight)
+        now = host.now_ms() if options.as_of is None else options.as_of
+        lift = plan(host, query, lists.stores, options.subject_weight, options.time_weight, now)
     try:
-        fusion = Fusion(host, vectors, words, weights, lift=lift, reach=limit)
-        groups, boosts = _best(host, embedder, fusion, pool, limit, options, exclude)
+        fusion = Fusion(host, lists.vectors, lists.words, lists.weights, lift=lift, reach=LIFT_REACH)
+        groups, boosts = _best(host, embedder, fusion, lists, limit, options, exclude)
     except Disagreement as disagreement:
         host.log(WARN, f"store {disagreement.namespace!r}: its docs map and records disagree; "
                  "run reindex with rebuild")
-        fusion = Fusion(host, vectors, words, weights, eager=True, lift=lift, reach=limit)
-        groups, boosts = _best(host, embedder, fusion, pool, limit, options, exclude)
-    matched = fusion.matched
+        fusion = Fusion(host, lists.vectors, lists.words, lists.weights, eager=True, lift=lift,
+                        reach=LIFT_REACH)
+        groups, boosts = _best(host, embedder, fusion, lists, limit, options, exclude)
     hits, counted = [], 0
     for group in groups:
         m, key = group.kept, (group.kept.namespace, group.kept.id)
@@ -135,46 +124,155 @@ def recall(
             break
         keys = [key] if group.via is None else [key, group.via]
         stale = tuple(freshness.changed(host, m.files)) if m.files else ()
+        source = group.via or group.key
+        deep = source in lists.deep  # from the tail
+        parts = lists.channels(source) if deep else fusion.channels(source, boosts.get(source, 1.0))
+        cosines, matched = (lists.cosines, lists.matched) if deep else (fusion.cosines, fusion.matched)
         hits.append(Hit(
             m.id,
             m.text,
             group.score * freshness.STALE_FACTOR if stale else group.score,
             m.namespace,
-            max(fusion.cosines.get(k, 0.0) for k in keys),
+            max(cosines.get(k, 0.0) for k in keys),
             any(k in matched for k in keys),
             stale,
-            quarantine_of(m.extra) if m.extra else None,
-            channels=fusion.channels(group.via or group.key, boosts.get(group.via or group.key, 1.0)),
+            held(m.extra or {}, m.text),
+            channels=replace(parts, stale=freshness.STALE_FACTOR) if stale else parts,
             seen=m.id in exclude,
             via=group.via[1] if group.via else None,
             ts=m.ts,
+            context=m.context,
             captured=captured_kind(m.extra) if m.extra else None,
         ))
     hits.sort(key=lambda h: -h.score)  # stable: only a stale hit moves (below equal fresh ones)
     return [replace(hit, score=f32(hit.score)) for hit in hits]
 
 
+class _Channels:
+    """One recall's candidates, channel by channel: the scored head and, when it falls short, the tail.
+
+    The *head* is the ``options.candidates`` best of each channel over all stores (each store asked
+    for that many): fusion normalises and ranks it (:class:`guest.memory.fusion.Fusion`). Only when
+    the head gives fewer than ``limit`` hits and a channel had more to give, the *tail* is read: the
+    :data:`TAIL` best of each channel, less the head's memories, in rank order (keyword first at each
+    rank), each with score 0 -- after every head candidate, whatever its channel scores. Both sizes
+    are fixed, so a recall's order never depends on its ``limit`` (and the host's approximate vector
+    search is always asked the same question): ``limit`` only says how far down the list to go.
+    """
+
+    def __init__(self, host: Host, embedder: StaticEmbedder, query: str, namespaces: list[str],
+                 options: RecallOptions, cache: PostingsCache | None) -> None:
+        self.host, self.embedder, self.options, self.cache = host, embedder, options, cache
+        self.weights = (options.vector_weight, options.keyword_weight)
+        self.head = options.candidates
+        self.vector = embedder.embed(query) if options.mode != "keyword" else []
+        self.stores: list[tuple[str, Stats, Pending]] = []
+        self.raw: dict[str, bytes | None] = {}
+        self.terms: dict[str, list[str]] = {}
+        self.fuller = False  # some channel of some store may hold more than the head
+        vectors: list[tuple[Key, float]] = []
+        words: list[tuple[DocKey, float]] = []
+        for namespace in namespaces:
+            raw = host.kv_get(bucket(namespace, "meta"), "stats")
+            stats = Stats.decode(raw)
+            if stats.docs == 0:
+                continue
+            rules.check(namespace, stats.terms)
+            listed = keywords.read_pending(host, bucket(namespace, "terms"), stats.docs, stats.tokens)
+            self.stores.append((namespace, stats, listed))
+            self.raw[namespace] = raw
+            self.terms[namespace] = rules.words(query, stats.terms) if options.mode != "vector" else []
+            near, found = self._search(namespace, stats, listed, self.head)
+            vectors += near
+            words += found
+            deeper = len(near) >= self.head and near[-1][1] >= options.min_cosine  # close ones past the head
+            self.fuller |= deeper or len(found) >= self.head
+        self.vectors = sorted(vectors, key=_order)[: self.head]
+        self.words = sorted(words, key=_order)[: self.head]
+        self.deep: set[Key] = set()  # the tail's memories given out
+        self.cosines: dict[Key, float] = {}  # the tail's vector candidates
+        self.bm25: dict[Key, float] = {}  # the tail's keyword candidates (their memories)
+        self.matched: set[Key] = set()
+
+    def _search(self, namespace: str, stats: Stats, listed: Pending,
+                k: int) -> tuple[list[tuple[Key, float]], list[tuple[DocKey, float]]]:
+        """The ``k`` best candidates of each channel of one store."""
+        near: list[tuple[Key, float]] = []
+        if any(self.vector):
+            found = vector_channel(self.host, self.embedder, self.vector, namespace, stats, k)
+            near = [((namespace, key), score) for key, score in found]
+        words: list[tuple[DocKey, float]] = []
+        if self.terms[namespace]:
+            hits = keyword_channel(self.host, self.terms[namespace], namespace, stats, k, self.cache,
+                                   self.raw[namespace], listed)
+            words = [((namespace, doc), score) for doc, score in hits]
+        return near, words
+
+    def tail(self, fusion: Fusion) -> Iterator[tuple[Key, float]]:
+        """The tail's candidates with evidence, in rank order, once the head is all given out."""
+        if not self.fuller:
+            return
+        size = max(TAIL, self.head)
+        vectors: list[tuple[Key, float]] = []
+        words: list[tuple[DocKey, float]] = []
+        for namespace, stats, listed in self.stores:
+            near, found = self._search(namespace, stats, listed, size)
+            vectors += near
+            words += found
+        vectors, words = sorted(vectors, key=_order)[:size], sorted(words, key=_order)[:size]
+        head = set(fusion.docs) | set(fusion.cosines)  # every head document is looked up by now
+        head_docs = set(fusion.kpart)
+        self.cosines = dict(vectors)
+        keyed: list[tuple[Key, float]] = []
+        for doc, score in words:
+            key = fusion.key_of(doc) if doc not in head_docs else None
+            if key is not None and key not in head:
+                keyed.append((key, score))
+                self.bm25[key] = score
+        self.matched = set(self.bm25)
+        for rank in range(max(len(keyed), len(vectors))):
+            for key, from_words in ((keyed[rank][0] if rank < len(keyed) else None, True),
+                                    (vectors[rank][0] if rank < len(vectors) else None, False)):
+                if key is None or key in head or key in self.deep:
+                    continue
+                if from_words or self.cosines[key] >= self.options.min_cosine or key in self.matched:
+                    self.deep.add(key)
+                    yield key, 0.0
+
+    def channels(self, key: Key) -> Channels:
+        """A tail candidate's channel scores: its raw ones; no share of the head's (its score is 0)."""
+        return Channels(self.cosines.get(key, 0.0), self.bm25.get(key, 0.0))
+
+
+def _order(candidate: tuple[tuple[str, T], float]) -> tuple[float, T, str]:
+    """Best first, ties by key (the same order whichever store was asked first)."""
+    (namespace, key), score = candidate
+    return (-score, key, namespace)
+
+
 def _best(
     host: Host,
     embedder: StaticEmbedder,
     fusion: Fusion,
-    pool: int,
+    lists: _Channels,
     limit: int,
     options: RecallOptions,
     exclude: frozenset[str] = frozenset(),
 ) -> tuple[list[_Group], dict[Key, float]]:
-    """The ``limit`` best groups of the ``pool`` best fused candidates with evidence; recency factors.
+    """The ``limit`` best groups of the candidates with evidence, head then tail; recency factors.
 
-    The scores are boosted by recency if asked; the groups of excluded memories met on the way come too.
+    The head's scores are boosted by recency if asked; the groups of excluded memories met on the
+    way come too.
     """
-    ranked: Iterable[tuple[Key, float]] = fusion.ranked(pool)
+    ranked: Iterable[tuple[Key, float]] = fusion.ranked(len(lists.vectors) + len(lists.words))
     boosts: dict[Key, float] = {}
     if options.recency_weight:
         ranked = _recency(host, fusion, list(ranked), options, boosts)
     floor = options.min_cosine
     evidenced = ((key, score) for key, score in ranked
                  if evident(fusion.matches(key), fusion.cosines.get(key, 0.0), floor))
-    return _groups(host, embedder, fusion, evidenced, limit, options, exclude), boosts
+    tail = (candidate for candidate in lists.tail(fusion))  # read only if the head falls short
+    return _groups(host, embedder, fusion, itertools.chain(evidenced, tail), limit, options, exclude), boosts
 
 
 def _recency(
@@ -182,7 +280,7 @@ def _recency(
     boosts: dict[Key, float],
 ) -> list[tuple[Key, float]]:
     """Boost recent memories: ``score * (1 + w * 0.5 ** (age / half_life))``; the factors go in ``boosts``."""
-    now = host.now_ms()
+    now = host.now_ms() if options.as_of is None else options.as_of
     half_life = options.recency_half_life_days * 86_400_000
     out = []
     for key, score in ranked:
@@ -249,9 +347,11 @@ def _groups(
     ``duplicate_jaccard``): mean-pooled static embeddings of texts on one topic
     are often 0.97 apart while saying different things (measured on Cranfield:
     87% of abstracts have such a neighbour), so cosine alone would drop real hits.
-    Candidates are loaded lazily, best first, and the walk stops once ``limit``
-    groups are formed. The term overlap is tested first: it needs only the text, and it fails
-    for almost every pair, so a vector is fetched only for the rare pair that passes it.
+    Candidates are loaded lazily, best first. A candidate joins a group only when it ranks at most
+    :data:`JOIN_WINDOW` candidates below the group's first member, so the walk stops that far past
+    the group that fills the ``limit``: what a group keeps never depends on the ``limit``. The term
+    overlap is tested first: it needs only the text, and it fails for almost every pair, so a
+    vector is fetched only for the rare pair that passes it.
 
     A group whose kept memory is in ``exclude`` does not count in the ``limit`` (it is still a
     group: a near-duplicate of an excluded memory joins it instead of taking its place).
@@ -262,7 +362,10 @@ def _groups(
     """
     groups: list[_Group] = []
     seen: set[Key] = set()
-    for key, score in ranked:
+    full = False  # the limit is reached: later candidates may only join a group
+    for at, (key, score) in enumerate(ranked):
+        if full and at > groups[-1].at + JOIN_WINDOW:
+            break
         memory = fusion.memory(key)
         if memory is None:
             continue
@@ -278,7 +381,7 @@ def _groups(
         words = set(keywords.terms(memory.text))
         vector: list[float] | None = None
         for group in groups:
-            if not _overlaps(words, group.words, options.duplicate_jaccard):
+            if at > group.at + JOIN_WINDOW or not _overlaps(words, group.words, options.duplicate_jaccard):
                 continue
             if vector is None:
                 vector = _vector(host, embedder, key)
@@ -289,9 +392,10 @@ def _groups(
                     group.kept = memory
                 break
         else:
-            if _counted(groups, exclude) == limit:
-                break
-            groups.append(_Group(key, words, memory, score, via))
+            if full:
+                continue
+            groups.append(_Group(key, words, memory, score, via, at))
+            full = _counted(groups, exclude) == limit
     return groups
 
 
@@ -308,10 +412,12 @@ def _counted(groups: list[_Group], exclude: frozenset[str]) -> int:
 class _Group:
     """A group of near-duplicates: its first member's key, terms and (once needed) vector."""
 
-    __slots__ = ("kept", "key", "score", "vector", "via", "words")
+    __slots__ = ("at", "kept", "key", "score", "vector", "via", "words")
 
-    def __init__(self, key: Key, words: set[str], kept: Memory, score: float, via: Key | None = None) -> None:
+    def __init__(self, key: Key, words: set[str], kept: Memory, score: float, via: Key | None = None,
+                 at: int = 0) -> None:
         self.key, self.words, self.kept, self.score, self.via = key, words, kept, score, via
+        self.at = at  # the first member's place among the candidates walked
         self.vector: list[float] | None = None
 
 

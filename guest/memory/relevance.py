@@ -16,6 +16,11 @@
   that no memory holds is about something else, unless one candidate covers
   :data:`NAMED_COVERAGE` of it all the same ("Hi Sam, how do we deploy the staging database?").
 
+Past the gate each injected hit needs evidence of its own (:meth:`Evidence.covers`, read by
+:func:`guest.memory.autorecall.relevant`): it holds an informative term of the prompt -- a chat
+word such as *use* is none -- or is very close in meaning. A hit's text is read with its context
+(where an imported note stood) and, for a chain's head, the superseded memory that matched.
+
 Measured (``make eval``, D103): on LoCoMo-dev the foreign questions mostly name people of another
 conversation, on the dev set's unrelated prompts few terms are shared; the same-domain foreign
 prompts of the dev set are the gate's hard case and stay mostly open.
@@ -26,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from guest.memory import autorecall
@@ -50,10 +55,20 @@ CHAT_TERMS = frozenset(stem_form(word) for word in autorecall.CHAT_WORDS)  # "pl
 
 @dataclass(frozen=True)
 class Evidence:
-    """What the gate saw: the best candidate's coverage and the names no memory holds."""
+    """What the gate saw: the best candidate's coverage and the names no memory holds.
+
+    ``weight``: each informative term of the prompt and its weight, for :meth:`covers`.
+    """
 
     coverage: float
     unknown: tuple[str, ...]
+    weight: dict[str, float] = field(default_factory=dict, compare=False)
+    covered: dict[str, float] = field(default_factory=dict, compare=False)  # of the candidates assessed
+
+    def covers(self, text: str) -> float:
+        """The share of the prompt's informative weight one candidate's ``text`` holds (0 to 1)."""
+        found = self.covered.get(text)
+        return coverage(self.weight, text) if found is None else found
 
     @property
     def passed(self) -> bool:
@@ -88,13 +103,18 @@ def assess(texts: list[str], candidates: Iterable[str], df: Callable[[str], int]
     cleaned prompt only (the derived query is lower-cased): a long prompt is judged on coverage.
     """
     weight = weights(texts, df, docs, CHAT_TERMS)
+    covered = {text: coverage(weight, text) for text in candidates}
+    names = tuple(dict.fromkeys(name for text in texts for name in unknown_names(text, df)))
+    return Evidence(max(covered.values(), default=0.0), names, weight, covered)
+
+
+def coverage(weight: dict[str, float], text: str) -> float:
+    """The share of ``weight`` (informative terms and their weights) whose terms ``text`` holds."""
     total = sum(weight.values())
-    best = 0.0
-    if total > 0:
-        for text in candidates:
-            held = set(keywords.terms(text, forms=True))
-            best = max(best, sum(w for term, w in weight.items() if term in held) / total)
-    return Evidence(best, tuple(dict.fromkeys(name for text in texts for name in unknown_names(text, df))))
+    if total <= 0:
+        return 0.0
+    held = set(keywords.terms(text, forms=True))
+    return sum(w for term, w in weight.items() if term in held) / total
 
 
 def weights(texts: list[str], df: Callable[[str], int], docs: int,

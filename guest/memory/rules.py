@@ -2,9 +2,16 @@
 
 * **1** (stores written before issue 29): the words of the text, lower-cased, stop words dropped,
   stemmed by the light suffix stemmer (:func:`guest.text.keywords.terms`).
-* **2** (a new store; an old one after ``reindex {"rebuild": true}``): the same words, irregular
-  forms meeting their lemma (``ran`` -> ``run``: :func:`guest.text.stem.stem_form`), plus the
-  memory's facet terms (:mod:`guest.memory.facets`): its subjects and its date.
+* **2** (stores written between issues 29 and 32): the same words, irregular forms meeting their
+  lemma (``ran`` -> ``run``: :func:`guest.text.stem.stem_form`), plus the memory's facet terms
+  (:mod:`guest.memory.facets`): its subjects and its date.
+* **3** (a new store; an older one after ``reindex {"rebuild": true}``): version 2's terms plus the
+  words of the memory's *context* -- where an imported note stood, such as ``CLAUDE.md > Conventions
+  > Commit messages follow Conventional Commits:`` -- without its leading file name
+  (:func:`context_text`): a nested item is found by the words of the line it hangs from; and the
+  file paths among the subjects are those of the one path extractor freshness reads too
+  (:func:`guest.text.paths.paths`: ``bin/run`` and ``Makefile`` are subjects, ``café/menü.py`` is
+  none, on both targets alike).
 
 A store is indexed and queried with its own version's rules only -- writes, removals, merges and
 rebuilds of the keyword index keep the version; only a rebuild asked for by ``reindex`` moves a
@@ -14,6 +21,8 @@ than this engine knows is refused (:func:`check`) rather than written with older
 
 from __future__ import annotations
 
+import re
+
 from guest.errors import InvalidRequest
 from guest.memory import facets
 from guest.memory.records import TERMS_VERSION, Memory
@@ -21,6 +30,7 @@ from guest.text import keywords
 from guest.text.stem import stem, stem_form
 
 CURRENT = TERMS_VERSION
+SOURCE_RE = re.compile(r"^\s*[^\s>:]+\.[A-Za-z][A-Za-z0-9]{0,9}(?:\s*>\s*|:\s+|\s*$)")
 FORMS = True  # version 2 conflates irregular forms (a bench variant turns it off)
 
 
@@ -44,4 +54,15 @@ def words(text: str, version: int) -> list[str]:
 def document(memory: Memory, version: int) -> list[str]:
     """Every keyword term a memory is indexed under in a store of ``version``."""
     found = words(memory.text, version)
-    return found + facets.of(memory.text, memory.ts) if version >= 2 else found
+    if version >= 3 and memory.context:
+        found += words(context_text(memory.context), version)
+    return found + facets.of(memory.text, memory.ts, version) if version >= 2 else found
+
+
+def context_text(context: str) -> str:
+    """A memory's context without its leading source file name (``CLAUDE.md > ``, ``x.mdc: ``).
+
+    The file says where the note came from, not what it is about: every note of ``CLAUDE.md``
+    would otherwise answer a prompt that names ``CLAUDE.md``.
+    """
+    return SOURCE_RE.sub("", context, count=1)

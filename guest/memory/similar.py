@@ -17,8 +17,12 @@ corpus paragraphs memorized into a store of 10,000 others), a candidate must pas
 The candidates are the :data:`CANDIDATES` nearest stored vectors of the new memory's store, searched
 before the new memory is written (a vector search after a vector write in the same call makes the
 host bring its persisted index up to date first: measured, that was most of a memorize at 10k);
-superseded memories and the ones the new memory supersedes are left out. ``score`` is the
-cosine (float32, as recall's scores); best first, ties by id.
+the ones the new memory supersedes are left out. Of those above :data:`MIN_COSINE`, only the
+:data:`MAX_SIMILAR` nearest are read and put to the term tests (each read is a host call and a
+tokenised text, on every memorize's critical path; the search's scores come best first, so a
+record further down could only be answered in place of a nearer one that failed); superseded
+memories among them are dropped. ``score`` is the cosine (float32, as recall's scores); best
+first, ties by id.
 """
 
 from __future__ import annotations
@@ -57,9 +61,8 @@ def similar(
     options = RecallOptions()
     words: set[str] | None = None  # the new text's terms, once a candidate is close enough to need them
     out: list[dict[str, Any]] = []
-    for memory_id, score in hits:
-        if score < MIN_COSINE or memory_id in exclude:
-            continue
+    close = [(key, score) for key, score in hits if score >= MIN_COSINE and key not in exclude]
+    for memory_id, score in close[:MAX_SIMILAR]:
         record = lookup.record(host, namespace, memory_id)
         if record is None or record.superseded_by is not None:
             continue
@@ -73,6 +76,4 @@ def similar(
         if not near_duplicates and score >= options.duplicate_cosine and jaccard >= options.duplicate_jaccard:
             continue  # a near-duplicate: recall shows one of the two
         out.append({"id": record.id, "text": record.text, "score": f32(score)})
-        if len(out) == MAX_SIMILAR:
-            break  # the hits come best first (ties by id): these are the best three
     return out

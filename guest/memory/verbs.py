@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from guest import requests
+from guest.errors import InvalidRequest
 from guest.host import Host, ReadOnce, bucket
 from guest.memory import (
     autorecall,
@@ -21,12 +22,12 @@ from guest.memory import (
     tombstones,
 )
 from guest.memory.limits import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES, MAX_TEXT_BYTES, MODES
-from guest.memory.memorize import Stored, memorize
+from guest.memory.memorize import Known, Stored, memorize
 from guest.memory.recall import Hit, RecallOptions, recall
-from guest.memory.records import Stats, memory_id
+from guest.memory.records import Stats
 from guest.memory.reindex import rebuild, reindex
 from guest.memory.similar import similar
-from guest.text import keywords, when
+from guest.text import dates, keywords, when
 from guest.text.embed import StaticEmbedder, to_json
 from guest.text.postings import PostingsCache
 from guest.text.redact import redact
@@ -103,6 +104,7 @@ class MemoryVerbs:
             mode=requests.choice(body, "mode", "hybrid", MODES),
             recency_weight=requests.number(body, "recency_weight", 0.0, 0.0, 10.0),
             recency_half_life_days=requests.number(body, "recency_half_life_days", 30.0, 0.01, 36_500.0),
+            as_of=reference_time(body),
         )
         target = disciplines.for_read(self.host, query, disciplines.requested(body))
         query = requests.text({"query": target.text}, "query", MAX_QUERY_BYTES)
@@ -121,19 +123,19 @@ class MemoryVerbs:
         text, namespace = self.target(body, screen)
         ts = self.when(body)
         replaced = lookup.ids(body, "supersedes", required=False)
-        key = memory_id(namespace, text)
-        old = correct.superseded(self.host, namespace, replaced, key)
+        known = Known.read(self.host, namespace, text)  # the id and the record: computed and read once
+        old = correct.superseded(self.host, namespace, replaced, known.id)
         vector, close = None, []
-        if lookup.record(self.host, namespace, key) is None:
+        if known.raw is None:
             # Before anything is written: a vector search after a vector write in the same call makes
             # the host bring its persisted index up to date first (measured: most of the memorize).
             vector = self.embedder.embed(text)
             close = similar(self.host, self.embedder, namespace, text, vector, set(replaced))
         reason = quarantine(text)
         stored = memorize(self.host, self.embedder, text, namespace, quarantine=reason, vector=vector,
-                          ts=ts)
-        if old:
-            correct.link(self.host, namespace, stored.id, old)
+                          ts=ts, known=known)
+        if old and stored.record is not None:
+            correct.link(self.host, namespace, stored.record, old)
         out: dict[str, Any] = {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
         if stored.quarantined:
             out["quarantined"] = stored.quarantined
@@ -212,12 +214,14 @@ class MemoryVerbs:
                 used.append(name)
                 asked.append(text)
         merged = autorecall.merge(*lists)
-        known = [h.text for h in merged if not h.quarantined]  # a memory seen this session is evidence
-        known += [old.text for h in merged if h.via and (old := lookup.record(host, h.namespace, h.via))]
-        evidence = relevance.assess(asked, known, df, docs)
+        # a hit's evidence: its text, its context (an imported note's heading), what its chain's
+        # superseded memory said (the one that matched); a memory seen this session is evidence too
+        held = {(h.namespace, h.id): _evidence(host, h) for h in merged if not h.quarantined}
+        evidence = relevance.assess(asked, held.values(), df, docs)
         dated = autorecall.Dated(self.host.now_ms(), when.asks_when(target.text))
         verdict = decisions.decide(merged, limit, gate, budget, per_hit, not target.explicit,
-                                   closed=gate and not evidence.passed, dated=dated)
+                                   closed=gate and not evidence.passed, dated=dated,
+                                   covers=lambda h: evidence.covers(held.get((h.namespace, h.id), "")))
         out = {"context": verdict.context, "query": derived.query, "hits": [_hit(h) for h in verdict.shown],
                "candidates": [decisions.candidate(h, d) for h, d in verdict.candidates],
                "tokens": verdict.tokens, "recalled_with": used, "evidence": evidence.as_json()}
@@ -256,6 +260,33 @@ class MemoryVerbs:
             "terms": stats.terms,
             "current_terms": rules.CURRENT,
         }
+
+
+def _evidence(host: Host, hit: Hit) -> str:
+    """The text that speaks for ``hit``: its own, its context, its superseded memory's that matched."""
+    parts = [hit.text, rules.context_text(hit.context or "")]
+    if hit.via and (old := lookup.record(host, hit.namespace, hit.via)) is not None:
+        parts += [old.text, rules.context_text(old.context or "")]
+    return "\n".join(part for part in parts if part)
+
+
+def reference_time(body: dict[str, Any]) -> int | None:
+    """The body's ``as_of``: when the query is asked (relative dates are read from it), or None (now).
+
+    Epoch milliseconds, or an ISO 8601 date or date-time (UTC unless it says otherwise), from 1970
+    to the year 9999.
+    """
+    value = body.get("as_of")
+    if value is None:
+        return None
+    if isinstance(value, str):
+        found = dates.parse_iso(value)
+        if found is None:
+            shown = value if len(value) <= 40 else value[:40] + "…"
+            raise InvalidRequest(f"field 'as_of' must be an ISO date or date-time (2026-10-02, "
+                                 f"2026-10-02T15:00:00Z) or epoch milliseconds, got {shown!r}")
+        return found
+    return requests.as_integer(value, "as_of", 0, dates.LAST_MS)
 
 
 def _hit(hit: Hit, explain: bool = False) -> dict[str, Any]:

@@ -11,11 +11,14 @@ The value follows ``=``, ``:``, ``:=`` or ``=>`` (or white space after a ``--fla
 
 * quoted (``"…"``, ``'…'``, backticks, on one line): redacted unless it is a placeholder
   (:func:`placeholder`) or reads as a sentence (three words or more, except after ``passphrase``);
+* after ``passphrase`` (``passphrase: correct horse battery staple``), unquoted: the rest of the line;
 * unquoted (up to white space or ``" ' ` , ; & ( ) [ ] { } < > |``): redacted unless it is a
   placeholder, or reads as code -- followed by ``(``; or after a spaced ``=`` a (dotted) name or a
   number, unless the key is an upper-case variable (``DB_PASSWORD = hunter2``: a ``.env`` line);
   after ``:`` only when it ends its line or its quoted argument (``password: hunter2``,
   ``-H 'x-api-key: 55aa'``, not ``token: the one to use``).
+
+A key that is an ARN's resource type (``arn:aws:secretsmanager:…:secret:prod/db``) names no secret.
 
 The kinds: ``password``, ``secret`` (also ``secret_key``, ``private_key``, ``access_key`` …),
 ``token`` and ``api-key``.
@@ -102,9 +105,13 @@ def redact(text: str, mark: str, lowered: str | None = None) -> tuple[str, dict[
         start = end = position
         while start > 0 and text[start - 1] in KEY_CHARS:
             start -= 1
+        if start > 0 and text[start - 1] == "\\" and text[start : start + 1] in ("n", "t", "r"):
+            start += 1  # a JSON or quoted line break: ``…\napi_key: X`` is ``api_key``
         while end < len(text) and text[end] in KEY_CHARS:
             end += 1
         key = text[start:end]
+        if start > 0 and text[start - 1] == ":" and "arn:" in _word_before(lowered, start):
+            continue  # an ARN's resource type (``arn:aws:secretsmanager:…:secret:prod/db``): a name
         kind = kind_of(key)
         span = _value(text, key, end) if kind is not None else None
         if span is not None and kind is not None:
@@ -154,6 +161,12 @@ def _value(text: str, key: str, pos: int) -> tuple[int, int] | None:
         if placeholder(value) or (words >= 3 and not key.lower().endswith("passphrase")):
             return None
         return pos + 1, close
+    if key.lower().endswith("passphrase") and op != " ":
+        line_end = text.find("\n", pos)
+        stop = len(text) if line_end < 0 else line_end
+        while stop > pos and text[stop - 1] in " \t\r":
+            stop -= 1
+        return None if placeholder(text[pos:stop]) else (pos, stop)  # words, to the end of the line
     match = UNQUOTED.match(text, pos)
     if match is None:
         return None
@@ -167,6 +180,11 @@ def _value(text: str, key: str, pos: int) -> tuple[int, int] | None:
     if code and not UPPER_KEY.fullmatch(key.strip("-")):
         return None  # code: ``token = next_token``
     return pos, stop
+
+
+def _word_before(lowered: str, end: int) -> str:
+    """The white-space-delimited word of ``lowered`` that ends at ``end``."""
+    return lowered[max(lowered.rfind(c, 0, end) for c in " \t\n\"'") + 1 : end]
 
 
 def _closing(text: str, pos: int) -> int | None:

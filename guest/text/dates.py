@@ -11,6 +11,8 @@ term, a whole month by its month term, the rest day by day.
 
 from __future__ import annotations
 
+import re
+
 DAY_MS = 86_400_000
 DATE_MARK = "~"
 
@@ -86,3 +88,37 @@ def cover(first: int, end: int, most: int) -> list[str] | None:
         if len(out) > most:
             return None
     return out
+
+
+LAST_MS = days_from_civil(10_000, 1, 1) * DAY_MS - 1  # 9999-12-31T23:59:59.999Z
+ISO = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})"  # a date, then optionally a time and an offset (none: UTC)
+    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?"
+)
+
+
+def parse_iso(text: str) -> int | None:
+    """Epoch milliseconds of an ISO 8601 date or date-time (``2026-10-02``, ``2026-10-02T15:00Z``).
+
+    A date alone is its first millisecond, UTC; a time without an offset is UTC. ``None`` for
+    anything else, an impossible date or time included, and for a time before 1970.
+    """
+    match = ISO.fullmatch(text.strip())
+    if match is None:
+        return None
+    year, month, day = (int(g) for g in match.group(1, 2, 3))
+    hour, minute, second = (int(g or 0) for g in match.group(4, 5, 6))
+    if not (1 <= month <= 12 and 1 <= day <= month_days(year, month) and hour < 24 and minute < 60
+            and second < 60):
+        return None
+    millis = int((match.group(7) or "0")[:3].ljust(3, "0"))
+    offset = 0
+    zone = match.group(8)
+    if zone and zone != "Z":
+        hours, minutes = int(zone[1:3]), int(zone[-2:])
+        if hours > 23 or minutes > 59:
+            return None
+        offset = (hours * 60 + minutes) * (1 if zone[0] == "+" else -1)
+    ms = (days_from_civil(year, month, day) * 86_400 + hour * 3600 + (minute - offset) * 60 + second) * 1000
+    ms += millis
+    return ms if 0 <= ms <= LAST_MS else None

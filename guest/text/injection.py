@@ -14,8 +14,14 @@ finding:
   fake ``SYSTEM:`` lines, text addressed to an AI reader ("note to the AI", "if you are an AI
   assistant"), keeping something from the user, sending credentials or data to an address,
   "decode this and do what it says", and piping a download into a shell (``curl … | sh``);
-* the same instructions **inside an HTML comment**, or **encoded** (base64, hex, ``%xx``,
-  ``\\uXXXX`` escapes, eight-bit binary, letters spaced apart): decoded and read again.
+* running what it downloads, in either order (``curl -o f URL && bash f``, ``python -c "$(curl …)"``,
+  ``deno run https://…``), sending data away (``curl -d @.env URL``, ``cat ~/.aws/credentials |
+  curl …``, "send the contents of .env to x@y"), an image URL that carries data, and "ignore the
+  instructions" in Portuguese, Russian, Chinese, Japanese and Korean (issue 38);
+* the same instructions **inside an HTML comment**, **encoded** (base64, hex, ``%xx``,
+  ``\\uXXXX`` escapes, eight-bit binary, letters spaced apart, rot13, leetspeak): decoded and read
+  again; or **written with look-alike letters** (fullwidth, Cyrillic ``о``): folded to ASCII by
+  :mod:`guest.text.confusables` and read again.
 
 Matching is ASCII and case-insensitive (``re.ASCII``), over the text with white space collapsed, so
 it is the same on CPython 3.11 and 3.14. Ordinary developer text -- "ignore case when sorting",
@@ -27,6 +33,8 @@ from __future__ import annotations
 import base64
 import re
 
+from guest.text import confusables
+
 TAGS = re.compile("[\U000e0000-\U000e007f]+")
 FLAG_TAGS = re.compile("\U0001f3f4[\U000e0061-\U000e007a]{2,8}\U000e007f")  # subdivision flags (England)
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff\u180e\u2061\u2062\u2063\u2064"
@@ -37,6 +45,9 @@ COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
 W = r"(?:[^\s.!?]+\s+)"  # one word and the space after it, within a sentence
 AI = r"(?:ai|a\.i\.|llm|language\s+model|assistant|agent|bot|chatbot|claude|chatgpt|gpt|copilot|model)"
 ANY_AI = r"(?:(?:the|any|all|every|an?)\s+)?(?:ai\s+)?" + AI + "s?"
+SENSITIVE = (r"(?:\.env\b|\.aws/|credentials\b|id_rsa|id_ed25519|id_ecdsa|\.ssh/|\.netrc|\.npmrc|\.pypirc"
+             r"|\.git-credentials|\.kube/config|\.docker/config|/etc/passwd|/etc/shadow|secrets?\.(?:json|ya?ml|env|txt)"
+             r"|\.pgpass|\.bash_history|keychain)")
 
 
 class Phrase:
@@ -66,6 +77,11 @@ PHRASES: tuple[Phrase, ...] = (
      r"|context|messages|commands|constraints|programming|restrictions|safety)\b",
            "ignore disregard forget neglect"),
     Phrase("overrides earlier instructions",
+     r"\b(?:ignore|disregard|forget|neglect)\s+(?:the|these|those|all|any|your|my)\s+(?:[a-z-]+\s+)?(?:instructions?"
+     r"|prompts?|directions|directives|rules|guidelines|context|messages)\s+(?:above|before\s+this|so\s+far|from\s+before"
+     r"|(?:given|written|provided|stated)\s+(?:above|before|earlier|previously|so\s+far)|you\s+(?:were|have\s+been)\s+given)\b",
+           "ignore disregard forget neglect"),
+    Phrase("overrides earlier instructions",
      r"\b(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:(?:you\s+(?:were|have\s+been)\s+told|"
      r"(?:that\s+)?(?:was\s+)?(?:said|written))\s+)?(?:above|before|prior|previously|earlier|so\s+far)\b",
            "ignore disregard forget"),
@@ -75,6 +91,22 @@ PHRASES: tuple[Phrase, ...] = (
            "istruzioni anweisungen instructions instrucciones richtlinien regeln consignes"),
     Phrase("overrides earlier instructions", r"\bvergiss\s+alles\b",
            "vergiss"),
+    Phrase("overrides earlier instructions",  # Portuguese
+     r"\b(?:ignor[a-z]*|esque\S*|desconsider[a-z]*|despreze?)\s+(?:todas\s+)?(?:as\s+|suas\s+|essas\s+)*"
+     r"(?:instru\S*|regras|diretrizes|orienta\S*)\s+(?:anteriores|acima|pr\S*vias|originais|iniciais|do\s+sistema)"
+     r"|\b(?:ignor[a-z]*|esque\S*|desconsider[a-z]*)\s+todas\s+as\s+(?:instru\S*|regras|diretrizes)",
+           "", ("instru", "regras", "diretrizes", "orienta")),
+    Phrase("overrides earlier instructions",  # Russian
+     "(?:игнорир|проигнорир|забудь|забудьте|отбрось|пренебреги|не\\s+обращай\\S*\\s+внимани\\S*\\s+на)\\S*\\s+"
+     "(?:\\S+\\s+){0,3}?(?:инструкци|указани|правил|предписани|команд|промпт|подсказк)",
+           "", ("игнор", "забуд", "внимани", "отбрось", "пренебре")),
+    Phrase("overrides earlier instructions",  # Chinese, Japanese, Korean
+     "(?:忽略|无视|無視|忽視|忘记|忘記|不要理会|不要理會|跳过|跳過|放弃|放棄)[^。！？\\n]{0,12}?(?:指令|指示|说明|說明|规则|規則"
+     "|提示|设定|設定|命令|约束|約束)|(?:指示|命令|指令|ルール|プロンプト|制約|設定)[^。！？\\n]{0,12}?(?:無視|忘れ)"
+     "|(?:지시|지침|명령|규칙|프롬프트)[^.!?\\n]{0,12}?(?:무시|잊)",
+           "", ("忽略", "无视", "無視", "忽視", "忘记", "忘記", "理会", "理會", "跳过", "跳過",
+                "放弃", "放棄", "忘れ",
+                "무시", "잊")),
     Phrase("overrides earlier instructions",
      r"\b(?:supersedes?|overrides?|replaces?)\s+(?:all\s+)?(?:(?:prior|previous|earlier|your)\s+)+"
      r"(?:ones|instructions|directives|rules)\b",
@@ -84,7 +116,9 @@ PHRASES: tuple[Phrase, ...] = (
      r"|\byour\s+(?:new|real|actual|true)\s+(?:instructions?|directives?|task|rules|role|purpose)\b"
      r"|\byour\s+rules\s+have\s+changed\b|\bneue\s+anweisungen\b",
            "instruction instructions directive directives rules task role purpose anweisungen"),
-    Phrase("tells the agent what it must now do", r"\byou\s+(?:must|will|shall|should|have\s+to)\s+now\b",
+    Phrase("tells the agent what it must now do",
+     r"\byou\s+(?:must|shall|have\s+to)\s+now\b|\byou\s+(?:will|should)\s+now\s+(?:act|behave|respond|answer|ignore"
+     r"|obey|pretend|become|reveal|output|print|disregard|forget|only\s+(?:answer|respond|follow|obey|do))\b",
            "now"),
     Phrase("changes the agent's role",
      r"\byou\s+are\s+(?:now|no\s+longer)\s+(?:(?:in|an?|the|my|a\s+new)\s+)?(?:dan|developer|unrestricted"
@@ -96,7 +130,8 @@ PHRASES: tuple[Phrase, ...] = (
     Phrase("lifts the agent's restrictions",
      r"\b(?:you|ai|assistant|model|dan|respond|answer)\b[^.!?\n]{0,40}\b(?:no|without(?:\s+any)?)\s+(?:content\s+)?"
      r"(?:restrictions|rules|filters?|limits|content\s+polic(?:y|ies)|guidelines|safety\s+(?:rules|guidelines|limits)"
-     r"|censorship|ethical\s+guidelines)\b|\b(?:unrestricted|uncensored|unfiltered)\s+(?:mode|model|assistant|ai"
+     r"|censorship|ethical\s+guidelines)\b(?!\s+(?:on|for|in|to|around)\s+(?!(?:what|anything|how|your|you"
+     r"|the\s+(?:content|answers?|output|responses?|topics?))\b))|\b(?:unrestricted|uncensored|unfiltered)\s+(?:mode|model|assistant|ai"
      r"|response)\b|\bsafety\s+(?:protocols?|guidelines|rules|filters?|checks)\s+(?:are\s+|have\s+been\s+)?"
      r"(?:disabled|off|removed|suspended|lifted)\b|\b(?:skip|disable|bypass)\s+(?:all\s+)?(?:the\s+)?safety\s+"
      r"(?:checks|rules|guidelines|filters)\b|\bsin\s+restricciones\b|\bsenza\s+restrizioni\b"
@@ -162,7 +197,61 @@ PHRASES: tuple[Phrase, ...] = (
      r"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:iex|invoke-expression)\b[^\n]{0,60}\b(?:iwr|irm"
      r"|invoke-webrequest|invoke-restmethod|downloadstring|net\.webclient)\b",
            "curl wget iwr irm iex invoke"),
+    Phrase("runs code it downloads",
+     r"\b(?:python[0-9.]*|perl|ruby|node|php|eval|source|exec|pwsh|powershell)\b\s+(?:-[a-z]+\s+)*[\"']?\$\(\s*"
+     r"(?:curl|wget|iwr|irm)\b|(?:\bsource|(?:^|[\s;&|])\.|\bpython[0-9.]*|\bperl|\bruby|\bnode|\bphp)\s+<\(\s*"
+     r"(?:curl|wget)\b|\b(?:exec|eval)\s*\([^\n]{0,80}(?:urlopen|requests\.get|urllib|fetch\(|http\.get)"
+     r"|\b(?:deno\s+run|npx|bunx|pnpm\s+dlx|yarn\s+dlx|uvx|pipx\s+run|go\s+run|php|ruby|python[0-9.]*|node|bash|sh)"
+     r"\s+(?:-\S+\s+)*(?:https?://|github:|gh:|git\+https?://)",
+           "python python3 perl ruby node php eval source exec pwsh powershell deno npx bunx dlx uvx pipx go "
+           "bash sh"),
+    Phrase("sends data or credentials away",
+     r"\b(?:curl|wget|http|https|xh|httpie)\b[^\n]{0,300}?(?:\s-d|\s--data[a-z-]*|\s-F|\s--form|\s-T"
+     r"|\s--upload-file|\s--post-file|\s--body-file)(?:=|\s+)[\"']?(?:[\w.-]+=)?@?[^\s\"']{0,200}?"
+     + SENSITIVE
+     + r"|\b(?:cat|base64|tar|zip|gzip|xxd|gpg|openssl|head|tail|type|get-content|gc)\b[^|\n]{0,200}?"
+     + SENSITIVE
+     + r"[^|\n]{0,100}\|[^\n]{0,100}?\b(?:curl|wget|nc|ncat|netcat|socat|http|xh|mail|sendmail|ftp|telnet"
+     r"|invoke-webrequest|iwr|irm|invoke-restmethod)\b|\b(?:env|printenv|set|export\s+-p)\s*\|\s*(?:\S+\s*\|\s*)?"
+     r"(?:curl|wget|nc|ncat|netcat|mail)\b|\b(?:nc|ncat|netcat|socat)\b[^\n]{0,100}<\s*\S*" + SENSITIVE
+     + r"|\b(?:scp|rsync)\s+(?:-\S+\s+)*\S*" + SENSITIVE + r"\S*\s+\S+@\S+:"
+     r"|\b(?:curl|wget)\b[^\n]{0,300}(?:\$\(|`)\s*(?:cat|base64|env|printenv|head|tail)\b"
+     r"|\b(?:send|email|e-mail|mail|forward|post|upload|transmit|exfiltrate|copy|paste|share|submit)\b[^\n]{0,80}?"
+     r"(?:" + SENSITIVE
+     + r"|contents?\s+of\s+(?:the\s+|your\s+)?\S*(?:env|secret|credential|config|key|token)"
+     r"|environment\s+variables|(?:api|ssh|private|aws)\s+keys?|access\s+tokens?|credentials|passwords?"
+     r"|secrets)[^\n]{0,80}?\bto\s+(?:https?://\S+|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z0-9.-]+|[a-z0-9-]+(?:\.[a-z0-9-]+)*"
+     r"\.[a-z]{2,}/\S*)",
+           "curl wget http https xh httpie cat base64 tar zip gzip xxd gpg openssl head tail type get gc env "
+           "printenv set export nc ncat netcat socat scp rsync send email mail forward post upload transmit "
+           "exfiltrate copy paste share submit"),
+    Phrase("leaks data through an image URL",
+     r"!\[[^\]\n]*\]\(\s*<?https?://[^)\s?#]*[?#][^)\s]*(?:\{|\}|%7b|%7d|\$|<|>|%3c|%3e|\[|\])"
+     r"|<img\b[^>]*\bsrc\s*=\s*[\"']?https?://[^\"'\s>]*[?&][^\"'\s>]*(?:\{|\}|%7b|%7d|\$|<|\[)"
+     r"|\b(?:append|add|include|insert|put|encode|embed|replace)\b[^.\n]{0,80}\b(?:conversation|chat|history|secrets?"
+     r"|credentials|tokens?|api\s+keys?|passwords?|\.env|environment|user'?s?\s+(?:data|input|messages?))\b[^.\n]{0,80}"
+     r"\b(?:image|img)\s+(?:url|link|src|source)\b|\b(?:render|show|display|output)\s+(?:this\s+|the\s+following\s+|an?\s+)?"
+     r"(?:image|markdown\s+image)\b[^.\n]{0,80}\b(?:with|containing|including)\b[^.\n]{0,40}\b(?:conversation|secrets?"
+     r"|credentials|tokens?|api\s+keys?|passwords?|chat\s+history)\b",
+           "", ("![", "<img", "image", "img")),
 )
+
+DOWNLOADS = re.compile(
+    r"\b(?:curl|wget)\b[^\n|;&]{0,300}?(?:\s-o\s*|\s--output[=\s]\s*|\s-O\s+|\s--output-document[=\s]\s*|>\s*)"
+    r"[\"']?([\w./~-]{1,200})|\b(?:curl\b[^\n|;&]{0,200}?\s-[a-zA-Z]*O[a-zA-Z]*\s|wget\s+)(?:[^\n|;&]{0,200}?\s)?"
+    r"[\"']?https?://[^\s\"']*/([\w.-]{1,200})|\b(?:invoke-webrequest|iwr)\b[^\n|;&]{0,300}?-outfile\s+[\"']?"
+    r"([\w./~\\:-]{1,200})",
+    re.ASCII | re.IGNORECASE,
+)
+MAX_DOWNLOADS = 32  # distinct downloaded file names looked for (one pass over the text for all)
+RUNNERS = (r"(?:(?:ba|z|da|k)?sh|source|\.|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|iex"
+           r"|cmd\s+/c|&)")
+ROT13 = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+    "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm",
+)
+LEET = (str.maketrans("013457@$|!", "oieastasli"), str.maketrans("013457@$|!", "oleastasli"))
+LEET_WORD = re.compile(r"[a-z][0134579@$]|[0134579@$][a-z]", re.ASCII | re.IGNORECASE)  # a digit in a word
 
 WORDS = re.compile(r"[a-z]+", re.ASCII)
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])", re.ASCII)
@@ -183,6 +272,12 @@ def reason(text: str) -> str | None:
         return hidden
     plain = text if text.isascii() else _normal(INVISIBLE.sub("", text))
     found = instruction(plain)
+    if found is None and not text.isascii():
+        folded = confusables.fold(plain)
+        if folded != plain and instruction(folded) is not None:
+            return f"{instruction(folded)} (written with look-alike characters)"
+    if found is None:
+        found = _runs_download(plain)
     if found is not None:
         if "<!--" in text:
             for comment in COMMENT.finditer(plain):
@@ -230,7 +325,7 @@ def _encoded(text: str) -> str | None:
     if LONG_RUN.search(text):
         for match in BASE64.finditer(text):
             if len(match.group()) <= MAX_ENCODED:
-                decoded.append(("base64", _b64(match.group())))
+                decoded.append(("base64", printable_base64(match.group())))
         for match in HEX.finditer(text):
             if len(match.group()) <= MAX_ENCODED:
                 decoded.append(("hex", bytes.fromhex(match.group()).decode("latin-1")))
@@ -241,6 +336,10 @@ def _encoded(text: str) -> str | None:
     if "0 0" in text or "1 0" in text or "0 1" in text or "1 1" in text:
         for match in BINARY.finditer(text):
             decoded.append(("binary", "".join(chr(int(b, 2)) for b in match.group().split())))
+    if any(c.isalpha() for c in text):
+        decoded.append(("rot13", text.translate(ROT13)))
+    if LEET_WORD.search(text):
+        decoded += [("leetspeak", text.translate(table)) for table in LEET]
     lowered = text.lower()
     squeezed = lowered.replace(" ", "")
     if any(word in squeezed and word not in lowered for word in SPACED_WORDS):
@@ -252,7 +351,29 @@ def _encoded(text: str) -> str | None:
     return None
 
 
-def _b64(run: str) -> str:
+def _runs_download(text: str) -> str | None:
+    """Whether ``text`` downloads a file and runs it, in either order (``curl -o f URL && bash f``)."""
+    if "curl" not in text and "wget" not in text and "webrequest" not in text.lower() and "iwr" not in text:
+        return None
+    spans: dict[str, list[tuple[int, int]]] = {}  # a downloaded file's name: where it is downloaded
+    for match in DOWNLOADS.finditer(text):
+        path = next(group for group in match.groups() if group)
+        name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+        if name and name not in (".", "..") and (name in spans or len(spans) < MAX_DOWNLOADS):
+            spans.setdefault(name, []).append(match.span())
+    if not spans:
+        return None
+    names = "|".join(re.escape(name) for name in sorted(spans, key=lambda n: (-len(n), n)))
+    runs = re.compile(rf"(?:^|[\s;&|(`\"'])(?:{RUNNERS}\s+(?:-\S+\s+)*[\"']?(?:\S*/)?|\./)({names})"
+                      r"(?![\w.-])", re.ASCII | re.IGNORECASE)
+    for found in runs.finditer(text):
+        downloads = spans[found.group(1).lower()]  # a run is not the download itself (``curl -o ./f``)
+        if any(found.start() >= stop or found.end() <= start for start, stop in downloads):
+            return "runs code it downloads"
+    return None
+
+
+def printable_base64(run: str) -> str:
     """The printable ASCII a base64 run decodes to, or ``""``."""
     padded = run + "=" * (-len(run) % 4)
     try:

@@ -9,11 +9,15 @@ The rules, in the order they apply (an earlier rule's marker is never matched ag
   or to the end of its base64 when the ``END`` line is missing; JSON's ``\\n`` escapes included);
 * tokens recognised by their format alone (:data:`TOKENS`): AWS access key ids, GCP API keys and
   OAuth client secrets, Azure AD client secrets, GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic,
-  npm, PyPI and Hugging Face tokens, Slack webhooks, JWTs;
+  npm, PyPI and Hugging Face tokens, Slack webhooks, JWTs; Twilio, SendGrid, Mailgun, Heroku,
+  DigitalOcean, Telegram, Vault, Shopify, Databricks, Postman, Grafana and Linear tokens, age keys
+  (issue 38) -- also after ``_`` or a URL-encoded character (``%3Dghp_…``);
 * values named by their context: an AWS secret access key (40 base64 characters after ``aws`` or
   ``secret`` or an access key id nearby), an Azure storage or shared access key
   (``AccountKey=…``), an Azure SAS signature (``sig=…``), the password of a URL
-  (``scheme://user:PASSWORD@host``), an ``Authorization:`` or ``Bearer`` credential;
+  (``scheme://user:PASSWORD@host``, ``/`` and ``#`` included), an ``Authorization:`` or ``Bearer``
+  credential, ``mysql -pPASSWORD``, ``curl -u user:PASSWORD``, a ``.netrc`` line, and "the
+  password is X" in prose (X made up-looking and ending its clause);
 * assignments (:mod:`guest.text.assignments`): ``password=…``, ``"secret": "…"``,
   ``API_KEY: …``, ``--token …`` and the like, whose key's last word names a secret.
 
@@ -29,14 +33,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from guest.text import assignments
+from guest.text import assignments, injection
 
 MARK = "[REDACTED:{}]"
 PREFIX = "[REDACTED:"
 MARKER = re.compile(r"\[REDACTED:[a-z0-9-]+\]", re.ASCII)  # a marker :func:`redact` left
 _F = re.ASCII
 _FI = re.ASCII | re.IGNORECASE
-_L = r"(?<![A-Za-z0-9_-])"  # a token starts here
+_ESC = r"(?<=%[0-9A-Fa-f][0-9A-Fa-f])"  # after a URL-encoded character (``%3Dghp_…``)
+_L = r"(?:(?<![A-Za-z0-9-])|" + _ESC + ")"  # a token starts here (also after ``_``)
 _R = r"(?![A-Za-z0-9_-])"  # and ends here
 
 
@@ -54,6 +59,7 @@ class Rule:
     group: int = 0
     check: Callable[[str], bool] | None = None
     folded: bool = False  # the literals are lower case and looked for in the lower-cased text
+    around: Callable[[str], bool] | None = None  # a last test of the white-space-delimited word around it
 
 
 def _random(value: str) -> bool:
@@ -68,12 +74,57 @@ def _mixed(value: str) -> bool:
 
 
 def _url_password(value: str) -> bool:
-    return not assignments.placeholder(value)
+    """Not a placeholder, and not a port and path (``host:8080/users/@me``) or a second URL."""
+    return not (assignments.placeholder(value) or PORT.match(value) or "://" in value)
+
+
+def _aws_secret(value: str) -> bool:
+    """Mixed like a generated key, and not base64 of text (a fixture: a key is random bytes)."""
+    return _mixed(value) and not injection.printable_base64(value)
+
+
+def _not_arn(word: str) -> bool:
+    """Not inside an ARN (``arn:aws:secretsmanager:…:secret:prod/db/…``: a name, not a key)."""
+    return "arn:" not in word.lower()
+
+
+def _said(value: str) -> bool:
+    """A value given in prose ("the password is X") that looks made up, not a word or a quantity."""
+    if len(value) < 6 or len(value) > 128 or assignments.placeholder(value) or QUANTITY.fullmatch(value):
+        return False
+    if value.lower().split("-")[0] in TECH_WORDS or value.startswith(("/", "~", "http", "$", "%")):
+        return False
+    letters = any(c.isalpha() for c in value)
+    return letters and (any(c.isdigit() for c in value) or any(c in SYMBOLS for c in value))
+
+
+def _shell_password(value: str) -> bool:
+    return not assignments.placeholder(value) and not value.startswith("-")
 
 
 def _rule(kind: str, pattern: str, *literals: str, group: int = 0, check: Callable[[str], bool] | None = None,
-          folded: bool = False, flags: int = _F) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), literals, group, check, folded)
+          folded: bool = False, flags: int = _F, around: Callable[[str], bool] | None = None) -> Rule:
+    return Rule(kind, re.compile(pattern, flags), literals, group, check, folded, around)
+
+
+PORT = re.compile(r"[0-9]{1,5}(?:[/?#]|$)", _F)
+QUANTITY = re.compile(r"v?[0-9][0-9.,_]*(?:[a-z]{1,5}|%)?|[0-9a-f]{7,64}", _FI)
+SYMBOLS = frozenset("!@#$%^&*+=~?<>|")
+TECH_WORDS = frozenset(
+    "base64 base32 sha1 sha256 sha512 md5 utf8 utf-8 aes aes128 aes256 rsa rsa2048 rsa4096 ed25519 hmac "
+    "hs256 rs256 es256 pbkdf2 bcrypt argon2 argon2id scrypt x509 oauth2 jwt".split()
+)
+# "the password is X": X ends its clause (a full stop, a comma, the line's end, a conjunction)
+_SAID = (r"\b(?:the|my|our|its|your|their|this|that|a|new|old|admin|root|staging|prod(?:uction)?|db"
+         r"|database)\s+"
+         r"(?:[a-z0-9_-]+\s+)?{words}\s+(?:is|was|will\s+be|is\s+now|=)\s*:?\s*[\"'`]?"
+         r"([^\s\"'`]*[^\s\"'`.,;:!?)])[\"'`]?(?=[.,;:!?)]?(?:\s*$|\s*\n|\s+(?:and|but|so|or|for|until)\b"
+         r"|\s+\(|\s*[.;,]\s))")
+
+
+def _said_rule(kind: str, words: str, *literals: str) -> Rule:
+    return _rule(kind, _SAID.format(words=words), *literals, group=1, check=_said, folded=True,
+                 flags=_FI | re.MULTILINE)
 
 
 TOKENS = (
@@ -95,27 +146,59 @@ TOKENS = (
           "xox", "xapp-", check=_random),
     _rule("stripe-key", _L + r"(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}|whsec_[A-Za-z0-9+/=]{24,})" + _R,
           "sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"),
+    _rule("twilio-key", _L + r"SK[0-9a-fA-F]{32}" + _R, "SK", check=_random),
+    _rule("sendgrid-key", _L + r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}" + _R, "SG."),
+    _rule("mailgun-key", _L + r"key-[0-9a-zA-Z]{32}" + _R, "key-", check=_random),
+    _rule("heroku-key", _L + r"HRKU-[A-Za-z0-9_-]{20,}" + _R, "HRKU-"),
+    _rule("digitalocean-token", _L + r"do[por]_v1_[a-f0-9]{64}" + _R, "dop_v1_", "doo_v1_", "dor_v1_"),
+    _rule("telegram-bot-token", r"(?:(?<![A-Za-z0-9:-])|" + _ESC + r")[0-9]{5,16}:AA[A-Za-z0-9_-]{33}" + _R,
+          ":AA"),
+    _rule("vault-token", _L + r"hv[sbr]\.[A-Za-z0-9_-]{24,}" + _R, "hvs.", "hvb.", "hvr.", check=_random),
+    _rule("shopify-token", _L + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _R, "shpat_", "shpca_", "shppa_",
+          "shpss_"),
+    _rule("databricks-token", _L + r"dapi[a-f0-9]{32}(?:-[0-9]{1,2})?" + _R, "dapi"),
+    _rule("postman-key", _L + r"PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}" + _R, "PMAK-"),
+    _rule("grafana-token", _L + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})" + _R,
+          "glsa_", "glc_"),
+    _rule("linear-key", _L + r"lin_(?:api|oauth)_[A-Za-z0-9]{40}" + _R, "lin_api_", "lin_oauth_"),
+    _rule("age-secret-key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}", "AGE-SECRET-KEY-"),
     _rule("gcp-api-key", _L + r"AIza[0-9A-Za-z_-]{35}" + _R, "AIza"),
     _rule("gcp-client-secret", _L + r"GOCSPX-[A-Za-z0-9_-]{28}" + _R, "GOCSPX-"),
     _rule("azure-client-secret",
-          r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])", "Q~"),
+          r"(?:(?<![A-Za-z0-9~.-])|" + _ESC + r")[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}"
+          r"(?![A-Za-z0-9_~.-])", "Q~"),
     _rule("npm-token", _L + r"npm_[A-Za-z0-9]{36}" + _R, "npm_"),
     _rule("pypi-token", _L + r"pypi-AgE[A-Za-z0-9_-]{50,}" + _R, "pypi-AgE"),
     _rule("huggingface-token", _L + r"hf_[A-Za-z0-9]{30,}" + _R, "hf_", check=_mixed),
-    _rule("jwt", r"(?<![A-Za-z0-9_.-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
+    _rule("jwt", r"(?:(?<![A-Za-z0-9.-])|" + _ESC + r")eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"
+          r"\.[A-Za-z0-9_-]{8,}"
           r"(?:\.[A-Za-z0-9_-]*){0,2}(?![A-Za-z0-9_-])", "eyJ"),
     _rule("aws-secret-access-key",
           r"(?:aws|secret|(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})[^\n]{0,60}?(?<![A-Za-z0-9/+])"
           r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])", "aws", "secret", "akia", "asia",
-          group=1, check=_mixed, folded=True, flags=_FI),
+          group=1, check=_aws_secret, folded=True, flags=_FI, around=_not_arn),
     _rule("aws-access-key-id",
-          r"(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])",
+          r"(?:(?<![A-Za-z0-9])|" + _ESC + r")(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])",
           "A3T", "AKIA", "ASIA", "ABIA", "ACCA"),
     _rule("azure-storage-key", r"(?:AccountKey|SharedAccessKey|AccessKey)=([A-Za-z0-9+/]{40,}={0,2})",
           "accesskey", "accountkey", group=1, folded=True, flags=_FI),
     _rule("azure-sas-signature", r"[?&]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})", "sig=", group=1),
-    _rule("url-credentials", r"[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@'\"<>]*:([^\s/?#@'\"<>]+)@", "://",
-          group=1, check=_url_password),
+    _rule("url-credentials", r"[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@'\"<>]*:([^\s@'\"<>]{1,256})@"
+          r"(?=[A-Za-z0-9\[])", "://", group=1, check=_url_password),
+    _rule("password", r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b"
+          r"[^\n|;&]{0,300}?(?<=\s)-p([^\s\"']{3,128}|\"[^\"\n]{1,128}\"|'[^'\n]{1,128}')",
+          "mysql", "mariadb",
+          group=1, check=_shell_password, folded=True, flags=_FI),
+    _rule("password", r"\b(?:curl|wget|http|https|xh)\b[^\n|;&]{0,300}?\s(?:-u|--user)(?:[ \t]+|=)[\"']?"
+          r"[^\s:\"']+:([^\s\"']{1,256})", "curl", "wget", "http", "xh", group=1, check=_shell_password,
+          folded=True, flags=_FI),
+    _rule("password", r"\b(?:machine[ \t]+\S+|default(?=\s+login\b))\s+"
+          r"(?:(?:login|account|port)[ \t]+\S+\s+)*password[ \t]+(\S{1,256})", "machine", "default", group=1,
+          check=_shell_password, folded=True, flags=_FI),
+    _said_rule("password", r"(?:password|passwd|passphrase|passcode|pin|pwd)", "pass", "pin", "pwd"),
+    _said_rule("secret", r"(?:secret|client\s+secret|secret\s+key)", "secret"),
+    _said_rule("token", r"(?:token|access\s+token|bearer\s+token)", "token"),
+    _said_rule("api-key", r"(?:api[\s_-]?key)", "api"),
     _rule("token", r"(?:authorization[ \t]*:[ \t]*(?:bearer|basic|token|bot|digest)|bearer)[ \t]+"
           r"([A-Za-z0-9._~+/-]{8,}=*)", "bearer", "authorization", group=1,
           check=lambda v: len(v) >= 16 or _random(v), folded=True, flags=_FI),
@@ -152,6 +235,8 @@ def _apply(rule: Rule, text: str, counts: dict[str, int]) -> str:
         secret = match.group(rule.group)
         if start < end or PREFIX in secret or (rule.check is not None and not rule.check(secret)):
             continue
+        if rule.around is not None and not rule.around(_word(text, start, stop)):
+            continue
         out.append(text[end:start])
         out.append(MARK.format(rule.kind))
         end = stop
@@ -160,6 +245,13 @@ def _apply(rule: Rule, text: str, counts: dict[str, int]) -> str:
         return text
     out.append(text[end:])
     return "".join(out)
+
+
+def _word(text: str, start: int, stop: int) -> str:
+    """The white-space-delimited word of ``text`` holding ``text[start:stop]``."""
+    head = max(text.rfind(c, 0, start) for c in " \t\n") + 1
+    tails = [i for i in (text.find(c, stop) for c in " \t\n") if i >= 0]
+    return text[head : min(tails, default=len(text))]
 
 
 def scrub(message: str) -> str:

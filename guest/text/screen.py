@@ -8,7 +8,8 @@ top-level ``"redact"`` of ``.gm/config.json``); a host that serves nothing gets 
 
 Quarantine is a record's ``quarantined: {"reason": …}`` (in a memory's ``extra``, in an archived
 block's record); ``approved: {"ts": …}`` beside it releases the record and wins over it, so a git
-merge that unites both sides' fields keeps an approval (:func:`quarantine_of`).
+merge that unites both sides' fields keeps an approval (:func:`quarantine_of`). What is about to be
+injected is screened again (:func:`held`): a record without either mark is read as it is then.
 """
 
 from __future__ import annotations
@@ -94,6 +95,17 @@ def quarantine(*texts: str) -> str | None:
 def quarantined(reason: str) -> dict[str, Any]:
     """The fields marking a record quarantined for ``reason``."""
     return {QUARANTINED: {"reason": reason}}
+
+
+def held(fields: dict[str, Any], *texts: str) -> str | None:
+    """Why a stored record is held back from the agent when it is about to be injected.
+
+    Its quarantine mark; or, when it has neither a mark nor an approval (it came in by a git merge,
+    a hand edit, or from a store older than quarantine), what its texts read as now.
+    """
+    if fields.get(QUARANTINED) or fields.get(APPROVED):
+        return quarantine_of(fields)
+    return quarantine(*texts)
 
 
 def quarantine_of(fields: dict[str, Any]) -> str | None:

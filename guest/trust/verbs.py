@@ -7,6 +7,7 @@ one -- a memory id (``mem-…``; without ``namespace`` the default store, then e
 or a block id (``r7``) -- by adding ``approved: {ts}`` beside its ``quarantined`` (kept as history).
 Approving what is not quarantined marks it approved all the same (``learn`` then trusts a lesson
 whose skill body looked suspect). ``list_quarantined {namespace?, limit?}`` lists what is held.
+``redact {text}`` answers a text as it would be stored (for a host that splits a file first).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from guest.errors import InvalidRequest, NotFound
 from guest.host import Host, bucket
 from guest.memory import disciplines
 from guest.memory.records import Memory
-from guest.text.screen import APPROVED, QUARANTINED, quarantine_of
+from guest.text.screen import APPROVED, QUARANTINED, Screen, quarantine_of
 from guest.verbs import Verb
 
 MEMORY_ID = re.compile(r"mem-[0-9a-f]{16}-[0-9]{1,10}")
@@ -41,7 +42,22 @@ class TrustVerbs:
         return {
             "approve": Verb(self.approve, "id"),
             "list_quarantined": Verb(self.list_quarantined, "namespace"),
+            "redact": Verb(self.redact, "text"),
         }
+
+    def redact(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``redact {text}``: ``text`` as it would be stored, its secrets redacted, and ``redacted``.
+
+        For a host that splits or joins a file before storing its parts (``import --from
+        claude-md``): redacting the whole first keeps a key's body and its header together.
+        """
+        value = body.get("text")
+        if not isinstance(value, str):
+            raise InvalidRequest("missing field 'text'" if value is None else
+                                 f"field 'text' must be a string, not {requests.kind_of(value)}")
+        requests.check_unicode(value, "text")
+        screen = Screen(self.host)
+        return screen.report({"text": screen.text(value)})
 
     def approve(self, body: dict[str, Any]) -> dict[str, Any]:
         """``approve {id, namespace?}``: release a quarantined memory or archived block."""

@@ -101,6 +101,8 @@ def merge_driver(session: Session, base: Path, ours: Path, theirs: Path, path: s
     click.echo(f"rs-learn: merged {path or ours}: {summary(merged.report)}", err=True)
     for conflict in merged.report.get("conflicts", []):
         click.echo(f"rs-learn: conflict: {conflict}", err=True)
+    for note in merged.report.get("notes", []):
+        click.echo(f"rs-learn: note: {note}", err=True)
     sys.exit(merged.status)
 
 

@@ -24,6 +24,7 @@ from host_harness.store.router import Project
 BATCH = 500
 MAX_BATCH_BYTES = 1_800_000  # under the guest's 2 MiB body limit
 MAX_SPLIT_BYTES = 1_700_000  # a text the component cuts into memories (guest/memory/bulk.py), in one batch
+MAX_REDACT_BYTES = 1_800_000  # one redact call's text
 
 
 @dataclass
@@ -138,12 +139,22 @@ def settle_disciplines(session: Session, before: set[str], stored: Counter[str],
 
 def import_existing(session: Session, kind: str, path: Path | None, options: ImportOptions) -> None:
     """Import the memories of ``kind`` found at ``path``; print what happened (or would)."""
+    redacted: Counter[str] = Counter()
+
+    def clean(text: str) -> str:  # redacted whole, before the file is split into items
+        out = []
+        for part in _parts(text):
+            data = session.dispatch("redact", {"text": part})
+            redacted.update(data.get("redacted", {}))
+            out.append(str(data["text"]))
+        return "".join(out)
+
     try:
-        found = find(kind, path, session.project, MAX_SPLIT_BYTES if options.split else 0)
+        found = find(kind, path, session.project, MAX_SPLIT_BYTES if options.split else 0, clean)
     except ImportSourceError as error:
         raise click.ClickException(str(error)) from None
     wanted = [item for item in found if item.skipped is None]
-    totals = Totals(len(found))
+    totals = Totals(len(found), redacted=redacted)  # what the files' whole-text redaction found
     before = known_disciplines(session)
     fresh: set[int] = set()
     for first, chunk in _batches(wanted):
@@ -172,6 +183,21 @@ def import_existing(session: Session, kind: str, path: Path | None, options: Imp
         totals.show(summary, notes, options.with_ids)
     if totals.skipped:
         raise click.exceptions.Exit(1)
+
+
+def _parts(text: str) -> list[str]:
+    """``text`` in parts of at most :data:`MAX_REDACT_BYTES`: one part, unless the file is huge.
+
+    A part ends after a blank line where it can (an armored key holds one, but not megabytes).
+    """
+    parts: list[str] = []
+    while len(text.encode("utf-8")) > MAX_REDACT_BYTES:
+        head = text[: MAX_REDACT_BYTES // 4]  # at most 4 bytes a character: within the limit
+        blank, line = head.rfind("\n\n"), head.rfind("\n")
+        cut = blank + 2 if blank > 0 else line + 1 if line > 0 else len(head)
+        parts.append(text[:cut])
+        text = text[cut:]
+    return [*parts, text]
 
 
 def _summary(new: int, already: int, skipped: Counter[str]) -> str:

@@ -124,8 +124,12 @@ def memorize(session: Session, text: str, namespace: str, supersedes: tuple[str,
 @click.option("-l", "--limit", type=click.IntRange(1, 100), default=8, show_default=True, help="Hits.")
 @click.option("--explain", is_flag=True, help="Show where each score comes from (each channel's part).")
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
+@click.option("--as-of", "as_of", metavar="WHEN", default=None,
+              help="Read relative dates ('10 days ago', 'last week') from this time: an ISO date or "
+                   "date-time (2026-10-02, 2026-10-02T15:00:00Z; UTC unless it says otherwise) or "
+                   "epoch milliseconds. Default: now.")
 @click.pass_obj
-def recall(session: Session, query: str, limit: int, explain: bool, as_json: bool) -> None:
+def recall(session: Session, query: str, limit: int, explain: bool, as_json: bool, as_of: str | None) -> None:
     """Print the memories that best match QUERY, best first.
 
     A score is 0.25 x the memory's cosine to QUERY plus 0.75 x its BM25 keyword
@@ -138,8 +142,11 @@ def recall(session: Session, query: str, limit: int, explain: bool, as_json: boo
       rs-learn-host recall "staging server port"
       rs-learn-host recall "@frontend build tool" --limit 3 --json
       rs-learn-host recall "staging server port" --explain
+      rs-learn-host recall "what did we decide 10 days ago" --as-of 2026-10-02
     """
     body: dict[str, Any] = {"query": query, "limit": limit, **({"explain": True} if explain else {})}
+    if as_of is not None:
+        body["as_of"] = int(as_of) if as_of.strip().isdigit() else as_of
     hits = session.dispatch("recall", body)
     if as_json:
         echo_json(hits)
@@ -161,7 +168,9 @@ def channels_line(parts: dict[str, float]) -> str:
     """A hit's channel scores on one line (``recall --explain``)."""
     line = (f"cosine {parts['cosine']:.3f} -> vector {parts['vector']:.3f}; bm25 {parts['bm25']:.3f} -> "
             f"keyword {parts['keyword']:.3f}; fused {parts['fused']:.3f}")
-    return line + (f"; recency x{parts['recency']:.3f}" if parts["recency"] != 1 else "")
+    line += f"; lift +{parts['lift']:.3f}" if parts.get("lift") else ""
+    line += f"; recency x{parts['recency']:.3f}" if parts["recency"] != 1 else ""
+    return line + (f"; stale x{parts['stale']:.3f}" if parts.get("stale", 1) != 1 else "")
 
 
 @cli.command()

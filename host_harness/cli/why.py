@@ -109,6 +109,8 @@ def _candidate(candidate: dict[str, Any], why_not: str) -> list[str]:
     scores = (f"cosine {_number(candidate.get('cosine'))} (vector {_number(candidate.get('vector'))}), "
               f"bm25 {_number(candidate.get('bm25'))} (keyword {_number(candidate.get('keyword'))}), "
               f"fused {_number(candidate.get('fused'))}")
+    if candidate.get("lift"):
+        scores = scores.replace(", fused", f", lift +{_number(candidate.get('lift'))}, fused")
     if candidate.get("recency") not in (None, 1, 1.0):
         scores += f", recency x{_number(candidate.get('recency'))}"
     return [head, f"      {why_not + ': ' if why_not else ''}{scores}"]

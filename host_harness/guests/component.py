@@ -43,6 +43,7 @@ IMPORTS = ("host-kv-get", "host-kv-put", "host-kv-query", "host-vec-search", "ho
 EXPORTS = ("version", "recall", "memorize", "dispatch")
 MEMORY_LIMIT = 1 << 30
 DEFAULT_TIMEOUT_S = 60.0
+INTERRUPT = "wasm trap: interrupt"  # the epoch deadline passed
 
 __all__ = ["IMPORTS", "GuestTrap", "HostImports", "Runtime", "WasmGuest", "load_component"]
 
@@ -172,7 +173,7 @@ class WasmGuest(BaseGuest):
             return self._funcs[name](store, *args)
         except WasmtimeError as error:
             self._drop()
-            raise GuestTrap(f"internal: the component trapped in {name}: {_reason(error)}") from error
+            raise GuestTrap(_trapped(name, args, _reason(error), self.timeout_s)) from error
         except BaseException:
             self._drop()
             raise
@@ -188,6 +189,16 @@ class WasmGuest(BaseGuest):
 
     def _dispatch(self, verb: str, body: str) -> str:
         return codec.lift_string(self._call("dispatch", verb, body))
+
+
+def _trapped(name: str, args: tuple[Any, ...], reason: str, timeout_s: float) -> str:
+    """What a trap answers: past the deadline, a ``timeout:`` the caller can act on; else ``internal:``."""
+    call = f"{name} {args[0]}" if name == "dispatch" and args else name
+    if reason.startswith(INTERRUPT):
+        return (f"timeout: the call ({call}) ran past its {timeout_s:g} s deadline and was stopped (the "
+                f"component trapped: {reason}); nothing it wrote was kept -- retry it in smaller pieces "
+                f"(import --batch, fewer ids)")
+    return f"internal: the component trapped in {call}: {reason}"
 
 
 def _reason(error: BaseException) -> str:

@@ -9,7 +9,7 @@ the ledger never holds more than twice that. A line (``docs/hooks.md`` lists eve
      "path": "warm", "prompt": {"sha256": "3f2a…", "chars": 57}, "outcome": "injected",
      "query": "staging server port", "recalled_with": ["prompt"],
      "candidates": [{"id", "namespace", "decision", "score", "cosine", "bm25", "vector",
-                     "keyword", "fused", "recency", "excerpt"}, …],
+                     "keyword", "fused", "recency", "lift", "stale", "excerpt"}, …],
      "evidence": {"coverage": 0.62, "passed": true},
      "injected": ["mem-…"], "tokens": 61, "ms": 48.2}
 

@@ -10,8 +10,10 @@
   ``description`` as context); a line of ``MEMORY.md`` that only points at a topic file is reported
   as skipped, since the file itself is imported.
 
-Parsing is the host's (it reads files); the items go to the component's ``import`` verb, which owns
-ids and deduplication. Items are checked against the component's limits first, so one oversized
+Parsing is the host's (it reads files): each file's whole text goes through the component's
+``redact`` verb first, so a secret is redacted before a split or a join can move it out of reach;
+the items go to the component's ``import`` verb, which owns ids and deduplication. Items are
+checked against the component's limits first, so one oversized
 paragraph is reported as skipped instead of failing its batch.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from host_harness.integrations.edits import home
@@ -35,21 +38,29 @@ class ImportSourceError(Exception):
     """The source cannot be read (missing, not a file of the kind, not UTF-8)."""
 
 
-def find(kind: str, path: Path | None, project: Path, limit: int = 0) -> list[Found]:
+def find(
+    kind: str, path: Path | None, project: Path, limit: int = 0, clean: Callable[[str], str] | None = None
+) -> list[Found]:
     """Every memory (and every skipped part) of ``kind`` at ``path`` (default: the project's own).
 
     A text over ``limit`` bytes (default: the component's :data:`MAX_TEXT_BYTES`) is skipped as too
     long; ``import --split`` passes the larger limit of a text the component cuts into memories.
+    ``clean``: applied to each file's whole text before it is split into items (the component's
+    ``redact``: a key split from its header, or a line joined to the next, is out of its reach).
     """
+    def read(file: Path) -> str:
+        text = _read(file)
+        return clean(text) if clean is not None else text
+
     if kind == "cursor-rules":
-        found = _cursor_rules(path or project, project)
+        found = _cursor_rules(path or project, project, read)
     elif kind == "claude-memory":
-        found = _claude_memory(path or memory_folder(project), project)
+        found = _claude_memory(path or memory_folder(project), project, read)
     else:
         name = "CLAUDE.md" if kind == "claude-md" else "AGENTS.md"
         alternatives = [name, f".claude/{name}"] if kind == "claude-md" else [name]
         file = _one_file(path or project, alternatives)
-        found = items(_read(file), _shown(file, project), _shown(file, project))
+        found = items(read(file), _shown(file, project), _shown(file, project))
     return [_checked(item, limit or MAX_TEXT_BYTES) for item in _unique(found)]
 
 
@@ -62,7 +73,7 @@ def memory_folder(project: Path) -> Path:
     return config / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(root.resolve())) / "memory"
 
 
-def _cursor_rules(path: Path, project: Path) -> list[Found]:
+def _cursor_rules(path: Path, project: Path, read: Callable[[Path], str]) -> list[Found]:
     if path.is_dir() and (path / ".cursor" / "rules").is_dir():
         path = path / ".cursor" / "rules"
     files = [path] if path.is_file() else sorted(path.rglob("*.mdc")) if path.is_dir() else []
@@ -70,7 +81,7 @@ def _cursor_rules(path: Path, project: Path) -> list[Found]:
         raise ImportSourceError(f"no Cursor rules (*.mdc) at {path}")
     out = []
     for file in files:
-        fields, body, first = front_matter(_read(file))
+        fields, body, first = front_matter(read(file))
         context = _shown(file, project)
         if fields.get("description"):
             context += f": {fields['description']}"
@@ -80,7 +91,7 @@ def _cursor_rules(path: Path, project: Path) -> list[Found]:
     return out
 
 
-def _claude_memory(path: Path, project: Path) -> list[Found]:
+def _claude_memory(path: Path, project: Path, read: Callable[[Path], str]) -> list[Found]:
     folder = path.parent if path.is_file() else path
     if not folder.is_dir():
         raise ImportSourceError(f"no Claude Code memory folder at {path} (give the folder of MEMORY.md)")
@@ -88,13 +99,13 @@ def _claude_memory(path: Path, project: Path) -> list[Found]:
     out = []
     index = folder / "MEMORY.md"
     if index.is_file():
-        for item in items(_read(index), _shown(index, project), "MEMORY.md"):
+        for item in items(read(index), _shown(index, project), "MEMORY.md"):
             link = LINK_RE.match(item.text)
             if link and (folder / link.group(1)).resolve() in {t.resolve() for t in topics}:
                 item = Found(item.text, item.context, item.where, "points at a topic file")
             out.append(item)
     for topic in topics:
-        fields, body, first = front_matter(_read(topic))
+        fields, body, first = front_matter(read(topic))
         label = fields.get("description") or fields.get("name") or topic.stem
         kind = fields.get("metadata.type") or fields.get("type")
         context = f"{topic.name}: {label}" + (f" ({kind})" if kind else "")

@@ -38,8 +38,8 @@ def array(items: Schema) -> Schema:
     return {"type": "array", "items": items}
 
 
-CHANNELS = shape({name: NUMBER for name in ("cosine", "bm25", "vector", "keyword", "fused", "recency")},
-                 ("cosine", "bm25", "vector", "keyword", "fused", "recency"))
+PARTS = ("cosine", "bm25", "vector", "keyword", "fused", "recency", "lift", "stale")
+CHANNELS = shape({name: NUMBER for name in PARTS}, PARTS)
 STALE = shape({"files": array(STRING)}, ("files",))
 HIT = shape({"id": STRING, "text": STRING, "score": NUMBER, "namespace": STRING, "ts": INTEGER,
              "stale": STALE, "quarantined": STRING, "explain": CHANNELS},

@@ -201,7 +201,11 @@ def memory_schemas() -> dict[str, Schema]:
                          memory.MODES),
             "explain": boolean("true: each hit also carries `explain`, where its score comes from "
                                "(cosine and BM25, raw and scaled to 0-1 over this query's candidates, "
-                               "fused)."),
+                               "the lift of a named subject or time, fused, and the recency and stale "
+                               "factors)."),
+            "as_of": string("When the question is asked, for its relative dates ('10 days ago', 'last "
+                            "week'): an ISO date or date-time such as 2026-10-02 or 2026-10-02T15:00:00Z "
+                            "(UTC unless it says otherwise). Omitted: now."),
             "namespace": NAMESPACE,
         }),
         "memorize": obj({
