@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from guest import requests
 from guest.archive.verbs import ArchiveVerbs
+from guest.capture.verbs import CaptureVerbs
 from guest.errors import EngineError, Internal, InvalidRequest
 from guest.git.verbs import GitVerbs
 from guest.host import ERROR, Host, HostError
@@ -52,6 +53,7 @@ class Engine:
         }
         # `recall {"id": "r7"}` brings back an archived block (seed 002); any other body recalls memories.
         self.verbs["recall"] = ArchiveVerbs(host).with_recall_by_id(self.verbs["recall"])
+        self.verbs.update(CaptureVerbs(self.memory, dict(self.verbs)).table())  # issue 34
 
     def version(self) -> str:
         """The engine version."""

@@ -76,10 +76,12 @@ def test_only_app_imports_wit_world():
 # Layering: imports only go down -- engine -> capabilities -> text -> kernel. A capability reaches
 # a sibling only where it truly needs it (learn stores its lesson through memory).
 KERNEL = {"host", "errors", "requests", "verbs"}
-CAPABILITIES = {"memory", "structured", "archive", "learn", "git", "trust"}
+CAPABILITIES = {"memory", "structured", "archive", "learn", "git", "trust", "capture"}
 # git merges and renders every capability's buckets with that capability's own code; trust lists
-# and approves what memory and archive stored quarantined.
-SIBLINGS = {"learn": {"memory"}, "git": {"memory", "archive", "structured"}, "trust": {"memory", "archive"}}
+# and approves what memory and archive stored quarantined; capture stores its rules and lessons as
+# memories (its blocks and notes go through the archive's and structured memory's verbs, by name).
+SIBLINGS = {"learn": {"memory"}, "git": {"memory", "archive", "structured"}, "trust": {"memory", "archive"},
+            "capture": {"memory"}}
 
 
 def guest_targets(path: Path) -> set[str]:

@@ -42,9 +42,12 @@ def test_the_manifests_agree_with_each_other_and_the_package():
     assert entry["name"] == manifest["name"] == "rs-learn"
     assert entry["version"] == manifest["version"] == version
     hooks = json.loads((PLUGIN / "hooks" / "hooks.json").read_text())["hooks"]
-    commands = {event: groups[0]["hooks"][0]["command"] for event, groups in hooks.items()}
-    assert commands == {"SessionStart": 'sh "${CLAUDE_PLUGIN_ROOT}/scripts/rs-learn" hook session-start',
-                        "UserPromptSubmit": 'sh "${CLAUDE_PLUGIN_ROOT}/scripts/rs-learn" hook prompt-submit'}
+    commands = {event: [hook["command"] for group in groups for hook in group["hooks"]]
+                for event, groups in hooks.items()}
+    run = 'sh "${CLAUDE_PLUGIN_ROOT}/scripts/rs-learn" hook '
+    assert commands == {"SessionStart": [run + "session-start", run + "session-context"],
+                        "UserPromptSubmit": [run + "prompt-submit"], "PreCompact": [run + "pre-compact"],
+                        "Stop": [run + "stop"], "SessionEnd": [run + "session-end"]}
     server = json.loads((PLUGIN / ".mcp.json").read_text())["mcpServers"]["rs-learn"]
     assert server == {"command": "sh", "args": ["${CLAUDE_PLUGIN_ROOT}/scripts/rs-learn", "mcp"]}
     skill = (PLUGIN / "skills" / "memory" / "SKILL.md").read_text()

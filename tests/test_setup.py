@@ -80,13 +80,21 @@ def test_each_agent_gets_the_entry_its_docs_give(repo: Path, home: Path, agent: 
 
 
 @pytest.mark.parametrize("scope", ["project", "user"])
-def test_claude_code_gets_both_hooks(repo: Path, home: Path, scope: str):
+def test_claude_code_gets_every_hook(repo: Path, home: Path, scope: str):
     setup(repo, "claude-code", "--scope", scope)
     settings = load((repo / ".claude" if scope == "project" else home / ".claude") / "settings.json")
-    assert settings == {"hooks": {
-        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": f"{COMMAND} hook prompt-submit"}]}],
-        "SessionStart": [{"hooks": [{"type": "command", "command": f"{COMMAND} hook session-start"}]}],
-    }}
+    assert settings == {"hooks": our_hooks()}
+
+
+def our_hooks() -> dict[str, list[dict[str, object]]]:
+    """What setup puts in Claude Code's settings: recall, skills and capture's context, capture (issue 34)."""
+    def group(verb: str) -> dict[str, object]:
+        return {"hooks": [{"type": "command", "command": f"{COMMAND} hook {verb}"}]}
+
+    return {"UserPromptSubmit": [group("prompt-submit")],
+            "SessionStart": [group("session-start"), group("session-context")],
+            "PreCompact": [group("pre-compact")], "Stop": [group("stop")],
+            "SessionEnd": [group("session-end")]}
 
 
 def test_codex_gets_its_table(repo: Path, home: Path):
@@ -183,8 +191,7 @@ def test_only_the_entrys_own_lines_change_and_remove_restores_the_bytes(repo: Pa
     taken, put = changed_lines(HAND_SETTINGS, settings)
     pre_tool_use = next(line for line in HAND_SETTINGS.splitlines() if "PreToolUse" in line)
     assert taken == [pre_tool_use] and put[0] == pre_tool_use + ","
-    ours = {event: [{"hooks": [{"type": "command", "command": f"{COMMAND} hook {verb}"}]}]
-            for event, verb in (("UserPromptSubmit", "prompt-submit"), ("SessionStart", "session-start"))}
+    ours = our_hooks()
     assert put[1:] == ["  " + line for line in json.dumps(ours, indent=2).splitlines()[1:-1]], "its unit"
     assert load(repo / ".claude/settings.json")["hooks"]["UserPromptSubmit"] == [
         {"hooks": [{"type": "command", "command": f"{COMMAND} hook prompt-submit"}]}]

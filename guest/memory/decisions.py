@@ -120,6 +120,8 @@ def candidate(hit: Hit, decision: str) -> dict[str, Any]:
     """One candidate as the answer (and the ledger) carries it."""
     out: dict[str, Any] = {"id": hit.id, "namespace": hit.namespace, "decision": decision, "score": hit.score,
                            **hit.channels.as_json()}
+    if hit.captured:
+        out["captured"] = hit.captured
     if hit.quarantined:
         out["quarantined"] = hit.quarantined
     else:

@@ -7,14 +7,17 @@ forgotten) first; the order of the store's timeline (:mod:`guest.memory.timeline
 the last; memories stored between two pages come before the cursor, so a page never repeats or skips
 one. A page reads the entries it shows and at most :data:`MAX_SCAN` entries in all, so its cost does
 not grow with the store: with a ``query`` (a case-insensitive substring of the text, not a ranked
-recall), ``stale: true`` or ``quarantined: true`` a page may come back short, with a ``next`` to go
+recall), ``stale: true``, ``quarantined: true``, ``captured: true`` (only the memories captured from an
+agent's session, ``guest/capture/verbs.py``; ``session`` narrows them to one session) a page may come
+back short, with a ``next`` to go
 on from.
 
 Hidden unless ``include`` names them: ``forgotten`` memories (their tombstones) and ``superseded``
 ones. Each memory is ``{id, text, namespace, ts}`` plus, when they apply, ``origin`` (how it was
 stored, when not by ``memorize``: ``learn``, ``import`` …), ``supersedes``, ``superseded_by``,
 ``files`` (the project files it names), ``stale: {files}`` (those that changed or vanished since),
-``quarantined`` (why it is held back from the agent, until approved: ``guest/text/screen.py``) and
+``quarantined`` (why it is held back from the agent, until approved: ``guest/text/screen.py``),
+``captured: {kind, session, at}`` (found in an agent's session, not stored by anyone) and
 ``forgotten: {ts, reason?}``.
 
 **get_memory** ``{id, namespace?}`` answers one memory in the same shape, forgotten or not.
@@ -53,6 +56,8 @@ def list_memories(host: Host, body: dict[str, Any]) -> dict[str, Any]:
     include = _include(body)
     only_stale = requests.boolean(body, "stale", False)
     only_quarantined = requests.boolean(body, "quarantined", False)
+    only_captured = requests.boolean(body, "captured", False)
+    session = requests.text(body, "session", MAX_QUERY_BYTES, required=False)
     out: list[dict[str, Any]] = []
     seq = start
     while seq > 0 and len(out) < limit and start - seq < MAX_SCAN:
@@ -65,6 +70,9 @@ def list_memories(host: Host, body: dict[str, Any]) -> dict[str, Any]:
             continue
         shown = item(host, memory, tombstone)
         if (only_stale and "stale" not in shown) or (only_quarantined and "quarantined" not in shown):
+            continue
+        captured = shown.get("captured")
+        if (only_captured or session) and (captured is None or session not in ("", captured.get("session"))):
             continue
         out.append(shown)
     return {"namespace": namespace, "memories": out, "next": f"m{seq}" if seq > 0 else None}
@@ -105,6 +113,8 @@ def item(host: Host, memory: Memory, tombstone: Tombstone | None = None) -> dict
             out["stale"] = {"files": changed}
     if quarantine_of(memory.extra):
         out["quarantined"] = quarantine_of(memory.extra)
+    if isinstance(memory.extra.get("captured"), dict):
+        out["captured"] = memory.extra["captured"]
     if tombstone is not None:
         out["forgotten"] = {"ts": tombstone.forgotten}
         if tombstone.reason is not None:

@@ -11,6 +11,7 @@ each keyword head and of each store's stats per batch.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from guest.host import Host, bucket
 from guest.memory import freshness, rules, timeline, tombstones
@@ -59,6 +60,7 @@ def memorize(
     quarantine: str | None = None,
     vector: list[float] | None = None,
     ts: int | None = None,
+    captured: dict[str, Any] | None = None,
     known: Known | None = None,
 ) -> Stored:
     """Store ``text`` in ``namespace`` (already validated) unless it is already there.
@@ -67,7 +69,8 @@ def memorize(
     stored quarantined. A stored one keeps its own state, which the answer reports.
     ``vector``: the text's embedding when the caller computed it already. ``ts``: when it was said
     (epoch ms, validated), for an import of old notes; the host clock's now by default. ``known``:
-    the id and stored record when the caller read them already (:meth:`Known.read`).
+    the id and stored record when the caller read them already (:meth:`Known.read`). ``captured``:
+    the provenance of a memory found in an agent's session (``guest/capture/verbs.py``).
     """
     known = known or Known.read(host, namespace, text)
     key, raw = known.id, known.raw
@@ -78,6 +81,8 @@ def memorize(
     if vector is None:
         vector = embedder.embed(text)  # embed first: no text is ever stored without its vector
     extra = quarantined(quarantine) if quarantine else {}
+    if captured is not None:
+        extra["captured"] = captured
     when = host.now_ms() if ts is None else ts
     record = Memory(key, text, namespace, when, embedder.id, source, 0, importance, context, extra,
                     files=freshness.digests(host, text) or None)

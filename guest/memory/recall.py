@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from guest.host import WARN, Host, bucket
 from guest.memory import freshness, lookup, rules
@@ -63,6 +63,7 @@ class Hit:
     via: str | None = None  # the superseded memory that matched the query, when the hit is its chain's head
     ts: int = 0  # when it was memorized (epoch ms)
     context: str | None = field(default=None, compare=False)  # where an imported note stood (a heading)
+    captured: str | None = None  # the kind, for a memory captured from an agent's session (guest/capture/)
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,7 @@ def recall(
             via=group.via[1] if group.via else None,
             ts=m.ts,
             context=m.context,
+            captured=captured_kind(m.extra) if m.extra else None,
         ))
     hits.sort(key=lambda h: -h.score)  # stable: only a stale hit moves (below equal fresh ones)
     return [replace(hit, score=f32(hit.score)) for hit in hits]
@@ -429,3 +431,10 @@ def _overlaps(a: set[str], b: set[str], jaccard: float) -> bool:
     shared = len(a & b)
     union = len(a) + len(b) - shared
     return union == 0 or shared / union >= jaccard
+
+
+def captured_kind(extra: dict[str, Any]) -> str | None:
+    """The kind of a memory captured from an agent's session (``directive``, ``lesson``), else ``None``."""
+    captured = extra.get("captured")
+    kind = captured.get("kind") if isinstance(captured, dict) else None
+    return kind if isinstance(kind, str) else None

@@ -50,8 +50,13 @@ def similar(
     text: str,
     vector: list[float],
     exclude: set[str],
+    near_duplicates: bool = False,
 ) -> list[dict[str, Any]]:
-    """The stored memories of ``namespace`` that ``text`` (embedded as ``vector``) may contradict."""
+    """The stored memories of ``namespace`` that ``text`` (embedded as ``vector``) may contradict.
+
+    ``near_duplicates``: keep those too (a captured rule: "use pnpm, not npm" after "use npm, not
+    pnpm" has the same words in another order, and replaces it: ``guest/capture/verbs.py``).
+    """
     hits = host.vec_search(bucket(namespace, f"vectors/{embedder.id}"), vector, CANDIDATES)
     options = RecallOptions()
     words: set[str] | None = None  # the new text's terms, once a candidate is close enough to need them
@@ -68,7 +73,7 @@ def similar(
         jaccard = shared / max(1, len(words | other))
         if shared < MIN_SHARED or jaccard < MIN_JACCARD:
             continue
-        if score >= options.duplicate_cosine and jaccard >= options.duplicate_jaccard:
+        if not near_duplicates and score >= options.duplicate_cosine and jaccard >= options.duplicate_jaccard:
             continue  # a near-duplicate: recall shows one of the two
         out.append({"id": record.id, "text": record.text, "score": f32(score)})
     return out

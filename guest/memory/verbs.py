@@ -296,6 +296,8 @@ def _hit(hit: Hit, explain: bool = False) -> dict[str, Any]:
         out["stale"] = {"files": list(hit.stale)}
     if hit.quarantined:
         out["quarantined"] = hit.quarantined
+    if hit.captured:
+        out["captured"] = hit.captured
     if explain:
         out["explain"] = hit.channels.as_json()
     return out

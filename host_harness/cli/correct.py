@@ -23,7 +23,7 @@ def describe(memory: dict[str, Any]) -> str:
     """One memory on one line: id, time, text, and what is special about it."""
     notes = []
     if memory.get("origin"):
-        notes.append(memory["origin"])
+        notes.append(memory["origin"] + captured_note(memory))
     if memory.get("superseded_by"):
         notes.append(f"superseded by {memory['superseded_by']}")
     if memory.get("supersedes"):
@@ -34,6 +34,15 @@ def describe(memory: dict[str, Any]) -> str:
     where = "" if memory["namespace"] == "default" else f" [{memory['namespace']}]"
     extra = f"  ({'; '.join(notes)})" if notes else ""
     return f"{memory['id']}  {iso(memory['ts'])}  {one_line(memory['text'])}{where}{extra}"
+
+
+def captured_note(memory: dict[str, Any]) -> str:
+    """`` directive, session 0b6f1c2e, 2026-12-02T09:12:00Z`` for a captured memory, else ``""``."""
+    captured = memory.get("captured")
+    if not isinstance(captured, dict):
+        return ""
+    session = str(captured.get("session"))[:8]
+    return f" {captured.get('kind')}, session {session}, {iso(captured.get('at', 0))}"
 
 
 def one_line(text: str) -> str:
@@ -58,11 +67,13 @@ def includes(values: tuple[str, ...]) -> list[str]:
 @click.option("--stale", is_flag=True, help="Only memories whose cited files changed since they were stored.")
 @click.option("--quarantined", "held", is_flag=True,
               help="Only memories held back from the agent (see `rs-learn-host approve`).")
+@click.option("--captured", is_flag=True, help="Only memories captured from agent sessions (see `review`).")
 @click.option("--cursor", help="Go on from the 'next' of an earlier --json listing.")
 @click.option("--json", "as_json", is_flag=True, help="Print {namespace, memories, next} as JSON.")
 @click.pass_obj
 def list_(session: Session, namespace: str, limit: int, everything: bool, query: str | None,
-          include: tuple[str, ...], stale: bool, held: bool, cursor: str | None, as_json: bool) -> None:
+          include: tuple[str, ...], stale: bool, held: bool, captured: bool, cursor: str | None,
+          as_json: bool) -> None:
     """List stored memories, newest first (most recently stored or forgotten first).
 
     \b
@@ -73,7 +84,7 @@ def list_(session: Session, namespace: str, limit: int, everything: bool, query:
       rs-learn-host list --namespace frontend --json
     """
     body: dict[str, Any] = {"namespace": namespace, "include": includes(include), "stale": stale,
-                            "quarantined": held}
+                            "quarantined": held, **({"captured": True} if captured else {})}
     if query:
         body["query"] = query
     shown: list[dict[str, Any]] = []
@@ -120,6 +131,10 @@ def show(session: Session, memory_id: str, namespace: str | None, as_json: bool)
         if memory.get(key):
             value = memory[key]
             click.echo(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
+    if memory.get("captured"):
+        captured = memory["captured"]
+        click.echo(f"captured: {captured.get('kind')} from session {captured.get('session')} at "
+                   f"{iso(captured.get('at', 0))}")
     if stale_note(memory):
         click.echo(f"stale: {stale_note(memory)}")
     if _forgotten(memory):

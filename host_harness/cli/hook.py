@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from host_harness.cachedir import default_cache_dir
+from host_harness.capture.hooks import EVENTS as CAPTURE_EVENTS
 from host_harness.guests.session import Session
 from host_harness.hooks.fast import project_start
 from host_harness.hooks.protocol import (
@@ -39,7 +40,7 @@ from host_harness.project import find_project
 if TYPE_CHECKING:  # the component, the stores and numpy load when a hook runs, not for --help
     from host_harness.hooks.cold import Hook
 
-HOOK_COMMANDS = tuple(EVENTS)
+HOOK_COMMANDS = (*EVENTS, *CAPTURE_EVENTS)  # capture's hooks: host_harness/capture/hooks.py
 FC = TypeVar("FC", bound=Callable[..., object])
 
 

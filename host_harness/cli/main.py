@@ -17,6 +17,7 @@ import click
 from host_harness import __version__
 from host_harness.cli.archive import archive, search
 from host_harness.cli.bulk import export, import_
+from host_harness.cli.capture import HOOK_COMMANDS, capture, review
 from host_harness.cli.correct import forget, list_, show, stale_note
 from host_harness.cli.discipline import discipline
 from host_harness.cli.git import git
@@ -157,6 +158,7 @@ def recall(session: Session, query: str, limit: int, explain: bool, as_json: boo
         where = "" if hit["namespace"] == "default" or fanned_out else f" [{hit['namespace']}]"
         held = " [quarantined]" if hit.get("quarantined") else ""
         stale = f" [may be stale: {stale_note(hit)}]" if hit.get("stale") else ""
+        stale += f" [captured {hit['captured']}]" if hit.get("captured") else ""
         click.echo(f"{number}. ({hit['score']:.3f}) {hit['text']}{where}{held}{stale}  {hit['id']}")
         if explain:
             click.echo("   " + channels_line(hit["explain"]))
@@ -274,6 +276,9 @@ def main() -> None:
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp, git]
 COMMAND_GROUPS += [export, import_, approve, quarantined, setup]
 COMMAND_GROUPS += [list_, show, forget, warmup, why, ui]
+COMMAND_GROUPS += [capture, review]
+for _command in HOOK_COMMANDS:  # capture's hooks (issue 34)
+    hook.add_command(_command)
 for _group in COMMAND_GROUPS:
     cli.add_command(_group)
 cli.add_command(search, "recall-search")  # the seed's tool name for `archive search`

@@ -102,6 +102,7 @@ def _heading(entry: dict[str, Any]) -> str:
 
 def _candidate(candidate: dict[str, Any], why_not: str) -> list[str]:
     stale = " (may be stale)" if candidate.get("decision") == "stale" else ""
+    stale += f" (captured {candidate['captured']})" if candidate.get("captured") else ""
     excerpt = candidate.get("excerpt")
     text = f"  {excerpt}" if isinstance(excerpt, str) else ""
     head = f"    {candidate.get('id')} {_number(candidate.get('score'))}{stale}{text}"

@@ -1,6 +1,6 @@
 """Which files each agent reads, and what ``setup`` puts in them (issue 26).
 
-* claude-code: ``.claude/settings.json`` (both hooks) and ``.mcp.json``; user scope
+* claude-code: ``.claude/settings.json`` (the hooks of :data:`HOOKS`) and ``.mcp.json``; user scope
   ``~/.claude/settings.json`` and ``~/.claude.json`` (both in ``$CLAUDE_CONFIG_DIR`` when set);
 * codex: ``[mcp_servers.rs-learn]`` in ``.codex/config.toml`` (read in trusted projects) or
   ``$CODEX_HOME/config.toml`` (default ``~/.codex``);
@@ -31,7 +31,10 @@ from host_harness.integrations.localstate import gitignore_edit
 AGENTS = ("claude-code", "codex", "cursor", "gemini", "vscode")
 SCOPES = ("project", "user")
 SERVER = "rs-learn"
-HOOKS = {"UserPromptSubmit": "prompt-submit", "SessionStart": "session-start"}
+# (event, hook command): recall at each prompt, skills and capture's context at a start, capture (issue 34)
+HOOKS = (("UserPromptSubmit", "prompt-submit"), ("SessionStart", "session-start"),
+         ("SessionStart", "session-context"), ("PreCompact", "pre-compact"), ("Stop", "stop"),
+         ("SessionEnd", "session-end"))
 WORKSPACE_ARGS = ["mcp", "-p", "${workspaceFolder}"]
 
 
@@ -104,7 +107,7 @@ def _files(agent: str, scope: str, project: Path, command: str) -> list[tuple[Pa
         config = Path(os.environ.get("CLAUDE_CONFIG_DIR") or home() / ".claude")
         settings = project / ".claude" / "settings.json" if scope == "project" else config / "settings.json"
         servers = project / ".mcp.json" if scope == "project" else _claude_json(config)
-        hooks = {event: f"{shlex.quote(command)} hook {verb}" for event, verb in HOOKS.items()}
+        hooks = [(event, verb, f"{shlex.quote(command)} hook {verb}") for event, verb in HOOKS]
         entry = {"type": "stdio", "command": command, "args": ["mcp"], "env": {}}
         return [(settings, lambda path, remove: _hooks_edit(path, hooks, remove)),
                 (servers, _server("mcpServers", entry))]
@@ -154,18 +157,21 @@ def _json_edit(path: Path, key: str, entry: dict[str, Any], remove: bool,
                     f"{key}.{SERVER}")
 
 
-def _hooks_edit(path: Path, hooks: dict[str, str], remove: bool) -> Edit:
-    wanted = json.dumps({"hooks": {event: [{"hooks": [{"type": "command", "command": command}]}]
-                                   for event, command in hooks.items()}}, indent=2)
+def _hooks_edit(path: Path, hooks: list[tuple[str, str, str]], remove: bool) -> Edit:
+    """Our hooks in Claude Code's settings: ``(event, hook command, command line)`` each."""
+    events: dict[str, list[dict[str, Any]]] = {}
+    for event, _, command in hooks:
+        events.setdefault(event, []).append({"hooks": [{"type": "command", "command": command}]})
+    wanted = json.dumps({"hooks": events}, indent=2)
 
     def change(doc: dict[str, Any]) -> None:
-        for event, command in hooks.items():
+        for event, verb, command in hooks:
             if remove:
-                jsonconf.drop_hook(doc, event, HOOKS[event])
+                jsonconf.drop_hook(doc, event, verb)
             else:
-                jsonconf.put_hook(doc, event, command, HOOKS[event])
+                jsonconf.put_hook(doc, event, command, verb)
 
-    return _changed(path, wanted, change, "hooks " + ", ".join(hooks))
+    return _changed(path, wanted, change, "hooks " + ", ".join(events))
 
 
 def _changed(path: Path, wanted: str, change: Callable[[dict[str, Any]], object], what: str) -> Edit:
