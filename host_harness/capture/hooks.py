@@ -30,12 +30,6 @@ from host_harness.hooks.cold import Hook
 from host_harness.hooks.protocol import SESSION_EVENT, Skip, has_memory, log_reason, parse_event
 from host_harness.store import confine
 
-EVENTS = {
-    "pre-compact": "PreCompact",
-    "stop": "Stop",
-    "session-end": "SessionEnd",
-    "session-context": "SessionStart",
-}  # hook command -> the event it serves
 LOG = (".gm", "logs", "capture.log")
 
 

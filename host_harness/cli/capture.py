@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from host_harness.capture.hooks import EVENTS, CaptureContextHook, capture_event
+from host_harness.capture import EVENTS
 from host_harness.capture.run import capture as run_capture
 from host_harness.cli.correct import describe
 from host_harness.cli.hook import TIMEOUT, _run, budget
@@ -146,6 +146,8 @@ def _capture_hook(name: str) -> click.Command:
                 raise Skip(f"project directory {str(start)!r} does not exist")
             project = find_project(start)
             note_project(project)
+            from host_harness.capture.hooks import capture_event  # the hooks' own imports: only when one runs
+
             why = capture_event(incoming, project, start, session.wasm, name)
         except (Skip, ConfigError, OSError) as error:
             why = str(error)
@@ -171,6 +173,8 @@ def session_context(session: Session, budget: int, timeout: float) -> None:
     Example:
       echo '{"cwd": ".", "source": "startup"}' | rs-learn-host hook session-context
     """
+    from host_harness.capture.hooks import CaptureContextHook  # the hooks' own imports: only when one runs
+
     _run(CaptureContextHook, session, budget, timeout)
 
 

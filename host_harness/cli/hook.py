@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from host_harness.cachedir import default_cache_dir
-from host_harness.capture.hooks import EVENTS as CAPTURE_EVENTS
+from host_harness.capture import EVENTS as CAPTURE_EVENTS
 from host_harness.guests.session import Session
 from host_harness.hooks.fast import project_start
 from host_harness.hooks.protocol import (
