@@ -24,6 +24,7 @@ the hook send. A ranking change is measured by adding one line to :data:`VARIANT
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -58,6 +59,19 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("no time lift", options={"time_weight": 0.0}),
     Variant("no word forms", patch={"guest.memory.rules:FORMS": False}, index=True),
     Variant("terms v1 (old store)", patch={"guest.memory.records:TERMS_VERSION": 1}, index=True),
+    # issue 35 item 2: channels calibrated against the store's background instead of min-max
+    Variant("background .25/.75", options={"scaling": "background"}),
+    Variant("background .5/.5", options={"scaling": "background", "vector_weight": 0.5,
+                                         "keyword_weight": 0.5}),
+    Variant("background .65/.35", options={"scaling": "background", "vector_weight": 0.65,
+                                           "keyword_weight": 0.35}),
+    # issue 35 item 5, each hook change turned off, and the weak tail's floor
+    Variant("hook: inline code dropped", patch={"guest.memory.autorecall:INLINE_CODE_CHARS": -1}),
+    Variant("hook: one-letter evidence", patch={"guest.memory.relevance:MIN_TERM_CHARS": 1}),
+    Variant("hook: code names veto", patch={"guest.memory.relevance:CODE_NAME": re.compile(r"(?!)")}),
+    Variant("hook: tail floor .3", patch={"guest.memory.decisions:TAIL_FLOOR": 0.3}),
+    Variant("hook: tail floor .5", patch={"guest.memory.decisions:TAIL_FLOOR": 0.5}),
+    Variant("hook: tail floor .7", patch={"guest.memory.decisions:TAIL_FLOOR": 0.7}),
 )
 
 

@@ -30,7 +30,9 @@ def auto(guest, body) -> dict:
     [
         ("/review fix the login bug", "fix the login bug"),
         ("/clear", ""),
-        ("see https://example.com/x and `code()` here", "see and here"),
+        ("see https://example.com/x and `code()` here", "see and code() here"),  # inline code's words kept
+        ("is `IHoverService` right here?", "is IHoverService right here?"),
+        ("run `" + "x " * 40 + "` now", "run now"),  # a long inline command line is dropped
         ("docs at www.example.com/a?b=c, ftp://host/f and file:///tmp/x too", "docs at and too"),
         ("before ```python\nprint(1)\n``` after", "before print(1) after"),
         ("```\n" + "word " * 100 + "```\nwhy?", " ".join(["word"] * 20) + " why?"),

@@ -31,12 +31,14 @@ WEIGHTS = (0.25, 0.75)
 NAMESPACES = ("default", "ops")
 
 
-def reference(services: HostServices, vectors: list[tuple[Key, float]], words: list[tuple[DocKey, float]]):
+def reference(services: HostServices, vectors: list[tuple[Key, float]], words: list[tuple[DocKey, float]],
+              norms: tuple[dict[Key, float], dict[DocKey, float]] | None = None):
     """Every document looked up, the fused scores summed and sorted: the ranking before Fusion."""
+    vnorm, knorm = (minmax(vectors), minmax(words)) if norms is None else (norms[0].items(), norms[1].items())
     scores: dict[Key, float] = {}
-    for key, score in minmax(vectors):
+    for key, score in vnorm:
         scores[key] = scores.get(key, 0.0) + WEIGHTS[0] * score
-    for (namespace, doc), score in minmax(words):
+    for (namespace, doc), score in knorm:
         raw = services.kv_get(bucket(namespace, "docs"), f"{doc:010d}")
         if raw is not None:
             key = (namespace, raw.decode("utf-8"))
@@ -99,6 +101,22 @@ def test_the_lazy_ranking_is_the_sorted_ranking(stored):
             fusion = Fusion(services, vectors, words, WEIGHTS)
             assert list(fusion.ranked(limit)) == expected[:limit]
         eager = Fusion(services, vectors, words, WEIGHTS, eager=True)
+        assert list(eager.ranked(200)) == expected
+
+
+def test_the_lazy_ranking_with_calibrated_scores_is_the_sorted_ranking(stored):
+    services, ids = stored
+    rnd = random.Random(5)
+    for _ in range(300):  # any normalised scores in their channel's order, as calibration gives them
+        vectors, words = pools(rnd, ids)
+        top_v, top_k = rnd.choice([0.3, 1.0, 4.0]), rnd.choice([0.2, 1.0, 9.0])
+        norms = ({key: min(1.0, s / top_v) for key, s in vectors},
+                 {doc: min(1.0, s / top_k) for doc, s in words})
+        expected = reference(services, vectors, words, norms)
+        for limit in (1, 3, 10, 200):
+            fusion = Fusion(services, vectors, words, WEIGHTS, norms=norms)
+            assert list(fusion.ranked(limit)) == expected[:limit]
+        eager = Fusion(services, vectors, words, WEIGHTS, eager=True, norms=norms)
         assert list(eager.ranked(200)) == expected
 
 

@@ -85,6 +85,25 @@ def test_every_injected_hit_needs_evidence_of_its_own(guest):
     assert pnpm in both["context"] and staging in both["context"]  # "package" is its own evidence
 
 
+def test_inline_code_is_the_prompt_s_words_and_no_name_veto(guest):
+    """Issue 35.5: "is `IHoverService` right here?" keeps its one informative word; a code
+    identifier no memory holds does not close the gate on its own."""
+    hover = "IHoverService shows hovers; register a provider instead of calling it directly."
+    for text in (hover, NOTES[3], NOTES[4]):
+        guest.memorize(text, "default")
+    assert hover in auto(guest, "is `IHoverService` right here?")["context"]
+    data = auto(guest, "should the HoverProvider call IHoverService directly?")
+    assert data["evidence"].get("unknown_names") is None and hover in data["context"]
+
+
+def test_a_one_letter_term_is_no_evidence(guest):
+    """Issue 35.5: the s of S/MIME, it's and Bob's matches no note as evidence."""
+    for text in ("It's the staging server's port: 8080.", "Bob's laptop runs the nightly s3 sync."):
+        guest.memorize(text, "default")
+    data = auto(guest, "Is S/MIME supported?")
+    assert data["context"] == "" and data["evidence"]["passed"] is False
+
+
 def test_chat_words_are_no_evidence(notes):
     data = auto(notes, "please could you help me, thanks")
     assert data["context"] == "" and data["evidence"]["passed"] is False
@@ -106,7 +125,8 @@ def test_the_hook_ledger_says_the_gate_kept_everything_out(project: Path, wasm_r
         ("When did Caroline meet Melanie in May?", ("Caroline", "Melanie")),
         ("ask Claude about \"Kubernetes\" on Monday", ("Kubernetes",)),
         ("what did John's sister say: Yes she did", ("John",)),
-        ("fix the ResourceTracker crash (see LGBTQ notes, key AKIAIOSFODNN7EXAMPLE)", ("ResourceTracker",)),
+        ("fix the Tracker crash (see LGBTQ notes, key AKIAIOSFODNN7EXAMPLE)", ("Tracker",)),
+        ("does FetchRequest wrap TextModel or IHoverService for Sam", ("Sam",)),  # code identifiers: no names
         ("the Jon and Jon again", ("Jon",)),
     ],
 )
@@ -125,6 +145,11 @@ def test_coverage_weighs_rare_words_and_ignores_chat_words():
     assert evidence.coverage == pytest.approx(1.0)  # "please" and "use" weigh nothing
     partial = assess(["which port does the staging server use"], ["the server"], lambda t: df(t) or 0, 100)
     assert 0 < partial.coverage < 0.2 and not partial.passed
+
+
+def test_one_letter_terms_and_possessive_s_are_no_evidence():
+    evidence = assess(["Is S/MIME supported in Bob's client?"], ["it's a plan", "s"], lambda t: 1, 100)
+    assert evidence.coverage == 0.0 and "s" not in evidence.weight
 
 
 def test_the_gate_needs_coverage_and_known_names_or_strong_coverage():

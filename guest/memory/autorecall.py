@@ -12,7 +12,8 @@ markup that agents inject -- ``<system-reminder>``, ``<task-notification>``,
 contents (``<command-args>`` keeps its contents: they are the user's words);
 other tags lose only the tag; a leading slash command loses its command word;
 fenced code keeps a short prefix (:data:`FENCE_PREFIX_CHARS`: the first line of
-a pasted error is often the useful part, the rest is noise); inline code and
+a pasted error is often the useful part, the rest is noise); inline code keeps its words when
+short (:data:`INLINE_CODE_CHARS`: "is `IHoverService` right here?" has no other informative word);
 URLs are dropped, and so are the markers of redacted secrets (``auto_recall`` redacts the prompt
 first: a secret is no evidence). The remaining words minus stop words give the derived query,
 2-6 terms, the rarest in the store kept when there are more.
@@ -48,6 +49,7 @@ INJECTED_WORDS = frozenset(
 )
 KEPT_BLOCKS = frozenset({"command-args"})
 FENCE_PREFIX_CHARS = 100
+INLINE_CODE_CHARS = 60  # longer inline code (a pasted command line) is dropped
 FENCE = re.compile(r"```(.*?)(?:```|$)", re.S)
 INLINE_CODE = re.compile(r"`[^`\n]*`")
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_'-]*|[^\W\d_]{2,}")
@@ -90,7 +92,7 @@ def clean(prompt: str) -> str:
     text = tag.sub(" ", drop_injected(prompt, tag))
     text = slash.sub(" ", text, count=1)
     text = FENCE.sub(_fence_prefix, text)
-    text = INLINE_CODE.sub(" ", text)
+    text = INLINE_CODE.sub(_inline_code, text)
     text = url.sub(" ", text)
     text = MARKER.sub(" ", text)
     return " ".join(text.split())
@@ -130,6 +132,12 @@ def drop_injected(text: str, tag_re: re.Pattern[str] = TAG) -> str:
         end = max(end, stop)
     out.append(text[end:])
     return " ".join(out)
+
+
+def _inline_code(match: re.Match[str]) -> str:
+    """Inline code's words (``IHoverService``: often the prompt's only informative word), when short."""
+    code = match.group()[1:-1]
+    return f" {code} " if len(code) <= INLINE_CODE_CHARS else " "
 
 
 def _fence_prefix(match: re.Match[str]) -> str:

@@ -34,6 +34,7 @@ from guest.requests import kind_of
 MAX_EXCLUDE = 5000
 MAX_ID_CHARS = 200
 EXCERPT_CHARS = 80
+TAIL_FLOOR = 0.0  # past the gate, a hit scoring below this share of the best hit's score is not injected
 DECISIONS = ("injected", "stale", "budget", "gate", "limit", "quarantined", "seen")
 
 
@@ -78,12 +79,15 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
     ``closed``: the relevance gate found no evidence for the prompt: no hit passes it; ``dated``:
     which hits show their date (:func:`guest.memory.autorecall.render`); ``covers``: the share of the
     prompt's informative weight a hit holds (its own evidence; default: 1 if a query term matched it).
+    An open gate does not inject a weak tail: a hit scoring below :data:`TAIL_FLOOR` times the best
+    eligible hit's score is decided ``gate`` too.
     """
     if covers is None:
         covers = _matched
     decided: list[tuple[Hit, str]] = []
     eligible: list[Hit] = []
     live = 0
+    best = 0.0  # the best eligible hit's score (hits come best first)
     for hit in hits:
         hit = replace(hit, text=disciplines.label(hit.text, hit.namespace, label))
         if hit.seen:
@@ -94,9 +98,11 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
             decided.append((hit, "limit"))
         else:
             live += 1
-            if gate and (closed or not autorecall.relevant(hit, covers(hit))):
+            if gate and (closed or not autorecall.relevant(hit, covers(hit))
+                         or (eligible and hit.score < TAIL_FLOOR * best)):
                 decided.append((hit, "gate"))
             else:
+                best = max(best, hit.score)
                 eligible.append(hit)
                 decided.append((hit, ""))
     context, shown = autorecall.render(eligible, budget, per_hit, dated)

@@ -76,14 +76,20 @@ class Fusion:
         eager: bool = False,
         lift: Lift | None = None,
         reach: int = 0,
+        norms: tuple[dict[Key, float], dict[DocKey, float]] | None = None,
     ) -> None:
         """``weights``: (vector, keyword); ``eager``: look every document up first, trust no record.
 
         ``lift``: what to lift, ``reach``: how many of the best vector candidates its records may lift.
+        ``norms``: each candidate's normalised channel score, 0..1, in its channel's order (calibrated
+        against the store's background); min-max over the pool when None.
         """
         self.host, self.eager, self.lift = host, eager, lift
         self.cosines, self.bm25 = dict(vectors), dict(words)  # the raw scores, for explain
-        self.vnorm, self.knorm = dict(minmax(vectors)), dict(minmax(words))
+        if norms is None:
+            self.vnorm, self.knorm = dict(minmax(vectors)), dict(minmax(words))
+        else:
+            self.vnorm, self.knorm = norms
         self.vpart = {key: weights[0] * s for key, s in self.vnorm.items()}
         self.kpart = {doc: weights[1] * s for doc, s in self.knorm.items()}
         self.lifted: set[Key] = set()  # vector candidates lifted by their record

@@ -2,7 +2,8 @@
 
 Fusion is a weighted sum of each channel's min-max normalised score over its
 candidate pool (0.25 vector, 0.75 keyword): measured better than reciprocal-rank
-fusion on Cranfield and CISI (see ``docs/quality.md``); :mod:`guest.memory.fusion` ranks
+fusion on Cranfield and CISI (see ``docs/quality.md``); ``scaling="background"`` calibrates each
+channel against its store instead (:meth:`_Channels.calibrated`); :mod:`guest.memory.fusion` ranks
 the candidates without looking up every keyword candidate's memory id. A candidate about a
 subject the query names, or stored in the window of days it names, is lifted
 (:mod:`guest.memory.lift`). A store's query terms follow its own terms version
@@ -34,7 +35,7 @@ from guest.memory.channels import NONE, Channels, evident, f32
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
 from guest.memory.lift import plan
 from guest.memory.records import Memory, Stats
-from guest.text import keywords, postings
+from guest.text import keywords, postings, topk
 from guest.text.embed import StaticEmbedder, cosine, unpack
 from guest.text.pending import Pending
 from guest.text.postings import PostingsCache
@@ -82,6 +83,7 @@ class RecallOptions:
     subject_weight: float = 0.5  # lift of a memory about a subject the query names (hybrid mode)
     time_weight: float = 0.5  # lift of a memory from the window of days the query names (hybrid)
     as_of: int | None = None  # the time relative dates and recency are read from (epoch ms; None: now)
+    scaling: str = "pool"  # "pool": min-max over the candidates; "background": against each store's
 
 
 def recall(
@@ -108,13 +110,15 @@ def recall(
         now = host.now_ms() if options.as_of is None else options.as_of
         lift = plan(host, query, lists.stores, options.subject_weight, options.time_weight, now)
     try:
-        fusion = Fusion(host, lists.vectors, lists.words, lists.weights, lift=lift, reach=LIFT_REACH)
+        norms = lists.calibrated() if options.scaling == "background" else None
+        fusion = Fusion(host, lists.vectors, lists.words, lists.weights, lift=lift, reach=LIFT_REACH,
+                        norms=norms)
         groups, boosts = _best(host, embedder, fusion, lists, limit, options, exclude)
     except Disagreement as disagreement:
         host.log(WARN, f"store {disagreement.namespace!r}: its docs map and records disagree; "
                  "run reindex with rebuild")
         fusion = Fusion(host, lists.vectors, lists.words, lists.weights, eager=True, lift=lift,
-                        reach=LIFT_REACH)
+                        reach=LIFT_REACH, norms=norms)
         groups, boosts = _best(host, embedder, fusion, lists, limit, options, exclude)
     hits, counted = [], 0
     for group in groups:
@@ -170,6 +174,7 @@ class _Channels:
         self.raw: dict[str, bytes | None] = {}
         self.terms: dict[str, list[str]] = {}
         self.fuller = False  # some channel of some store may hold more than the head
+        self.background: dict[str, float] = {}  # each store's background cosine (:meth:`calibrated`)
         vectors: list[tuple[Key, float]] = []
         words: list[tuple[DocKey, float]] = []
         for namespace in namespaces:
@@ -183,6 +188,7 @@ class _Channels:
             self.raw[namespace] = raw
             self.terms[namespace] = rules.words(query, stats.terms) if options.mode != "vector" else []
             near, found = self._search(namespace, stats, listed, self.head)
+            self.background[namespace] = max(near[-1][1] if near else VECTOR_FLOOR, VECTOR_FLOOR)
             vectors += near
             words += found
             deeper = len(near) >= self.head and near[-1][1] >= options.min_cosine  # close ones past the head
@@ -193,6 +199,23 @@ class _Channels:
         self.cosines: dict[Key, float] = {}  # the tail's vector candidates
         self.bm25: dict[Key, float] = {}  # the tail's keyword candidates (their memories)
         self.matched: set[Key] = set()
+
+    def calibrated(self) -> tuple[dict[Key, float], dict[DocKey, float]]:
+        """Each head candidate's channel scores against its store's background, 0..1 (not min-max).
+
+        Keyword: BM25 over the query's idf mass in that store (:func:`guest.text.topk.idf_mass`), so
+        a match on one common word of a longer question is worth that word's small share of it.
+        Vector: how far the cosine stands above the store's background -- the cosine of the
+        ``candidates``-th nearest memory, at least :data:`VECTOR_FLOOR` -- towards 1.
+        """
+        mass = {namespace: topk.idf_mass(self.host, bucket(namespace, "terms"), self.terms[namespace],
+                                         stats.docs, listed)
+                for namespace, stats, listed in self.stores if self.terms[namespace]}
+        knorm = {doc: min(1.0, score / mass[doc[0]]) if mass.get(doc[0], 0.0) > 0.0 else 0.0
+                 for doc, score in self.words}
+        vnorm = {key: max(0.0, min(1.0, (score - self.background[key[0]]) / (1.0 - self.background[key[0]])))
+                 for key, score in self.vectors}
+        return vnorm, knorm
 
     def _search(self, namespace: str, stats: Stats, listed: Pending,
                 k: int) -> tuple[list[tuple[Key, float]], list[tuple[DocKey, float]]]:

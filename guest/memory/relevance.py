@@ -9,10 +9,12 @@
   holds weighs the most, so a prompt about something the store never saw scores low against every
   memory; the floor keeps a small store's words from weighing nothing (in a store of three
   memories, "package" in two of them is still evidence against one unknown word); a share, not a
-  raw score, so the threshold means about the same at 100 memories and at 1M.
+  raw score, so the threshold means about the same at 100 memories and at 1M. A one-letter term
+  (the *s* of *it's*, *S/MIME*, *Bob's*) weighs nothing (:data:`MIN_TERM_CHARS`).
 * **Names.** A prompt that names someone or something -- a capitalised word not opening a
-  sentence (``Caroline``, ``Kubernetes``, ``ResourceTracker``; not an all-capitals word such as
-  ``LGBTQ`` or a pasted key; months, weekdays and the agents' own names are not names here) --
+  sentence (``Caroline``, ``Kubernetes``; not an all-capitals word such as ``LGBTQ`` or a pasted
+  key, nor a code identifier with an inner capital such as ``FetchRequest`` or ``IHoverService``,
+  which coverage judges alone; months, weekdays and the agents' own names are not names here) --
   that no memory holds is about something else, unless one candidate covers
   :data:`NAMED_COVERAGE` of it all the same ("Hi Sam, how do we deploy the staging database?").
 
@@ -40,8 +42,10 @@ from guest.text.stem import stem_form
 
 MIN_COVERAGE = 0.2
 MIN_WEIGHT = 1.0
+MIN_TERM_CHARS = 2  # a one-letter term (the s of it's, S/MIME, Bob's; x) is no evidence
 NAMED_COVERAGE = 0.5
 NAME = re.compile(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*")  # a lower-case letter: not a key, not an acronym
+CODE_NAME = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")  # an inner capital: a code identifier, not a name
 OPENERS = "\"'([{<*_`"
 CLOSERS = "\"')]}>*_`"
 SENTENCE_ENDS = (".", "!", "?", ":")
@@ -124,7 +128,7 @@ def weights(texts: list[str], df: Callable[[str], int], docs: int,
     for text in texts:
         for word in keywords.words(text):
             term = stem_form(word)
-            if term not in out and term not in ignored:
+            if term not in out and term not in ignored and len(term) >= MIN_TERM_CHARS:
                 out[term] = max(math.log((docs + 1) / (df(word) + 0.5)), MIN_WEIGHT)
     return out
 
@@ -139,6 +143,8 @@ def unknown_names(text: str, df: Callable[[str], int]) -> tuple[str, ...]:
         if not match or opening:
             continue
         name = match.group()
+        if CODE_NAME.search(name):  # FetchRequest, IHoverService: a code identifier, judged on coverage
+            continue
         if name in out or name.lower() in NOT_NAMES or name.lower() in keywords.STOP_WORDS:
             continue
         if not df(name.lower()):

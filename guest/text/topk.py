@@ -269,6 +269,21 @@ def search(
         return sorted(found.items(), key=lambda p: (-p[1], p[0]))[:k]
 
 
+def idf_mass(host: Host, ns: str, query: list[str], docs: int, extra: Pending | None = None) -> float:
+    """What ``query`` can score on a document of average length that holds each of its terms once.
+
+    Each term's idf (times its count in the query), as :func:`search` weighs it; a term no document
+    holds counts as the rarest (``df`` 0): a match on the query's common words is then a small share
+    of the query's evidence, however few words the query has.
+    """
+    mass = 0.0
+    for term, qtf in sorted(Counter(query).items()):
+        head = joined(host.kv_get(ns, term), extra, term)
+        df = document_count(head) if head and len(head) >= HEAD.size else 0
+        mass += math.log(1.0 + (docs - df + 0.5) / (df + 0.5)) * qtf
+    return mass
+
+
 def every_posting(host: Host, ns: str, term: str, extra: Pending | None = None) -> list[tuple[int, int, int]]:
     """Every ``(doc, tf, doc_length)`` posting of ``term`` (a torn value holds none)."""
     raw = joined(host.kv_get(ns, term), extra, term)
