@@ -349,8 +349,14 @@ class PromptSubmitHook(Hook):
         return self.recording.finish(data)
 
     def failed(self, reason: str) -> None:
-        """Logged, and recorded in the ledger: the run's line, or what is known of it (a malformed event)."""
+        """Logged, and recorded in the ledger: the run's line, or what is known of it (a malformed event).
+
+        A worker that fails after the budget ended its run is only logged: the run's line is the
+        ``timeout`` one already written (the worker's late answer is never recorded either).
+        """
         super().failed(reason)
+        if self.timed_out:
+            return
         if self.recording is not None:
             self.recording.fail(reason)
         elif self.project is not None:  # (none: the hook logs in the cache dir, and keeps no ledger)
