@@ -22,11 +22,11 @@ from typing import Any
 
 from bench.project import Memory, Project, Prompt
 from bench.sessions import Asked
+from guest.memory.limits import MAX_TEXT_BYTES
 
 VARIANTS = {"A": ("user",), "B": ("user", "assistant")}
 ROLES = {"A": "user turns", "B": "user and assistant turns"}
 TURN_STEP_MS = 1000
-MAX_TEXT_BYTES = 64 * 1024
 WHEN = re.compile(r"^(\d{4})/(\d{2})/(\d{2}) \(\w+\) (\d{2}):(\d{2})$")
 
 
