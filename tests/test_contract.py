@@ -1,4 +1,4 @@
-"""``host_harness/contract.json`` is the guest's ``describe`` answer, on both targets.
+"""``host_harness/contract.json`` is the guest's ``describe`` answer, on both targets; ``names`` reads names.
 
 The host reads the guest's limits, field lists and enums from that file, never from the guest's
 code (``tests/test_layout.py``). A guest edit without ``make wasm`` (which rewrites the file from
