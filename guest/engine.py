@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from guest import requests
 from guest.archive.verbs import ArchiveVerbs
 from guest.capture.verbs import CaptureVerbs
+from guest.contract import describe, names
 from guest.errors import EngineError, Internal, InvalidRequest
 from guest.git.verbs import GitVerbs
 from guest.host import ERROR, Host, HostError
@@ -54,6 +55,9 @@ class Engine:
         # `recall {"id": "r7"}` brings back an archived block (seed 002); any other body recalls memories.
         self.verbs["recall"] = ArchiveVerbs(host).with_recall_by_id(self.verbs["recall"])
         self.verbs.update(CaptureVerbs(self.memory, dict(self.verbs)).table())  # issue 34
+        # For a host, not an agent: answered, but listed neither by `version` nor by the unknown-verb
+        # error (no spool folder, no MCP tool; the conformance traces list the agent's verbs).
+        self.host_verbs: dict[str, Verb] = {"describe": Verb(describe), "names": Verb(names)}
 
     def version(self) -> str:
         """The engine version."""
@@ -79,7 +83,7 @@ class Engine:
     def dispatch(self, verb: str, body: str) -> str:
         """Serve one spool verb; the result is always a JSON envelope, whatever happens."""
         try:
-            entry = self.verbs.get(verb)
+            entry = self.verbs.get(verb) or self.host_verbs.get(verb)
             if entry is None:
                 raise InvalidRequest(f"unknown verb {verb!r}; known verbs: {', '.join(sorted(self.verbs))}")
             data = self._guard(lambda: entry.handler(requests.parse_body(body, entry.text_field)))

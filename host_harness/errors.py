@@ -1,9 +1,11 @@
 """The harness's errors: one small hierarchy, translated once at each boundary.
 
+* :class:`HostError` -- a host import failed: what the component's guest gets as
+  ``err(message)`` from ``host-kv-put`` (or as a failed call). The native target
+  (``guests/native.py``) hands the guest the guest's own ``HostError`` with the
+  same message, so both targets see the same thing.
 * :class:`StoreError` -- a caller broke the storage contract (invalid namespace
-  or key, a write to the read-only ``host`` namespace). It subclasses the guest's
-  :class:`guest.host.HostError`, so the native target sees exactly what the
-  component sees as ``err(message)`` from ``host-kv-put``.
+  or key, a write to the read-only ``host`` namespace); a :class:`HostError`.
 * :class:`GuestError` -- an export call failed; the message is the guest's own
   (``validation: ...``) or the harness's. Every failed call was rolled back.
 * :class:`HostFailure` -- a host import failed during the call (locked or corrupt
@@ -17,10 +19,12 @@ from __future__ import annotations
 import errno
 import sqlite3
 
-from guest.host import HostError
-
 DISK_FULL_SQLSTATE = "53100"  # PostgreSQL's disk_full
 NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+
+
+class HostError(Exception):
+    """A host import failed (``host-kv-put`` answers ``err`` with this message)."""
 
 
 class StoreError(HostError):

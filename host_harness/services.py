@@ -40,7 +40,7 @@ Nothing is written to ``.gm/rs-learn.db`` then.
 
 Failures: storage errors (locked beyond the busy timeout, corrupt file, disk
 full, a lost database connection, a harness bug) are recorded in :attr:`HostServices.failures` as well as
-raised as :class:`guest.host.HostError`; the guest wrapper then fails the whole
+raised as :class:`host_harness.errors.HostError`; the guest wrapper then fails the whole
 call even if the guest swallowed the error or got a neutral answer. A call that failed only
 because a store stayed locked by other writers for its whole busy timeout answers ``busy: ...``
 (retry it), every other failure ``internal: host failure: ...`` (:meth:`HostServices.failure`). Contract
@@ -61,9 +61,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
-from guest.host import HostError
 from host_harness.cachedir import default_cache_dir
-from host_harness.errors import HostFailure, StoreError, disk_full_message, is_disk_full
+from host_harness.errors import HostError, HostFailure, StoreError, disk_full_message, is_disk_full
 from host_harness.store import confine, effects
 from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
 from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy

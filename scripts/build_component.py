@@ -9,12 +9,17 @@ every WASI import with a trapping stub: the component imports only the six
 The component then names itself (``host_harness/guests/artifact.py``): its name is the WIT package
 and version (``rs:learn@0.1.0``; the version must equal the engine's ``VERSION``, ``guest/engine.py``),
 also in its ``version`` section, and its description names the world (``rs:learn/rs-learn@0.1.0``).
+
+It also writes ``host_harness/contract.json`` (``host_harness/contract.py``): the ``describe`` answer of
+the staged guest, the very sources it compiles, so the host's schemas and bounds are the component's.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -23,6 +28,8 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+from host_harness.contract import PATH as CONTRACT
+from host_harness.contract import render
 from host_harness.guests.artifact import Metadata, with_metadata
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +80,25 @@ def stage(pkg: Path) -> None:
             shutil.copy2(ROOT / "models" / name, pkg / "models" / name)
 
 
+def contract(pkg: Path) -> str:
+    """The text of ``contract.json``: ``describe`` run by the guest staged in ``pkg``, under CPython."""
+    code = "import json, sys; from guest.contract import describe; json.dump(describe({}), sys.stdout)"
+    env = {**os.environ, "PYTHONPATH": str(pkg), "PYTHONDONTWRITEBYTECODE": "1"}  # no .pyc to compile
+    done = subprocess.run([sys.executable, "-c", code], cwd=pkg, env=env, check=True, capture_output=True,
+                          text=True)
+    return render(json.loads(done.stdout))
+
+
+def write_contract(text: str) -> None:
+    """Replace ``contract.json`` when ``text`` differs (a build of unchanged sources writes nothing)."""
+    if CONTRACT.exists() and CONTRACT.read_text(encoding="utf-8") == text:
+        return
+    tmp = CONTRACT.with_suffix(".json.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(CONTRACT)
+    print(f"wrote {CONTRACT.relative_to(ROOT)}")
+
+
 def main() -> None:
     """Stage and run componentize-py."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -100,10 +126,12 @@ def main() -> None:
         "guest.app",
     ]
     try:
+        described = contract(pkg)  # before componentize-py, which may leave files in pkg
         subprocess.run(cmd, check=True, cwd=ROOT)
         named = staging / "named.wasm"
         named.write_bytes(with_metadata(tmp.read_bytes(), metadata()))
         named.replace(out)
+        write_contract(described)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from guest.host import HostError
-from host_harness.errors import StoreError
+from host_harness.errors import HostError, StoreError
 from host_harness.services import HostServices
 from host_harness.store.router import Project, Route, StoreRouter
 

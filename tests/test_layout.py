@@ -95,3 +95,38 @@ def test_the_hooks_form_one_package():
         "record.py", "server.py", "sessions.py", "switches.py", "warm.py"]
     for old in ("hook.py", "hookio.py", "warm.py"):
         assert not (ROOT / "host_harness" / old).exists()
+
+
+# The host learns the guest's limits and fields from the component (``host_harness/contract.json``,
+# the ``describe`` verb) and asks it how it reads a name (``names``): only the native target runs
+# the guest's code in the host's process (issue 37).
+NATIVE_TARGET = {"host_harness.guests.native"}
+
+
+def guest_imports(path: Path) -> set[str]:
+    """Every ``guest`` module ``path`` names in an import, wherever it stands, or by ``importlib``."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            called = ast.unparse(node.func)
+            if called.endswith(("import_module", "__import__")) and isinstance(node.args[0].value, str):
+                found.add(node.args[0].value)
+    return {name for name in found if name == "guest" or name.startswith("guest.")}
+
+
+def test_the_guest_finder_sees_every_form(tmp_path: Path):
+    source = tmp_path / "m.py"
+    source.write_text("import guest.engine\nfrom guest import host\ndef f():\n"
+                      "    from guest.text import slug\n    importlib.import_module('guest.requests')\n"
+                      "import guestbook\n", encoding="utf-8")
+    assert guest_imports(source) == {"guest.engine", "guest", "guest.text", "guest.requests"}
+
+
+def test_only_the_native_target_imports_the_guest():
+    users = {name for name, path in modules().items()
+             if name.split(".")[0] == "host_harness" and guest_imports(path)}
+    assert users == NATIVE_TARGET

@@ -22,9 +22,9 @@ from conftest import use_postgresql
 from envelopes import ok
 from hostprocs import Watcher, host, host_env, wait_for, write_request
 
-from guest.host import HostError
 from host_harness.cachedir import default_cache_dir
 from host_harness.cli.main import cli
+from host_harness.errors import HostError
 from host_harness.guests.native import NativeGuest
 from host_harness.services import HostServices
 from host_harness.store.config import ConfigError

@@ -151,6 +151,16 @@ def test_reading_every_page_leaves_the_store_byte_identical(ui: UiServer, projec
     assert not leftovers(project)
 
 
+def test_an_authored_skill_shadows_the_managed_one_its_name_folds_to(ui: UiServer, project: Path):
+    """The guest folds names (its ``names`` verb): an authored ``Deploy`` claims the managed ``deploy``."""
+    authored = project / ".claude" / "skills" / "Deploy"
+    authored.mkdir(parents=True)
+    skill = "---\nname: Deploy\ndescription: Ours\n---\n\nBy hand.\n"
+    (authored / "SKILL.md").write_text(skill, encoding="utf-8")
+    wins = {(s["name"], s["kind"]): s["wins"] for s in api(ui, "skills")}
+    assert wins == {("deploy", "managed"): False, ("Deploy", "authored"): True}
+
+
 def test_bad_input_gets_a_clear_error(ui: UiServer, project: Path, tmp_path: Path):
     headers = {"X-RS-Learn-Token": ui.token}
     status, body = fetch(f"{ui.base}/api/memories?since=yesterday", headers=headers)

@@ -13,12 +13,12 @@ from typing import IO
 
 import click
 
-from guest.archive.store import format_id, parse_id
-from guest.archive.verbs import MAX_CONTENT_BYTES
-from guest.requests import MAX_BODY_BYTES
+from host_harness.contract import section
 from host_harness.guests.session import Session, echo_json
 
 NAMESPACE_HELP = "default or a discipline (each store has its own ids)."
+MAX_BODY_BYTES: int = section("requests").MAX_BODY_BYTES
+MAX_CONTENT_BYTES: int = section("archive.verbs").MAX_CONTENT_BYTES
 
 
 @click.group("archive")
@@ -77,6 +77,16 @@ def check_size(name: str, size: int, request: int) -> None:
                                    f"request, whose limit is {MAX_BODY_BYTES:,}: archive it in parts")
 
 
+def asked_id(block_id: str) -> str:
+    """The id ``block_id`` names, as the guest writes ids (``r7`` for `` R007``), once the guest took it.
+
+    The guest reads an id by Go's rule (``guest/archive/store.py``: trim Go's white space, drop one
+    ``r`` then one ``R``, trim, ASCII digits); Go's white space is white space to Python too, so for
+    an id the guest accepted this shorter reading finds the same number.
+    """
+    return f"r{int(block_id.strip().removeprefix('r').removeprefix('R').strip())}"
+
+
 @archive.command("get")
 @click.argument("block_id", metavar="ID")
 @click.option("-n", "--namespace", default="default", show_default=True, help=NAMESPACE_HELP)
@@ -95,8 +105,7 @@ def get(session: Session, block_id: str, namespace: str, as_json: bool) -> None:
     if as_json:
         echo_json(data)
         return
-    seq = parse_id(block_id)
-    if data.get("renumbered") or (seq is not None and data["id"] != format_id(seq)):
+    if data.get("renumbered") or data["id"] != asked_id(block_id):
         click.echo(data["text"].split("\n", 1)[0], err=True)  # "[r2 — label, recalled verbatim; r1 on ...]"
     sys.stdout.buffer.write(data["content"].encode("utf-8"))
     sys.stdout.buffer.flush()

@@ -25,7 +25,6 @@ from typing import IO, Any
 
 import click
 
-from guest.requests import MAX_DEPTH
 from host_harness.cli.importing import (
     ImportOptions,
     Totals,
@@ -33,6 +32,7 @@ from host_harness.cli.importing import (
     known_disciplines,
     settle_disciplines,
 )
+from host_harness.contract import section
 from host_harness.guests.session import Session, echo_json
 from host_harness.integrations.importers import KINDS
 
@@ -41,6 +41,7 @@ BATCH = 500
 MAX_BATCH_BYTES = 1_800_000  # under the guest's 2 MiB body limit
 MAX_LINE_BYTES = MAX_BATCH_BYTES  # a line must fit in one batch
 MAX_REPORTED = 20  # bad lines named before "... and N more"
+MAX_DEPTH: int = section("requests").MAX_DEPTH
 MAX_LINE_DEPTH = MAX_DEPTH - 2  # the component reads bodies MAX_DEPTH deep; {"memories": [...]} takes 2
 ITEM_RE = re.compile(r"memories\[(\d+)\]")
 

@@ -12,11 +12,13 @@ from typing import Any
 
 import click
 
-from guest.memory.listing import INCLUDE, MAX_PAGE
 from host_harness.cli.records_read import iso
+from host_harness.contract import section
 from host_harness.guests.session import Session, echo_json
 
 NAMESPACE_HELP = "The store to look in (default: the project store, then every discipline)."
+INCLUDE: list[str] = section("memory.listing").INCLUDE
+MAX_PAGE: int = section("memory.listing").MAX_PAGE
 
 
 def describe(memory: dict[str, Any]) -> str:

@@ -13,9 +13,15 @@ from host_harness.store.enabled_list import BadName, EnabledList, check_name
 from host_harness.store.router import DISCIPLINES, Project
 
 
-def _name(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+def _name(ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    session: Session = ctx.obj
+
+    def secret_kind(name: str) -> str | None:  # the guest's redaction rules (its `names` verb)
+        kind: str | None = session.dispatch("names", {"disciplines": [name]})["disciplines"][0]
+        return kind
+
     try:
-        return check_name(value)
+        return check_name(value, secret_kind)
     except BadName as error:
         raise click.BadParameter(str(error)) from None
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 
-from guest.learn.skills import sanitize_name
 from host_harness.guests.session import Session, echo_json
 from host_harness.store.skills import authored_skills, discover, managed_skills
 
@@ -50,7 +49,7 @@ def learn(
     if skill_name:
         if not description or body is None:
             raise click.UsageError("--skill needs --description and --body")
-        refuse_unwritable(session.project, skill_name, update)
+        refuse_unwritable(session, skill_name, update)
         request["skill"] = {
             "action": "update" if update else "create",
             "name": skill_name,
@@ -66,10 +65,14 @@ def learn(
         click.echo(data["text"])
 
 
-def refuse_unwritable(root: Path, raw_name: str, update: bool) -> None:
-    """Refuse, before the lesson is stored, a skill the guest would not write (so nothing is half done)."""
-    name = sanitize_name(raw_name)
-    if name and name in {sanitize_name(other) for other in authored_skills(root)}:
+def refuse_unwritable(session: Session, raw_name: str, update: bool) -> None:
+    """Refuse, before the lesson is stored, a skill the guest would not write (so nothing is half done).
+
+    Names are compared as the guest reads them (its ``names`` verb: kebab-case, folded).
+    """
+    root = session.project
+    name, *authored = session.dispatch("names", {"skills": [raw_name, *authored_skills(root)]})["skills"]
+    if name and name in authored:
         raise click.ClickException(f'an authored skill named "{name}" exists and authored skills always win; '
                                    "choose another name (nothing was stored)")
     if update and name and name not in managed_skills(root):
@@ -95,7 +98,10 @@ def list_skills(session: Session, as_json: bool) -> None:
     Example:
       rs-learn-host skills list --json
     """
-    rows = skill_table(session.project)
+    found = discover(session.project)
+    fold = shadowing(found)
+    claimed = set(session.dispatch("names", {"skills": fold})["skills"]) if fold else set()
+    rows = skill_table(session.project, found, claimed)
     if as_json:
         echo_json(rows)
         return
@@ -106,10 +112,20 @@ def list_skills(session: Session, as_json: bool) -> None:
         click.echo(f"{row['name']:<40} {row['kind']:<8} {row['path']}{state}")
 
 
-def skill_table(root: Path) -> list[dict[str, Any]]:
-    """Every skill with its kind, path, description and whether it is the one discovered."""
-    found = discover(root)
-    claimed = {sanitize_name(s["name"]) for s in found if s["kind"] == "authored"}
+def shadowing(found: list[dict[str, Any]]) -> list[str]:
+    """The authored skills' names whose managed names (the guest's ``names``) may shadow one of ``found``.
+
+    Nothing when there is no managed skill to shadow: the guest need not be asked.
+    """
+    authored = [s["name"] for s in found if s["kind"] == "authored"]
+    return authored if len(authored) < len(found) else []
+
+
+def skill_table(root: Path, found: list[dict[str, Any]], claimed: set[str]) -> list[dict[str, Any]]:
+    """Every skill ``found`` with its kind, path, description and whether it is the one discovered.
+
+    ``claimed``: the managed names the authored skills take (:func:`shadowing`, read by the guest).
+    """
     rows = [
         {
             "name": s["name"],

@@ -32,8 +32,7 @@ from typing import Any
 from wasmtime import Store, WasmtimeError
 from wasmtime.component import Func, Linker
 
-from guest.host import HostError
-from host_harness.errors import GuestError, GuestTrap, StoreError
+from host_harness.errors import GuestError, GuestTrap, HostError, StoreError
 from host_harness.guests import accel, codec
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.runtime import Runtime, load_component

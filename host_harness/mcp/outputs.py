@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from guest.structured.shapes import ALL_KINDS
+from host_harness.contract import section
 
 Schema = dict[str, Any]
 STRING: Schema = {"type": "string"}
@@ -56,7 +56,8 @@ ITEM = shape({"id": STRING, "title": STRING, "status": STRING, "tags": array(STR
               "ordinal": INTEGER, "parentId": TEXT_OR_NULL, "version": INTEGER, "createdAt": INTEGER,
               "updatedAt": INTEGER}, ("id", "title", "status"))
 RECORD_FIELDS: dict[str, Schema] = {
-    "id": STRING, "kind": {"type": "string", "enum": list(ALL_KINDS)}, "title": STRING, "slug": STRING,
+    "id": STRING, "kind": {"type": "string", "enum": section("structured.shapes").ALL_KINDS}, "title": STRING,
+    "slug": STRING,
     "status": STRING, "tags": array(STRING), "version": INTEGER, "scope": SCOPE, "createdAt": INTEGER,
     "updatedAt": INTEGER, "archivedAt": TIME_OR_NULL, "deletedAt": TIME_OR_NULL,
     "description": TEXT_OR_NULL, "due": TEXT_OR_NULL, "priority": INTEGER,  # checklists and todos

@@ -26,7 +26,7 @@ CLIENT = {"name": "rs-learn-prebuilt", "version": "0"}
 
 
 def sdk_replies() -> dict[str, Any]:
-    """What the SDK answers, per protocol version and tool set (imports the SDK and the guest)."""
+    """What the SDK answers, per protocol version and tool set (imports the SDK and the tool schemas)."""
     import anyio
     from mcp_types import version as protocols
 

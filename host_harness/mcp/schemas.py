@@ -1,9 +1,10 @@
 """The MCP tools' input JSON Schemas, built from the guest's own field lists and limits.
 
 One source of truth: a property is advertised only when the guest's validation reads it. The
-structured-memory schemas take their property names from the tuples the guest checks bodies
-against (``shapes.FIELDS``, ``tree.ITEM_FIELDS``, ``shapes.QUERY_FIELDS``), their statuses from
-``store.STATUSES`` and their bounds from ``guest/structured/fields.py``; the memory, archive and
+values come from the guest's ``describe`` answer, ``host_harness/contract.json``, one section per
+guest module: the structured-memory schemas take their property names from the tuples the guest
+checks bodies against (``shapes.FIELDS``, ``tree.ITEM_FIELDS``, ``shapes.QUERY_FIELDS``), their
+statuses from ``store.STATUSES`` and their bounds from ``structured.fields``; the memory, archive and
 learn schemas take their bounds from those capabilities' constants. A field name the guest gains
 without a description here fails at import (:data:`PROPERTIES` has no entry for it), and
 ``tests/test_mcp_tools.py`` checks the rest against the guest itself: every advertised property
@@ -20,14 +21,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from guest import requests
-from guest.archive import search as archive_search
-from guest.archive import verbs as archive
-from guest.learn import skills
-from guest.memory import limits as memory
-from guest.memory import listing, lookup, tombstones
-from guest.structured import fields, shapes, tree
-from guest.structured.store import PREFIXES, STATUSES
+from host_harness.contract import section
+
+requests = section("requests")
+archive_search = section("archive.search")
+archive = section("archive.verbs")
+skills = section("learn.skills")
+memory = section("memory.limits")
+listing = section("memory.listing")
+lookup = section("memory.lookup")
+tombstones = section("memory.tombstones")
+fields = section("structured.fields")
+shapes = section("structured.shapes")
+tree = section("structured.tree")
+PREFIXES: dict[str, str] = section("structured.store").PREFIXES
+STATUSES: dict[str, list[str]] = section("structured.store").STATUSES
 
 Schema = dict[str, Any]
 STRUCTURED_KINDS = ("checklist", "todo", "session_note")
@@ -89,14 +97,14 @@ def obj(properties: dict[str, Schema], required: Iterable[str] = ()) -> Schema:
 NAMESPACE = string(
     "`default` (the project store) or a discipline name, e.g. `frontend`; omit it to use the "
     "`@name` sigil of the text, or the default.",
-    pattern=anchored(requests.NAME_RE.pattern),
+    pattern=anchored(requests.NAME_RE),
 )
-TAG = string("A tag: no white space, ',', '#', '\"' or '\\\\'.", pattern=anchored(fields.TAG_RE.pattern))
+TAG = string("A tag: no white space, ',', '#', '\"' or '\\\\'.", pattern=anchored(fields.TAG_RE))
 DUE = string("ISO-8601 date (2026-12-01) or date-time with Z or an offset.",
-             pattern=anchored(fields.DUE_RE.pattern))
+             pattern=anchored(fields.DUE_RE))
 ITEM_ID = string("A checklist item id, e.g. `it-3`.", pattern=anchored(r"it-[1-9][0-9]{0,15}"))
 VERSION = integer("Fail with a conflict unless the record is still at this version.", 1, fields.MAX_VERSION)
-MEMORY_ID = string("A memory id, e.g. `mem-03a1bd30e5d2fbe6-58`.", pattern=anchored(lookup.ID_RE.pattern))
+MEMORY_ID = string("A memory id, e.g. `mem-03a1bd30e5d2fbe6-58`.", pattern=anchored(lookup.ID_RE))
 STORE = {**NAMESPACE, "description": "The store to look in: `default` or a discipline name; omit it to look "
          "in the project store, then every discipline."}
 
@@ -221,7 +229,7 @@ def memory_schemas() -> dict[str, Schema]:
                           "discipline name."},
             "limit": integer(f"At most this many memories (default {listing.DEFAULT_PAGE}).", 1,
                              listing.MAX_PAGE),
-            "cursor": string("The `next` of the previous page.", pattern=anchored(listing.CURSOR_RE.pattern)),
+            "cursor": string("The `next` of the previous page.", pattern=anchored(listing.CURSOR_RE)),
             "query": string(f"Only memories whose text contains this, case-insensitive (at most "
                             f"{listing.MAX_QUERY_BYTES} bytes)."),
             "include": array("Also list these hidden memories.", enum("A kind of hidden memory.",

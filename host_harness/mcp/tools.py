@@ -16,7 +16,7 @@ from typing import Any
 
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
-from guest.structured.fields import SCOPE_KEYS
+from host_harness.contract import section
 from host_harness.mcp.schemas import Schema
 
 JSON_TYPES: dict[str, type | tuple[type, ...]] = {
@@ -168,7 +168,7 @@ def prepare(spec: ToolSpec, schema: Schema, arguments: dict[str, Any]) -> dict[s
     for name, value in arguments.items():
         prop = properties.get(name)
         if prop is None:
-            if name in SCOPE_KEYS:
+            if name in section("structured.fields").SCOPE_KEYS:
                 return (f"validation: argument {name!r} is a scope field; scope comes from the server's "
                         "trusted configuration (rs-learn-host mcp --project-id ...), never from a tool call")
             takes = ", ".join(properties) or "no arguments"

@@ -13,7 +13,9 @@ Names are checked with the router's rule, ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``
 (no ``/``, ``..``, NUL, absolute path, nothing longer than 64 characters), and no Windows
 device name (``CON``, ``nul``, ``LPT1``: ``host_harness/store/names.py``); ``default`` is the
 project store itself, searched always, and is refused too. ``enable`` also refuses a name that
-differs only in case from a known discipline.
+differs only in case from a known discipline. A command given a name also refuses one that reads as
+a secret (a discipline is a folder git commits): :func:`check_name`'s ``secret_kind`` asks the guest
+(its ``names`` verb), whose redaction rules these are.
 """
 
 from __future__ import annotations
@@ -22,9 +24,8 @@ import codecs
 import contextlib
 import fcntl
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from guest.text.screen import secret_name
 from host_harness.store import confine
 from host_harness.store.atomic import write_atomic_at
 from host_harness.store.names import case_twin, case_twin_error, device_name_error, is_device_name, valid_name
@@ -40,7 +41,12 @@ class BadName(ValueError):
     """A discipline name that may not be used."""
 
 
-def check_name(name: str) -> str:
+def no_secret(_name: str) -> str | None:
+    """No kind of secret: for a name the guest already took as a store's (``import``)."""
+    return None
+
+
+def check_name(name: str, secret_kind: Callable[[str], str | None] = no_secret) -> str:
     """Return ``name`` if it is a usable discipline name; raise :class:`BadName` with the rule otherwise."""
     if name in RESERVED:
         raise BadName(f"{name!r} is the project store, always searched; it cannot be a discipline")
@@ -48,8 +54,9 @@ def check_name(name: str) -> str:
         raise BadName(f"{name!r} is reserved: it is the host's read-only namespace, not a discipline")
     if is_device_name(name):
         raise BadName(device_name_error(name, "discipline name"))
-    if secret_name(name) is not None:  # the name would be a folder git commits (the guest refuses it too)
-        raise BadName(f"the discipline name reads as a secret ({secret_name(name)}): a discipline becomes a "
+    kind = secret_kind(name)  # before the name can be echoed: the name would be a folder git commits
+    if kind is not None:
+        raise BadName(f"the discipline name reads as a secret ({kind}): a discipline becomes a "
                       "folder of .gm/ that git commits, so its name must not be one; choose another name")
     if not valid_name(name):
         raise BadName(

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from host_harness.cli.learn import skill_table
+from host_harness.cli.learn import shadowing, skill_table
 from host_harness.store import confine
+from host_harness.store.skills import discover
 from host_harness.ui.backend import Backend
 
 MAX_RECORDS = 100  # query_records' own limit
@@ -25,7 +26,10 @@ async def block(backend: Backend, ident: str, namespace: str) -> Any:
 
 async def skills(backend: Backend) -> list[dict[str, Any]]:
     """Managed and authored skills: description, which one an agent finds, and the ``SKILL.md``."""
-    rows = skill_table(backend.root)
+    found = discover(backend.root)
+    fold = shadowing(found)
+    claimed = set((await backend.call("names", {"skills": fold}))["skills"]) if fold else set()
+    rows = skill_table(backend.root, found, claimed)
     for row in rows:
         row["path"] = Path(row["path"]).relative_to(backend.root).as_posix()
         try:

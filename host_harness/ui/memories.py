@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from guest.memory.listing import MAX_PAGE
+from host_harness.contract import section
 from host_harness.ui.backend import Backend, UiError
 
+MAX_PAGE: int = section("memory.listing").MAX_PAGE
 SHOWS = ("current", "stale", "quarantined", "superseded", "forgotten")
 PAGE = 50  # memories a listing answers at most
 MAX_CALLS = 20  # list_memories pages one listing reads at most (each looks at 1,000 entries at most)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from guest.memory.listing import MAX_PAGE
-from host_harness.cli.learn import skill_table
+from host_harness.contract import section
+from host_harness.store.skills import discover
 from host_harness.ui import prompts
 from host_harness.ui.backend import Backend
 from host_harness.ui.library import records
 
+MAX_PAGE: int = section("memory.listing").MAX_PAGE
 KINDS = {"checklist": "checklists", "todo": "todos", "session_note": "session notes"}
 MAX_STALE_CALLS = 20  # list_memories pages read to count stale memories, per store
 
@@ -33,7 +34,7 @@ async def overview(backend: Backend) -> dict[str, Any]:
         "stores": stores,
         "kinds": {"memories": sum(row["memories"] for row in stores), "archived blocks": blocks["total"],
                   **{KINDS.get(kind, kind): count for kind, count in sorted(kinds.items())},
-                  "skills": len(skill_table(backend.root))},
+                  "skills": len(discover(backend.root))},
         "records_capped": len(found["hits"]) >= 100,
         "quarantined": {"memories": len(held["memories"]), "blocks": len(held["blocks"])},
         "size": await backend.run(lambda services: services.stored_bytes()),

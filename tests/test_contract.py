@@ -1,0 +1,53 @@
+"""``host_harness/contract.json`` is the guest's ``describe`` answer, on both targets; ``names`` reads names.
+
+The host reads the guest's limits, field lists and enums from that file, never from the guest's
+code (``tests/test_layout.py``). A guest edit without ``make wasm`` (which rewrites the file from
+the sources it compiles, ``scripts/build_component.py``) fails here: the native answer moved and
+the file did not, or the file moved and the built component did not.
+"""
+
+from __future__ import annotations
+
+from envelopes import call, ok
+
+from host_harness import contract
+
+
+def test_the_committed_contract_is_the_guests_answer(guest):
+    assert ok(guest, "describe") == contract.load()
+
+
+def test_the_file_is_rendered_as_the_build_writes_it():
+    assert contract.PATH.read_text(encoding="utf-8") == contract.render(contract.load())
+
+
+def test_the_host_verbs_are_not_listed_for_agents(guest):
+    """No spool folder, no MCP tool, no change to the conformance traces' verb lists."""
+    assert not {"describe", "names"} & set(ok(guest, "version")["verbs"])
+    unknown = call(guest, "no_such_verb", {})["error"]
+    assert "known verbs:" in unknown and "describe" not in unknown and "names" not in unknown
+
+
+def test_a_section_names_what_it_lacks():
+    listing = contract.section("memory.listing")
+    assert listing.MAX_PAGE == 200
+    try:
+        listing.NO_SUCH_LIMIT  # noqa: B018
+    except AttributeError as error:
+        assert "no NO_SUCH_LIMIT in section 'memory.listing'" in str(error)
+    else:
+        raise AssertionError("a missing value must raise")
+
+
+def test_names_reads_names_by_the_guests_rules(guest):
+    token = "ghp_" + "a1B2c3D4" * 4 + "e5F6"
+    data = ok(guest, "names", {"skills": ["Café Setup", "--", "ſkill"], "disciplines": ["frontend", token]})
+    assert data == {"skills": ["cafe-setup", "", "skill"], "disciplines": [None, "github-token"]}
+    assert ok(guest, "names", {}) == {"skills": [], "disciplines": []}
+
+
+def test_names_takes_lists_of_strings_only(guest):
+    bad = call(guest, "names", {"skills": "deploy"})
+    assert bad == {"ok": False, "verb": "names",
+                   "error": "validation: field 'skills' must be a list of strings"}
+    assert not call(guest, "names", {"disciplines": [1]})["ok"]
