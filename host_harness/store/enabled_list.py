@@ -24,7 +24,7 @@ import fcntl
 import os
 from collections.abc import Iterator
 
-from guest.text.screen import secret_name
+from guest.screening.screen import secret_name
 from host_harness.store import confine
 from host_harness.store.atomic import write_atomic_at
 from host_harness.store.names import case_twin, case_twin_error, device_name_error, is_device_name, valid_name
