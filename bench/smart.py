@@ -6,7 +6,7 @@ channel alone, the keyword (BM25) channel alone and the fused hybrid recall, the
 with each query strategy (no relevance gate, an unbounded budget). Each variant of
 :mod:`bench.variants` recalls as the hybrid row does, with its changes. A document is ranked
 where its memory is (identical documents share a memory and its rank). It also checks, on every
-query, that the keyword channel's pruned top-k (``guest/text/topk.py``) is exactly exhaustive
+query, that the keyword channel's pruned top-k (``guest/index/topk.py``) is exactly exhaustive
 BM25's: the same documents, order and floats.
 """
 
@@ -18,8 +18,8 @@ from bench import datasets, metrics
 from bench.project import Memory, Project
 from bench.runner import K, Store, Targets, opened, p50
 from bench.variants import DEFAULT, Variant, applied
+from guest.index import keywords, postings, topk
 from guest.memory.records import Stats
-from guest.text import keywords, postings, topk
 
 MODES = ("vector", "keyword", "hybrid")
 STRATEGIES = ("derived", "full", "both", "auto")  # auto_recall query strategies (the hook)

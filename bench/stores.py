@@ -4,8 +4,8 @@ A million memories take minutes to import (embedding every text natively), so ``
 builds each size once and keeps it, with the persisted vector indexes of those stores, in
 ``build/bench/<key>/``: ``store-<size>/`` projects and a ``cache/`` for their indexes. The key
 names what the stores depend on -- the corpus (:func:`bench.corpus.digest` of the first 1,000
-memories and the corpus size) and the sources that decide the stored bytes (the memory and text
-packages of the guest, the embedder manifest) -- so a change to any of them builds afresh, and
+memories and the corpus size) and the sources that decide the stored bytes (the memory package and the
+text layer of the guest, the embedder manifest) -- so a change to any of them builds afresh, and
 older keys are deleted then (a 1M store is ~2.7 GB). Benches only read these stores; anything
 that writes makes its own project. ``make clean`` removes them.
 """
@@ -21,7 +21,8 @@ from bench import corpus, scale
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = ROOT / "build" / "bench"
-SOURCES = ("guest/memory", "guest/text", "models/manifest.json")
+SOURCES = ("guest/memory", "guest/text", "guest/index", "guest/screening", "guest/strings", "guest/generated",
+           "models/manifest.json")
 DONE = "built.txt"
 
 

@@ -26,8 +26,8 @@ from guest.archive import verbs as archive
 from guest.errors import InvalidRequest
 from guest.learn import skills
 from guest.memory import limits, listing, lookup, tombstones
+from guest.screening.screen import secret_name
 from guest.structured import fields, shapes, store, tree
-from guest.text.screen import secret_name
 
 SOURCES = {
     "requests": (requests, ("MAX_BODY_BYTES", "MAX_DEPTH", "NAME_RE")),

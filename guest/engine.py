@@ -24,11 +24,11 @@ from guest.memory.limits import DEFAULT_LIMIT
 from guest.memory.memorize import Stored
 from guest.memory.recall import Hit
 from guest.memory.verbs import MemoryVerbs
+from guest.quarantine.verbs import TrustVerbs
+from guest.screening.redact import scrub
+from guest.screening.screen import SecretNames
 from guest.structured.verbs import StructuredVerbs
 from guest.text.embed import EMBEDDER, StaticEmbedder
-from guest.text.redact import scrub
-from guest.text.screen import SecretNames
-from guest.trust.verbs import TrustVerbs
 from guest.verbs import Rendered, Verb
 
 VERSION = "0.1.0"

@@ -30,7 +30,7 @@ from guest.archive.search import (
 )
 from guest.archive.store import MAX_SEQ, Chunk, Entry, parse_id
 from guest.archive.verbs import MAX_CONTENT_BYTES
-from guest.text.gostrings import UNICODE16_CAPITALS, fields, go_lower, is_print, quote, trim_space
+from guest.strings.gostrings import UNICODE16_CAPITALS, fields, go_lower, is_print, quote, trim_space
 from host_harness.services import HostServices
 from host_harness.spool.watcher import ANSWERED, Spool
 

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from envelopes import call, ok
 from mcp import Client
 
-from guest.text.dates import DAY_MS, LAST_MS, days_from_civil, parse_iso
+from guest.strings.dates import DAY_MS, LAST_MS, days_from_civil, parse_iso
 from host_harness.cli.main import cli
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.component import WasmGuest

@@ -16,7 +16,7 @@ from envelopes import ok
 
 from guest.memory.channels import MIN_COSINE
 from guest.memory.decisions import MAX_EXCLUDE
-from guest.text.dates import DAY_MS
+from guest.strings.dates import DAY_MS
 
 FACTS = [
     "Use pnpm, not npm, to install packages in this repository.",

@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 
 from guest.host import bucket
+from guest.index import keywords
 from guest.memory import rules
 from guest.memory.channels import evident
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key, minmax
 from guest.memory.lift import Lift
 from guest.memory.recall import RecallOptions, collapse, f32, keyword_channel, vector_channel
 from guest.memory.records import Memory, Stats
-from guest.text import keywords
+from guest.strings.when import Window
 from guest.text.embed import StaticEmbedder
-from guest.text.when import Window
 from host_harness.services import HostServices
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -73,15 +73,20 @@ def test_only_app_imports_wit_world():
     assert users == ["app.py"]
 
 
-# Layering: imports only go down -- engine -> capabilities -> text -> kernel. A capability reaches
-# a sibling only where it truly needs it (learn stores its lesson through memory).
+# Layering: imports only go down -- engine -> capabilities -> the text layer (index -> text -> generated,
+# strings -> generated, screening) -> kernel. A capability reaches a sibling only where it truly needs
+# it (learn stores its lesson through memory).
 KERNEL = {"host", "errors", "requests", "verbs"}
-CAPABILITIES = {"memory", "structured", "archive", "learn", "git", "trust", "capture"}
-# git merges and renders every capability's buckets with that capability's own code; trust lists
+CAPABILITIES = {"memory", "structured", "archive", "learn", "git", "quarantine", "capture"}
+# The text layer: each package with the text packages it may import. The keyword index stems and pins
+# its terms with text's code; text and strings read the generated tables; screening stands alone.
+TEXT = {"index": {"text"}, "text": {"generated"}, "strings": {"generated"}, "screening": set(),
+        "generated": set()}
+# git merges and renders every capability's buckets with that capability's own code; quarantine lists
 # and approves what memory and archive stored quarantined; capture stores its rules and lessons as
 # memories (its blocks and notes go through the archive's and structured memory's verbs, by name).
-SIBLINGS = {"learn": {"memory"}, "git": {"memory", "archive", "structured"}, "trust": {"memory", "archive"},
-            "capture": {"memory"}}
+SIBLINGS = {"learn": {"memory"}, "git": {"memory", "archive", "structured"},
+            "quarantine": {"memory", "archive"}, "capture": {"memory"}}
 
 
 def guest_targets(path: Path) -> set[str]:
@@ -102,9 +107,9 @@ def allowed_targets(rel: Path) -> set[str] | None:
         return None
     if top in KERNEL or top == "__init__":
         return KERNEL
-    if top == "text":
-        return KERNEL | {"text"}
-    return KERNEL | {"text", top} | SIBLINGS.get(top, set())
+    if top in TEXT:
+        return KERNEL | {top} | TEXT[top]
+    return KERNEL | set(TEXT) | {top} | SIBLINGS.get(top, set())
 
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
@@ -120,4 +125,4 @@ def test_no_prefix_named_modules_at_the_top():
     tops = sorted(p.stem for p in GUEST.glob("*.py"))
     assert tops == ["__init__", "app", "contract", "engine", "errors", "host", "requests", "verbs"]
     packages = {p.name for p in GUEST.iterdir() if (p / "__init__.py").exists()}
-    assert packages == CAPABILITIES | {"text"}
+    assert packages == CAPABILITIES | set(TEXT)

@@ -22,7 +22,7 @@ from envelopes import ok
 from hostprocs import HOOK_FACTS, Watcher, host, host_env, remember, wait_for
 from secret_corpus import true_cases
 
-from guest.text.redact import MARKER, redact
+from guest.screening.redact import MARKER, redact
 from host_harness.guests.runtime import Runtime
 from host_harness.hooks import ledger, sessions, switches
 from host_harness.hooks.cold import HookConfig, PromptSubmitHook, SessionStartHook

@@ -1,4 +1,4 @@
-"""The keyword index's pending list (``terms/#pending``, :mod:`guest.text.pending`).
+"""The keyword index's pending list (``terms/#pending``, :mod:`guest.index.pending`).
 
 * one-document writes go to the list; the write that would overflow it indexes the whole list,
   and the postings are then byte for byte those of indexing every document one by one;
@@ -16,10 +16,10 @@ import pytest
 from envelopes import ok
 from stores import store_digest
 
+from guest.index import keywords, pending, postings, topk
 from guest.memory import rules
 from guest.memory.records import Memory, Stats
 from guest.memory.reindex import remove
-from guest.text import keywords, pending, postings, topk
 
 pytestmark = pytest.mark.both_stores
 

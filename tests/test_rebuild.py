@@ -16,8 +16,8 @@ from stores import store_digest
 
 from guest.archive.search import entry_of
 from guest.archive.store import Archive, Block
+from guest.index import keywords
 from guest.memory.reindex import remove
-from guest.text import keywords
 
 pytestmark = pytest.mark.both_stores
 

@@ -20,7 +20,7 @@ from gitstores import History
 from stores import store_digest
 
 from guest.memory import records, rules
-from guest.text.dates import DAY_MS, days_from_civil
+from guest.strings.dates import DAY_MS, days_from_civil
 from host_harness.git import driver
 from host_harness.guests.native import NativeGuest
 from host_harness.services import HostServices

@@ -18,7 +18,7 @@ import pytest
 from envelopes import call, ok
 from secret_corpus import SECRETS, false_alarm_corpus, locomo_turns, true_cases
 
-from guest.text.redact import redact
+from guest.screening.redact import redact
 from host_harness.git import driver
 from host_harness.services import HostServices
 

@@ -24,8 +24,8 @@ from injection_corpus import ATTACKS, CONVENTIONS
 from secret_corpus import ASSIGNMENTS, LOOK_ALIKES, SECRETS, true_cases
 
 from guest.host import bucket
-from guest.text.injection import reason
-from guest.text.redact import redact
+from guest.screening.injection import reason
+from guest.screening.redact import redact
 from host_harness.cli.main import cli
 from host_harness.git import driver
 from host_harness.services import HostServices

@@ -1,4 +1,4 @@
-"""The pruned keyword search (``guest/text/topk.py``) answers exactly what exhaustive BM25 answers.
+"""The pruned keyword search (``guest/index/topk.py``) answers exactly what exhaustive BM25 answers.
 
 The store is Zipfian text, so the common terms spill into sealed chunks with directories and the
 pruning has something to skip. Every check compares ranked ``(doc, score)`` pairs for equality --
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from guest.index import keywords, postings, topk
 from guest.memory.records import Stats
 from guest.memory.reindex import remove
-from guest.text import keywords, postings, topk
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.native import NativeGuest
 from host_harness.services import HostServices

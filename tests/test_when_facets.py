@@ -7,7 +7,7 @@ import datetime
 import pytest
 
 from guest.memory import facets
-from guest.text import dates, when
+from guest.strings import dates, when
 
 NOW = dates.days_from_civil(2026, 10, 14) * dates.DAY_MS + 15 * 3_600_000  # Wednesday 2026-10-14 15:00
 

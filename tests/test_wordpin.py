@@ -13,9 +13,9 @@ import unicodedata
 import pytest
 from envelopes import ok
 
+from guest.generated.newwords import NEW_WORD_RANGES
+from guest.index import keywords
 from guest.memory import autorecall
-from guest.text import keywords
-from guest.text.newwords import NEW_WORD_RANGES
 from guest.text.wordpin import lower, pinned
 from host_harness.guests.native import NativeGuest
 

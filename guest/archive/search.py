@@ -40,7 +40,7 @@ from itertools import compress, repeat
 from operator import contains
 
 from guest.archive.store import Block, Chunk, Entry
-from guest.text.gostrings import FIELD_RE, go_lower, trim_space
+from guest.strings.gostrings import FIELD_RE, go_lower, trim_space
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 20

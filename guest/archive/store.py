@@ -8,7 +8,7 @@ see :func:`guest.host.bucket`). Buckets of a store:
 
 * ``archive``        ``%020d`` seq -> JSON block ``{id, seq, label, content, ts[, locked][, quarantined,
   approved]}`` (``quarantined: {reason}`` for a block that reads as an instruction aimed at the agent,
-  ``approved: {ts}`` once someone released it: ``guest/text/screen.py``)
+  ``approved: {ts}`` once someone released it: ``guest/screening/screen.py``)
 * ``archive-index``  ``%020d`` chunk number -> JSON search entries, column by column:
   ``{seq: [...], label: [...], excerpt: [...], label_terms: [...], content_terms: [...][,
   locked: [seq, ...]]}``: what ``archive_search`` needs, so that a search never loads the
@@ -54,7 +54,7 @@ from typing import Any, TypeGuard
 from guest.archive import terms
 from guest.errors import Conflict, Internal
 from guest.host import WARN, Host, bucket
-from guest.text.gostrings import trim_space
+from guest.strings.gostrings import trim_space
 
 MAX_SEQ = 2**64 - 1
 CHUNK_ENTRIES = 32

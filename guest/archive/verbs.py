@@ -30,8 +30,8 @@ from guest.archive.search import (
 from guest.archive.store import Archive, Block, Entry, format_id, parse_id
 from guest.errors import InvalidRequest, NotFound
 from guest.host import Host
-from guest.text.gostrings import quote, trim_space
-from guest.text.screen import Screen, quarantine, quarantine_of, quarantined
+from guest.screening.screen import Screen, quarantine, quarantine_of, quarantined
+from guest.strings.gostrings import quote, trim_space
 from guest.verbs import Verb
 
 MAX_CONTENT_BYTES = requests.MAX_BODY_BYTES - 64 * 1024

@@ -36,7 +36,7 @@ from guest.memory.memorize import memorize
 from guest.memory.records import Memory, fnv1a64, memory_id
 from guest.memory.similar import similar
 from guest.memory.verbs import MemoryVerbs
-from guest.text.screen import Screen, quarantine
+from guest.screening.screen import Screen, quarantine
 from guest.verbs import Verb
 
 SOURCE = "captured"

@@ -44,7 +44,7 @@ from guest.memory.memorize import write
 from guest.memory.records import Memory, Stats
 from guest.memory.reindex import rebuild, remove
 from guest.memory.tombstones import Tombstone
-from guest.text import dates
+from guest.strings import dates
 from guest.text.embed import StaticEmbedder, pack
 
 MEMORIES = "memories"

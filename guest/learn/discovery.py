@@ -20,7 +20,7 @@ import json
 from dataclasses import asdict, dataclass
 
 from guest.host import HOST_NS, WARN, Host
-from guest.text.slug import kebab
+from guest.strings.slug import kebab
 
 HEADER = "## Skills in this project"
 INTRO = "Read a skill's SKILL.md (path in parentheses, from the project root) before following it."

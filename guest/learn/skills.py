@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from guest import requests
 from guest.errors import InvalidRequest
 from guest.host import HOST_NS, Host
-from guest.text.slug import kebab
+from guest.strings.slug import kebab
 
 MAX_NAME = 64
 MAX_FILE_BYTES = 64_000

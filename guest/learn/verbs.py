@@ -9,7 +9,7 @@ skill problem -- a malformed ``skill`` object, a name with no letter or digit, a
 skill that does not exist, or (host side) a failed write -- is reported *after*
 the lesson is stored: the envelope is ``ok`` (the lesson is committed) and its
 data carries ``isError: true`` with the seed's text and details. So is a lesson
-or skill that reads as an instruction aimed at the agent (``guest/text/screen.py``):
+or skill that reads as an instruction aimed at the agent (``guest/screening/screen.py``):
 the lesson is stored quarantined and no ``SKILL.md`` is written until it is
 approved. Secrets in the lesson, its context and the skill are redacted first.
 
@@ -31,7 +31,7 @@ from guest import requests
 from guest.errors import InvalidRequest
 from guest.learn import discovery, skills
 from guest.memory.verbs import MemoryVerbs
-from guest.text.screen import Screen, quarantine
+from guest.screening.screen import Screen, quarantine
 from guest.verbs import Verb
 
 IMPORTANCE = 0.8

@@ -32,9 +32,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from guest.index import keywords
 from guest.memory.recall import Hit
-from guest.text import dates, keywords, wordpin
-from guest.text.redact import MARKER
+from guest.screening.redact import MARKER
+from guest.strings import dates
+from guest.text import wordpin
 from guest.text.stem import stem
 
 MAX_TERMS = 6

@@ -21,7 +21,7 @@ names this engine's embedder -- then it must be a finite unit (or zero) vector o
 and the text is embedded otherwise. Every item is checked before anything is written; an error names
 the item (``memories[3]: field 'created' ...``) and the batch stores nothing. Keyword postings of
 the batch are written once per term. Every item goes through memorize's screen
-(``guest/text/screen.py``): secrets redacted (a vector of a text that changed is not kept),
+(``guest/screening/screen.py``): secrets redacted (a vector of a text that changed is not kept),
 instructions aimed at the agent quarantined -- whatever the item says -- and the answer counts
 ``redacted`` and ``quarantined``. Items may carry supersede links, files and tombstones
 (:mod:`guest.memory.carry`): the answer then also counts ``forgotten``, the tombstones that took
@@ -46,9 +46,16 @@ from guest.memory.limits import MAX_TEXT_BYTES
 from guest.memory.memorize import write
 from guest.memory.records import Memory, Stats, memory_id
 from guest.memory.tombstones import Tombstone
-from guest.text.dates import days_from_civil, month_days
+from guest.screening.screen import (
+    Screen,
+    quarantine,
+    quarantine_of,
+    quarantined,
+    secret_name,
+    secret_name_error,
+)
+from guest.strings.dates import days_from_civil, month_days
 from guest.text.embed import StaticEmbedder, dot, pack
-from guest.text.screen import Screen, quarantine, quarantine_of, quarantined, secret_name, secret_name_error
 
 MAX_ITEMS = 5000
 MAX_SPLIT_BYTES = 1_800_000  # a text to split: what one import line may hold

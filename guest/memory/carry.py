@@ -27,7 +27,7 @@ from guest.memory import lookup, timeline, tombstones
 from guest.memory.records import Memory
 from guest.memory.reindex import remove
 from guest.memory.tombstones import Tombstone
-from guest.text.screen import Screen
+from guest.screening.screen import Screen
 
 SHA256_RE = re.compile(r"[0-9a-f]{64}")
 MAX_FILES = 64

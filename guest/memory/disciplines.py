@@ -31,7 +31,7 @@ from guest import requests
 from guest.errors import InvalidRequest
 from guest.host import HOST_NS, WARN, Host
 from guest.requests import NAME_RE, RESERVED_NAMES
-from guest.text.screen import secret_name
+from guest.screening.screen import secret_name
 
 SIGIL_RE = re.compile(r"\s*@([A-Za-z0-9][A-Za-z0-9_-]{0,63})(?:\s+|$)")
 DEFAULT = "default"

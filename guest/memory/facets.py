@@ -7,7 +7,7 @@ A memory's *subjects* (:func:`subjects`), case-folded:
   :data:`MAX_LABEL_CHARS` characters; not a stop word, nor a word that labels a kind of text
   rather than its subject (:data:`NOT_SUBJECTS`: ``Note:``, ``TODO:``, ``Returns:`` ...);
 * a file path, as the path and as its file name when that has an extension or is a well-known
-  name: from terms version 3 on, the paths of the one path extractor (:func:`guest.text.paths.paths`,
+  name: from terms version 3 on, the paths of the one path extractor (:func:`guest.strings.paths.paths`,
   which freshness reads too: ``src/retry.py``, ``bin/run``, ``Makefile``, ``.env``; ASCII only, so
   the same on both targets); in a store of version 2, by that version's own rules (:func:`_paths`:
   a name with an extension that starts with a letter, or two slashes; Unicode word characters as
@@ -20,7 +20,7 @@ A memory's *subjects* (:func:`subjects`), case-folded:
 A query *names* a subject when one of its words (or two adjacent words, or a path or its file name)
 is that subject exactly, case-folded (:func:`named`). Stores of terms version 2 and later index each subject
 as the facet term ``@<subject>`` (two words joined by ``+``), and the memory's date as three
-``~`` terms (:func:`guest.text.dates.facets`). Facet terms never count in a document's length and
+``~`` terms (:func:`guest.strings.dates.facets`). Facet terms never count in a document's length and
 never meet a query's word terms: the keyword channel's BM25 is what it was; recall reads their
 postings to learn which candidates a query's subject or time window covers
 (:mod:`guest.memory.lift`).
@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import re
 
-from guest.text import dates, keywords, wordpin
-from guest.text.paths import NAMES, paths
+from guest.index import keywords
+from guest.strings import dates
+from guest.strings.paths import NAMES, paths
+from guest.text import wordpin
 
 SUBJECT_MARK = "@"
 MAX_LABEL_CHARS = 40

@@ -12,7 +12,7 @@ The host serves digests read-only under the reserved namespace: key ``file/<rela
 when there is none at that path, and nothing (``none``) when it cannot say: no file access, a path
 outside the project or through a link, a file too large to hash. Nothing is *unknown*, never stale.
 
-The candidates are those of the one path extractor (:func:`guest.text.paths.paths`: conservative,
+The candidates are those of the one path extractor (:func:`guest.strings.paths.paths`: conservative,
 ASCII only, at most :data:`MAX_FILES` per text, so a memorize asks the host at most that many
 times); facets read the same (:mod:`guest.memory.facets`).
 """
@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 
 from guest.host import HOST_NS, Host
-from guest.text.paths import MAX_PATHS, paths
+from guest.strings.paths import MAX_PATHS, paths
 
 MAX_FILES = MAX_PATHS
 STALE_FACTOR = 0.9  # a stale hit's score factor: below an equally relevant fresh hit

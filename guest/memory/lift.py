@@ -4,7 +4,7 @@ A recall's fused score (:mod:`guest.memory.fusion`, 0..1) gains ``subject_weight
 has a subject the query names (``What did Melanie say ...`` and ``Melanie: ...``; a label, a file
 path, an identifier in backticks: :mod:`guest.memory.facets`) and ``time_weight`` when it was stored
 in the window of days the query's time expression names (``yesterday``, ``in May``, ``on 2 October``:
-:mod:`guest.text.when`). Both default to 0.5 (``docs/quality.md``: LoCoMo-dev questions about one
+:mod:`guest.strings.when`). Both default to 0.5 (``docs/quality.md``: LoCoMo-dev questions about one
 of two speakers have 96 % of their evidence among that speaker's turns).
 
 Nothing here reads a record per candidate. Stores of terms version 2 index every memory's facet
@@ -21,10 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from guest.host import Host, bucket
+from guest.index import keywords
+from guest.index.pending import Pending
 from guest.memory import facets
 from guest.memory.records import Memory, Stats
-from guest.text import dates, keywords, when
-from guest.text.pending import Pending
+from guest.strings import dates, when
 
 DocKey = tuple[str, int]
 MAX_DATE_TERMS = 40  # a window needing more facet terms to cover is not lifted

@@ -16,7 +16,7 @@ Hidden unless ``include`` names them: ``forgotten`` memories (their tombstones) 
 ones. Each memory is ``{id, text, namespace, ts}`` plus, when they apply, ``origin`` (how it was
 stored, when not by ``memorize``: ``learn``, ``import`` …), ``supersedes``, ``superseded_by``,
 ``files`` (the project files it names), ``stale: {files}`` (those that changed or vanished since),
-``quarantined`` (why it is held back from the agent, until approved: ``guest/text/screen.py``),
+``quarantined`` (why it is held back from the agent, until approved: ``guest/screening/screen.py``),
 ``captured: {kind, session, at}`` (found in an agent's session, not stored by anyone) and
 ``forgotten: {ts, reason?}``.
 
@@ -34,7 +34,7 @@ from guest.host import Host
 from guest.memory import disciplines, freshness, lookup, timeline, tombstones
 from guest.memory.records import Memory
 from guest.memory.tombstones import Tombstone
-from guest.text.screen import quarantine_of
+from guest.screening.screen import quarantine_of
 
 DEFAULT_PAGE = 20
 MAX_PAGE = 200

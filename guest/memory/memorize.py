@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from guest.host import Host, bucket
+from guest.index import keywords
+from guest.index.postings import length
 from guest.memory import freshness, rules, timeline, tombstones
 from guest.memory.records import Memory, Stats, memory_id, write_stats
 from guest.memory.reindex import rebuild
-from guest.text import keywords
+from guest.screening.screen import APPROVED, quarantine_of, quarantined
 from guest.text.embed import StaticEmbedder, pack
-from guest.text.postings import length
-from guest.text.screen import APPROVED, quarantine_of, quarantined
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
     Each memory gets the next document number and timeline number of its store -- ``into``, or
     the store of its own ``namespace`` -- then its vector (under its ``embedder``), record, doc
     entry and timeline entry are written, then the batch's postings (through the pending list,
-    :mod:`guest.text.pending`; terms by the store's rules, :mod:`guest.memory.rules`) and stats. (A
+    :mod:`guest.index.pending`; terms by the store's rules, :mod:`guest.memory.rules`) and stats. (A
     git merge passes ``into``: it works on a copy of one file, whatever discipline its memories
     name.)
     """

@@ -29,17 +29,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from guest.host import WARN, Host, bucket
+from guest.index import keywords, postings, topk
+from guest.index.pending import Pending
+from guest.index.postings import PostingsCache
 from guest.memory import freshness, lookup, rules
 from guest.memory.channels import MIN_COSINE as VECTOR_FLOOR
 from guest.memory.channels import NONE, Channels, evident, f32
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
 from guest.memory.lift import plan
 from guest.memory.records import Memory, Stats
-from guest.text import keywords, postings, topk
+from guest.screening.screen import held
 from guest.text.embed import StaticEmbedder, cosine, unpack
-from guest.text.pending import Pending
-from guest.text.postings import PostingsCache
-from guest.text.screen import held
 
 JOIN_WINDOW = 4  # a near-duplicate joins a group from at most this many candidates below it
 LIFT_REACH = 10  # how many of the best vector candidates a lift reaches through their records
@@ -203,7 +203,7 @@ class _Channels:
     def calibrated(self) -> tuple[dict[Key, float], dict[DocKey, float]]:
         """Each head candidate's channel scores against its store's background, 0..1 (not min-max).
 
-        Keyword: BM25 over the query's idf mass in that store (:func:`guest.text.topk.idf_mass`), so
+        Keyword: BM25 over the query's idf mass in that store (:func:`guest.index.topk.idf_mass`), so
         a match on one common word of a longer question is worth that word's small share of it.
         Vector: how far the cosine stands above the store's background -- the cosine of the
         ``candidates``-th nearest memory, at least :data:`VECTOR_FLOOR` -- towards 1.

@@ -9,9 +9,9 @@ Buckets of a store:
 * ``memories``            ``mem-…`` -> JSON record (text, namespace, ts, embedder, source, doc, …)
 * ``vectors/<embedder>``  ``mem-…`` -> little-endian f32 vector (the embedder id is in the name)
 * ``docs``                ``%010d`` doc number -> ``mem-…`` (the keyword index speaks doc numbers)
-* ``terms``               keyword postings (see ``guest/text/keywords.py``)
+* ``terms``               keyword postings (see ``guest/index/keywords.py``)
 * ``meta``                ``stats`` -> JSON {docs, tokens, embedder, terms}; ``postings`` -> the ``stats``
-                          the last writer that keeps chunk directories wrote (``guest/text/postings.py``);
+                          the last writer that keeps chunk directories wrote (``guest/index/postings.py``);
                           ``timeline`` -> the next timeline number (ASCII decimal)
 * ``timeline``            ``%010d`` timeline number -> ``mem-…``: the order memories were stored (and
                           forgotten) in, for listing (see ``guest/memory/timeline.py``)
@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from guest.host import Host, bucket
-from guest.text import postings
+from guest.index import postings
 
 TERMS_VERSION = 3  # the terms version of a new store (guest.memory.rules)
 FNV_OFFSET = 0xCBF29CE484222325

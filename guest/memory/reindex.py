@@ -17,11 +17,11 @@ honours a deletion made on another branch with it).
 from __future__ import annotations
 
 from guest.host import INFO, Host, bucket
+from guest.index import keywords
+from guest.index.postings import length
 from guest.memory import rules, timeline
 from guest.memory.records import Memory, Stats, write_stats
-from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
-from guest.text.postings import length
 
 
 def reindex(host: Host, embedder: StaticEmbedder, namespace: str) -> dict[str, object]:
@@ -63,7 +63,7 @@ def rebuild(host: Host, namespace: str, upgrade: bool = False) -> dict[str, int]
     """Renumber the memories densely (in their current doc order, then by id) and rebuild the index.
 
     Writes the ``doc`` of each record that moves, the ``docs`` map, the ``terms`` postings (through
-    :func:`guest.text.keywords.rebuild`; the newest documents stay in the pending list if it holds
+    :func:`guest.index.keywords.rebuild`; the newest documents stay in the pending list if it holds
     them and is not stale) and the stats; on a consistent store it writes nothing. The terms follow
     the store's terms version, or the current one with ``upgrade``. Vectors are :func:`reindex`'s
     business.

@@ -36,8 +36,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from guest.index import keywords
 from guest.memory import autorecall
-from guest.text import keywords
 from guest.text.stem import stem_form
 
 MIN_COVERAGE = 0.2

@@ -1,7 +1,7 @@
 """The rules a memory store's keyword terms follow: its *terms version*, kept in its stats.
 
 * **1** (stores written before issue 29): the words of the text, lower-cased, stop words dropped,
-  stemmed by the light suffix stemmer (:func:`guest.text.keywords.terms`).
+  stemmed by the light suffix stemmer (:func:`guest.index.keywords.terms`).
 * **2** (stores written between issues 29 and 32): the same words, irregular forms meeting their
   lemma (``ran`` -> ``run``: :func:`guest.text.stem.stem_form`), plus the memory's facet terms
   (:mod:`guest.memory.facets`): its subjects and its date.
@@ -10,7 +10,7 @@
   > Commit messages follow Conventional Commits:`` -- without its leading file name
   (:func:`context_text`): a nested item is found by the words of the line it hangs from; and the
   file paths among the subjects are those of the one path extractor freshness reads too
-  (:func:`guest.text.paths.paths`: ``bin/run`` and ``Makefile`` are subjects, ``café/menü.py`` is
+  (:func:`guest.strings.paths.paths`: ``bin/run`` and ``Makefile`` are subjects, ``café/menü.py`` is
   none, on both targets alike).
 
 A store is indexed and queried with its own version's rules only -- writes, removals, merges and
@@ -24,9 +24,9 @@ from __future__ import annotations
 import re
 
 from guest.errors import InvalidRequest
+from guest.index import keywords
 from guest.memory import facets
 from guest.memory.records import TERMS_VERSION, Memory
-from guest.text import keywords
 from guest.text.stem import stem, stem_form
 
 CURRENT = TERMS_VERSION

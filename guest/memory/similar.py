@@ -30,10 +30,10 @@ from __future__ import annotations
 from typing import Any
 
 from guest.host import Host, bucket
+from guest.index import keywords
 from guest.memory import lookup
 from guest.memory.channels import f32
 from guest.memory.recall import RecallOptions
-from guest.text import keywords
 from guest.text.embed import StaticEmbedder
 
 MAX_SIMILAR = 3

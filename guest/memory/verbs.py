@@ -9,6 +9,8 @@ from typing import Any
 from guest import requests
 from guest.errors import InvalidRequest
 from guest.host import Host, ReadOnce, bucket
+from guest.index import keywords
+from guest.index.postings import PostingsCache
 from guest.memory import (
     autorecall,
     bulk,
@@ -27,11 +29,10 @@ from guest.memory.recall import Hit, RecallOptions, recall
 from guest.memory.records import Stats
 from guest.memory.reindex import rebuild, reindex
 from guest.memory.similar import similar
-from guest.text import dates, keywords, when
+from guest.screening.redact import redact
+from guest.screening.screen import Screen, quarantine
+from guest.strings import dates, when
 from guest.text.embed import StaticEmbedder, to_json
-from guest.text.postings import PostingsCache
-from guest.text.redact import redact
-from guest.text.screen import Screen, quarantine
 from guest.verbs import Rendered, Verb
 
 MAX_PROMPT_BYTES = 1024 * 1024
@@ -116,7 +117,7 @@ class MemoryVerbs:
     def memorize(self, body: dict[str, Any]) -> dict[str, Any]:
         """``memorize``: ``{id, namespace, deduped}`` (and what applies of the fields below).
 
-        ``redacted``, ``quarantined`` (:mod:`guest.text.screen`), ``supersedes`` and ``similar``. Every
+        ``redacted``, ``quarantined`` (:mod:`guest.screening.screen`), ``supersedes`` and ``similar``. Every
         id of ``supersedes`` is checked before anything is stored (:mod:`guest.memory.correct`).
         """
         screen = Screen(self.host)

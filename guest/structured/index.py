@@ -22,9 +22,9 @@ from collections import Counter
 from typing import Any
 
 from guest.host import Host
+from guest.index import keywords
 from guest.structured import slugs
 from guest.structured.store import DELETED, TERMS, doc_number, read_meta, vectors_ns, write_meta
-from guest.text import keywords
 from guest.text.embed import StaticEmbedder, pack
 
 POSTING = struct.Struct("<IHH")

@@ -29,11 +29,11 @@ from typing import Any
 
 from guest.errors import InvalidRequest
 from guest.host import Host
+from guest.index import keywords
 from guest.structured import fields, index, store
 from guest.structured.context import Context, record_scope
 from guest.structured.shapes import ALL_KINDS, ALL_STATUSES, MAX_LIMIT, MAX_QUERY_BYTES
 from guest.structured.store import ARCHIVED, DELETED
-from guest.text import keywords
 from guest.text.embed import StaticEmbedder
 
 RRF_K = 60

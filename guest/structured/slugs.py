@@ -1,6 +1,6 @@
 """Record slugs (seed 001's ``slug`` column): a short name made from the title.
 
-A slug is the title in lowercase kebab-case (:func:`guest.text.slug.kebab`, at most
+A slug is the title in lowercase kebab-case (:func:`guest.strings.slug.kebab`, at most
 :data:`MAX_SLUG` characters; ``checklist``/``todo``/``note`` when the title has no
 ASCII letter or digit), unique among the records of the same kind and the same
 scope: a taken slug gets the next suffix ``-2``, ``-3``, ... not handed out yet. Every stored
@@ -22,8 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from guest.host import Host
+from guest.strings.slug import kebab
 from guest.structured import store
-from guest.text.slug import kebab
 
 SLUGS = "records-slugs"
 MAX_SLUG = 64

@@ -19,11 +19,11 @@ from typing import Any
 
 from guest.errors import InvalidRequest
 from guest.host import Host, HostWrapper
+from guest.screening.screen import Screen
 from guest.structured import fields, maintenance, query, retrieve, shapes, snapshot, store
 from guest.structured.context import Context, load_context
 from guest.structured.records import RecordWriter
 from guest.text.embed import StaticEmbedder
-from guest.text.screen import Screen
 from guest.verbs import Verb
 
 HELPER_VERSION = "1.0.0"

@@ -1,1 +1,1 @@
-"""Text processing shared by every capability: tokenizer, embedder, stemmer, BM25 keywords, Go strings."""
+"""Text into tokens and vectors: WordPiece tokenizer, static embedder, stemmer, words pinned to Unicode 14."""

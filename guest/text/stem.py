@@ -3,14 +3,14 @@
 Deliberately small and conservative: it conflates plurals and the commonest
 inflections and leaves everything else alone. Pure function, deterministic.
 :func:`stem_form` first looks the word up in a table of irregular forms
-(:mod:`guest.text.forms`: ``broke`` -> ``break``): the terms of memory stores of terms version 2.
+(:mod:`guest.generated.forms`: ``broke`` -> ``break``): the terms of memory stores of terms version 2.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from guest.text.forms import FORMS
+from guest.generated.forms import FORMS
 
 VOWELS = frozenset("aeiouy")
 

@@ -2,7 +2,7 @@
 
 The guest runs on CPython 3.11 natively (Unicode 14) and on CPython 3.14 inside the component
 (Unicode 16). Their ``re`` ``\\w`` and ``str.lower`` agree on every code point Unicode 14 assigns,
-and differ on the code points of :data:`~guest.text.newwords.NEW_WORD_RANGES`, letters and numbers
+and differ on the code points of :data:`~guest.generated.newwords.NEW_WORD_RANGES`, letters and numbers
 Unicode 15 and 16 added: the component's words would hold them (and it lower-cases 27 of them)
 where native words end. :func:`pinned` makes them spaces, which is what they are to 3.11 (neither
 word characters nor cased), so keyword terms and derived queries are the same on both targets and
@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from guest.text.newwords import NEW_WORD_RANGES
+from guest.generated.newwords import NEW_WORD_RANGES
 
 NEW_WORD_CLASS = "[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in NEW_WORD_RANGES) + "]"
 _NEW_WORD = re.compile(NEW_WORD_CLASS)

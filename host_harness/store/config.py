@@ -146,7 +146,7 @@ def load_redact(project: Path) -> bool:
     """The top-level ``redact`` of ``<project>/.gm/config.json``: whether the guest redacts secrets.
 
     ``true`` when absent; anything but a boolean is a :class:`ConfigError`. Served to the guest as
-    ``host/redact`` (``guest/text/screen.py``).
+    ``host/redact`` (``guest/screening/screen.py``).
     """
     value = read_config(project).get("redact", True)
     if not isinstance(value, bool):

@@ -1,7 +1,7 @@
 """``approve`` and ``list_quarantined``: what the guest held back from the agent, and releasing it.
 
 A memory or an archived block that reads as an instruction aimed at the agent is stored
-quarantined (``guest/text/screen.py``): ``recall`` still returns it, marked, but ``auto_recall``
+quarantined (``guest/screening/screen.py``): ``recall`` still returns it, marked, but ``auto_recall``
 never injects it and ``learn`` never writes it into a skill. ``approve {id, namespace?}`` releases
 one -- a memory id (``mem-…``; without ``namespace`` the default store, then every known discipline)
 or a block id (``r7``) -- by adding ``approved: {ts}`` beside its ``quarantined`` (kept as history).
@@ -22,7 +22,7 @@ from guest.errors import InvalidRequest, NotFound
 from guest.host import Host, bucket
 from guest.memory import disciplines
 from guest.memory.records import Memory
-from guest.text.screen import APPROVED, QUARANTINED, Screen, quarantine_of
+from guest.screening.screen import APPROVED, QUARANTINED, Screen, quarantine_of
 from guest.verbs import Verb
 
 MEMORY_ID = re.compile(r"mem-[0-9a-f]{16}-[0-9]{1,10}")

@@ -18,7 +18,7 @@ The rules, in the order they apply (an earlier rule's marker is never matched ag
   (``scheme://user:PASSWORD@host``, ``/`` and ``#`` included), an ``Authorization:`` or ``Bearer``
   credential, ``mysql -pPASSWORD``, ``curl -u user:PASSWORD``, a ``.netrc`` line, and "the
   password is X" in prose (X made up-looking and ending its clause);
-* assignments (:mod:`guest.text.assignments`): ``password=…``, ``"secret": "…"``,
+* assignments (:mod:`guest.screening.assignments`): ``password=…``, ``"secret": "…"``,
   ``API_KEY: …``, ``--token …`` and the like, whose key's last word names a secret.
 
 Patterns are ASCII-only (``re.ASCII``): the same matches on CPython 3.11 and 3.14 whatever the
@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from guest.text import assignments, injection
+from guest.screening import assignments, injection
 
 MARK = "[REDACTED:{}]"
 PREFIX = "[REDACTED:"

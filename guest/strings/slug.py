@@ -3,7 +3,7 @@
 Lowercase ASCII letters and digits joined by single ``-``, no leading or trailing
 ``-``. The text is folded first (NFKC's compatibility decomposition, combining marks
 dropped, Latin letters transliterated), from a pinned Unicode 14 table
-(:mod:`guest.text.namefold`), so a name is normalisation-stable: ``Café Setup`` ->
+(:mod:`guest.generated.namefold`), so a name is normalisation-stable: ``Café Setup`` ->
 ``cafe-setup`` whether the ``é`` is one code point or ``e`` + U+0301, ``ſkill`` ->
 ``skill``, ``Ⅻ`` -> ``xii``. Everything else separates words. The result is the same
 on every Python (the table, not ``unicodedata``), so native and wasm agree. ``""``
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from guest.text import namefold
+from guest.generated import namefold
 
 NOT_KEBAB = re.compile(r"[^a-z0-9]+")
 FOLD_TABLE: dict[int, str | None] = {

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from guest.text.dates import DAY_MS, civil_from_days, days_from_civil, month_days, weekday
+from guest.strings.dates import DAY_MS, civil_from_days, days_from_civil, month_days, weekday
 
 MONTHS = {
     name: n + 1

@@ -1,10 +1,10 @@
 """The keyword channel: terms, a persisted inverted index and BM25 scoring.
 
 Postings live in the store's ``terms`` bucket (layout and chunk directories:
-:mod:`guest.text.postings`). A write touches one small head per distinct term (and,
+:mod:`guest.index.postings`). A write touches one small head per distinct term (and,
 every :data:`CHUNK` postings of a term, seals a chunk and its directory entry). A
 search reads the heads and directories of the query's terms and only the chunks its
-pruning needs (:mod:`guest.text.topk`); :func:`scores` is the exhaustive reference.
+pruning needs (:mod:`guest.index.topk`); :func:`scores` is the exhaustive reference.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import re
 from collections import Counter
 
 from guest.host import Host, HostWrapper
-from guest.text import pending, topk
-from guest.text.postings import (
+from guest.index import pending, topk
+from guest.index.postings import (
     CHUNK,
     HEAD,
     POSTING,
@@ -92,7 +92,7 @@ def add_documents(
 
     ``before`` and ``after`` are the store's counts before and after this write (:func:`mark`). A
     write that fits in the pending list appends to it; otherwise the list and ``docs`` are indexed
-    together (:mod:`guest.text.pending`). Returns ``False``, having indexed nothing, when the
+    together (:mod:`guest.index.pending`). Returns ``False``, having indexed nothing, when the
     pending list is stale: the caller must rebuild the index.
     """
     raw = host.kv_get(ns, pending.KEY)
@@ -212,8 +212,8 @@ def bm25(
     """The ``k`` best ``(doc, score)`` by BM25 (ties: lower doc number first).
 
     Exactly :func:`scores`' best ``k`` (same documents, same floats), found without scoring every
-    posting (:func:`guest.text.topk.search`); ``trusted`` says whether the store's chunk
-    directories may be used (:func:`guest.text.postings.guard_ok`); ``extra`` is the index's pending
+    posting (:func:`guest.index.topk.search`); ``trusted`` says whether the store's chunk
+    directories may be used (:func:`guest.index.postings.guard_ok`); ``extra`` is the index's pending
     list (:func:`read_pending`).
     """
     return topk.search(host, ns, query, docs, tokens, k, cache, trusted, extra)

@@ -4,7 +4,7 @@ Appending one document to the postings rewrites the head of each of its terms: ~
 to 8 KiB for a short memory, two host calls each. Like PostgreSQL GIN's ``fastupdate`` pending
 list, a one-document write instead appends the document's terms to a single value of the
 ``terms`` bucket, ``#pending``; once it would hold more than :data:`PENDING_DOCS` documents, they
-are indexed in one batch (:func:`guest.text.keywords.index_documents`: one read and write of each
+are indexed in one batch (:func:`guest.index.keywords.index_documents`: one read and write of each
 term's head), and the value is deleted. The postings then are byte for byte those that indexing
 every document one by one would have written.
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from guest.text.postings import HEAD, POSTING, length
+from guest.index.postings import HEAD, POSTING, length
 
 KEY = "#pending"  # in the terms bucket; never a term (terms are word characters)
 PENDING_DOCS = 32

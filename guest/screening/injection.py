@@ -21,7 +21,7 @@ finding:
 * the same instructions **inside an HTML comment**, **encoded** (base64, hex, ``%xx``,
   ``\\uXXXX`` escapes, eight-bit binary, letters spaced apart, rot13, leetspeak): decoded and read
   again; or **written with look-alike letters** (fullwidth, Cyrillic ``о``): folded to ASCII by
-  :mod:`guest.text.confusables` and read again.
+  :mod:`guest.screening.confusables` and read again.
 
 Matching is ASCII and case-insensitive (``re.ASCII``), over the text with white space collapsed, so
 it is the same on CPython 3.11 and 3.14. Ordinary developer text -- "ignore case when sorting",
@@ -33,7 +33,7 @@ from __future__ import annotations
 import base64
 import re
 
-from guest.text import confusables
+from guest.screening import confusables
 
 TAGS = re.compile("[\U000e0000-\U000e007f]+")
 FLAG_TAGS = re.compile("\U0001f3f4[\U000e0061-\U000e007a]{2,8}\U000e007f")  # subdivision flags (England)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from guest.text.unicode15 import PRINT_BOUNDS
+from guest.generated.unicode15 import PRINT_BOUNDS
 
 # unicode.IsSpace: the Latin-1 spaces plus the other White_Space code points.
 SPACES = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" + (

@@ -7,7 +7,7 @@ because a Python loop over postings is what costs in the component:
 
 1. Each term gets an upper bound of what it can add to a score: the largest of its chunks'
    bounds (from the chunk directory: largest tf, smallest length; see
-   :mod:`guest.text.postings`) and of its head's postings.
+   :mod:`guest.index.postings`) and of its head's postings.
 2. Terms are scored fully, highest bound first (the rare terms), into partial sums (a document
    not summed yet joins only if this term and the later ones can lift it to ``theta``). After each,
    the threshold ``theta`` -- a lower bound of the k-th best final score -- is raised by
@@ -36,8 +36,8 @@ from collections.abc import Callable
 from itertools import compress
 
 from guest.host import Host
-from guest.text.pending import Pending, joined
-from guest.text.postings import (
+from guest.index.pending import Pending, joined
+from guest.index.postings import (
     HEAD,
     Postings,
     PostingsCache,

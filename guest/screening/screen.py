@@ -19,8 +19,8 @@ from typing import Any
 
 from guest.errors import InvalidRequest
 from guest.host import HOST_NS, WARN, Host, HostWrapper
-from guest.text import injection
-from guest.text.redact import merge, redact
+from guest.screening import injection
+from guest.screening.redact import merge, redact
 
 REDACT_KEY = "redact"
 QUARANTINED = "quarantined"

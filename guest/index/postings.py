@@ -17,7 +17,7 @@ are never misattributed.
 ``<term>#d`` is the *directory* of the sealed chunks, one :data:`ENTRY` per chunk in order:
 ``u32 first doc, u32 crc32 of the chunk's stored bytes, u16 largest tf, u16 smallest doc length``.
 It lets a search bound a chunk's best BM25 contribution and find the chunk holding a document
-without reading it (see :mod:`guest.text.topk`). It is derived data, written whenever a chunk is
+without reading it (see :mod:`guest.index.topk`). It is derived data, written whenever a chunk is
 sealed or rewritten; a store written before it existed has none, and a reader treats every chunk
 without an entry as unknown (it reads the chunk). A writer that seals a chunk completes the
 entries of the earlier chunks first, so a term's directory fills in lazily; ``reindex {rebuild:

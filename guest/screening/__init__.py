@@ -1,0 +1,1 @@
+"""Screening untrusted text before it is stored: secrets redacted, prompt injections found (issue 28)."""
