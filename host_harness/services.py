@@ -28,11 +28,11 @@ opened -- not a database (a git-LFS pointer), corrupt, newer than this build,
 behind a link -- is left out of the list, logged as a warning and named in
 :attr:`HostServices.warnings`, which ``dispatch`` adds to its envelope. The other
 stores are recalled. A store named explicitly (``@name``) still fails the call. A hook's vector
-search that answered nothing because its index is being rebuilt (``host_harness/store/vectors.py``)
+search that answered nothing because its index is being rebuilt (``host_harness/vectors/search.py``)
 is named there too.
 
 The store: the project's SQLite files (the default), or a PostgreSQL server when
-``--store``/``$RS_LEARN_STORE``/``.gm/config.json`` name one (``host_harness/store/selection.py``).
+``--store``/``$RS_LEARN_STORE``/``.gm/config.json`` name one (``host_harness/config/selection.py``).
 Then every store of the project (the project store and each discipline) is a view of one
 connection and one transaction per call (``host_harness/store/pg/kv.py``), with the same rules:
 reader first, the write lock on the first change, the call run again when it was taken.
@@ -63,14 +63,22 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 from guest.host import HostError
 from host_harness.cachedir import default_cache_dir
+from host_harness.config import StoreChoice, resolve_store
 from host_harness.errors import HostFailure, StoreError, disk_full_message, is_disk_full
-from host_harness.store import confine, effects
-from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, check_name, contains
-from host_harness.store.locks import LockBudget, WriteLockBusy, is_busy
-from host_harness.store.router import HOST_NS, Project, StoreRouter
-from host_harness.store.selection import StoreChoice, resolve_store
-from host_harness.store.vecindex import IndexPolicy
-from host_harness.store.vectors import VectorIndex
+from host_harness.fs import confine, effects
+from host_harness.store import (
+    DEFAULT_BUSY_TIMEOUT_MS,
+    HOST_NS,
+    LockBudget,
+    Project,
+    SqliteKV,
+    StoreRouter,
+    WriteLockBusy,
+    check_name,
+    contains,
+    is_busy,
+)
+from host_harness.vectors import IndexPolicy, VectorIndex
 
 if TYPE_CHECKING:  # imported when a PostgreSQL store is chosen: a hook on SQLite does not pay for them
     from host_harness.store.pg.kv import PgKV, PgSession
@@ -133,7 +141,7 @@ def parse_event(msg: str) -> dict[str, Any] | None:
 
 
 class AnswerLedger(Protocol):
-    """Where calls made with a token record their answers (``host_harness/spool/ledger.py``)."""
+    """Where calls made with a token record their answers (``host_harness/spool/replay.py``)."""
 
     @property
     def path(self) -> Path:
@@ -289,10 +297,10 @@ class HostServices:
 
     def answer_ledger(self, path: Path) -> AnswerLedger:
         """The spool's replay ledger: the SQLite file ``path``, or a table of the PostgreSQL store."""
-        from host_harness.spool.ledger import Ledger
+        from host_harness.spool.replay import Ledger
 
         if self.store.is_postgresql:
-            from host_harness.store.pg.ledger import PgLedger
+            from host_harness.store.pg.replay import PgLedger
 
             return PgLedger(self._pg_session(), path)
         return Ledger(self.project.root, path)

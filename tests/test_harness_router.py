@@ -11,7 +11,7 @@ import pytest
 from guest.host import HostError
 from host_harness.errors import StoreError
 from host_harness.services import HostServices
-from host_harness.store.router import Project, Route, StoreRouter
+from host_harness.store import Project, Route, StoreRouter
 
 
 def tree(root: Path) -> list[str]:

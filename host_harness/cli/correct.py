@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from guest.memory.listing import INCLUDE, MAX_PAGE
-from host_harness.cli.records_read import iso
+from host_harness.cli.structured_read import iso
 from host_harness.guests.session import Session, echo_json
 
 NAMESPACE_HELP = "The store to look in (default: the project store, then every discipline)."

@@ -9,8 +9,8 @@ from typing import Any
 import click
 
 from guest.learn.skills import sanitize_name
+from host_harness.fs.skills import authored_skills, discover, managed_skills
 from host_harness.guests.session import Session, echo_json
-from host_harness.store.skills import authored_skills, discover, managed_skills
 
 
 @click.command()

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from host_harness.cli.learn import skill_table
-from host_harness.store import confine
+from host_harness.fs import confine
 from host_harness.ui.backend import Backend
 
 MAX_RECORDS = 100  # query_records' own limit
