@@ -16,12 +16,12 @@ from envelopes import call, ok
 from hostprocs import host, host_env, write_request
 
 from host_harness.config import ConfigError
-from host_harness.config.enabled_list import EnabledList
 from host_harness.fs import confine, skills
 from host_harness.hooks.cold import log_reason
 from host_harness.services import HostServices
 from host_harness.spool.watcher import Spool
 from host_harness.store import Project
+from host_harness.store.enabled_list import EnabledList
 
 SKILL = {"action": "create", "name": "deploy", "description": "How we deploy", "body": "1. Ship\n"}
 

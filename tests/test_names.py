@@ -10,9 +10,9 @@ import pytest
 from envelopes import call, ok
 
 from guest.learn.skills import sanitize_name
-from host_harness.config.enabled_list import BadName, check_name
 from host_harness.errors import StoreError
 from host_harness.store import Project
+from host_harness.store.enabled_list import BadName, check_name
 
 RESERVED = "validation: {what} 'host' is reserved: it is the host's read-only namespace, not a discipline"
 
@@ -176,9 +176,9 @@ def test_names_that_only_start_like_a_device_are_fine(project: Path, name: str):
 
 
 def test_the_host_refuses_a_discipline_or_skill_folder_differing_only_in_case(project: Path):
-    from host_harness.config.enabled_list import EnabledList
     from host_harness.fs import effects
     from host_harness.store import StoreRouter
+    from host_harness.store.enabled_list import EnabledList
 
     (project / ".gm" / "disciplines" / "frontend").mkdir(parents=True)
     with pytest.raises(StoreError, match="'Frontend' differs only in case from the existing 'frontend'"):

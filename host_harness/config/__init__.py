@@ -5,9 +5,6 @@
   file and its ``memory`` block (``config.py``);
 * :class:`StoreChoice`, :func:`resolve_store`, :data:`SQLITE`, :func:`redact`, :func:`scrub` -- which
   store a project uses, SQLite or PostgreSQL, and its URL without the password (``selection.py``).
-
-``enabled_list.py`` (editing ``.gm/disciplines/enabled.txt``) is imported by its own name: it needs
-the store's router and the guest's secret check, which a hook reading the configuration never loads.
 """
 
 from host_harness.config.config import (

@@ -10,7 +10,9 @@
   writers' queue is ``queue.py``);
 * :mod:`~host_harness.store.sqlite_files` -- the files SQLite opens, checked first.
 
-``pg/`` is the PostgreSQL store; it is loaded only when a project uses one, so nothing here imports it.
+``enabled_list.py`` (editing ``.gm/disciplines/enabled.txt``, which the router reads) is imported by
+its own name: it needs the guest's secret check, which a hook or a call never loads. ``pg/`` is the
+PostgreSQL store; it is loaded only when a project uses one, so nothing here imports it.
 """
 
 from host_harness.store import sqlite_files

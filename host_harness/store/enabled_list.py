@@ -34,7 +34,7 @@ from host_harness.fs import (
     valid_name,
     write_atomic_at,
 )
-from host_harness.store import RESERVED_DISCIPLINES, Project
+from host_harness.store.router import RESERVED_DISCIPLINES, Project
 
 RESERVED = frozenset({"default"})
 FOLDER = (".gm", "disciplines")
