@@ -51,7 +51,7 @@ from host_harness.guests.component import WasmGuest
 from host_harness.guests.native import NativeGuest
 from host_harness.guests.runtime import Runtime, artifact_is_intact, cache_file_name, default_cache_dir
 from host_harness.services import HostServices
-from host_harness.store.vecindex import IndexPolicy
+from host_harness.vectors import IndexPolicy
 
 ROWS: list[tuple[str, str, str]] = []
 

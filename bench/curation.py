@@ -30,7 +30,7 @@ from host_harness.guests.component import WasmGuest
 from host_harness.guests.native import NativeGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
-from host_harness.store.vecindex import IndexPolicy
+from host_harness.vectors import IndexPolicy
 
 Row = Callable[..., None]
 SIZE = 10000

@@ -31,16 +31,16 @@ import numpy as np
 
 from bench import corpus
 from bench.scale import COLD_RUNS, Row, cold_once, environment, pct
+from host_harness.config import StoreChoice
 from host_harness.guests.component import WasmGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
-from host_harness.store.digest import tracked
+from host_harness.store import tracked
 from host_harness.store.pg import schema
 from host_harness.store.pg.connect import connect
 from host_harness.store.pg.kv import PgKV, PgSession, vector_columns
 from host_harness.store.pg.vectors import APPROX_MIN, PgSearchPolicy, PgVectorIndex
-from host_harness.store.selection import StoreChoice
-from host_harness.store.vecindex import IndexPolicy
+from host_harness.vectors import IndexPolicy
 
 
 def replicate(source: Path, url: str, target: Path) -> StoreChoice:

@@ -30,7 +30,7 @@ from host_harness.guests.component import WasmGuest
 from host_harness.guests.native import NativeGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
-from host_harness.store.vecindex import IndexPolicy
+from host_harness.vectors import IndexPolicy
 
 IMPORTS = ("kv_get", "kv_put", "kv_query", "vec_search", "now_ms", "log")
 Event = tuple[str, str, float, float]

@@ -36,7 +36,7 @@ from bench.variants import DEFAULT, Variant, applied
 from host_harness.guests.base import BaseGuest
 from host_harness.hooks.protocol import DEFAULT_BUDGET_TOKENS
 from host_harness.services import HostServices, ManualClock
-from host_harness.store.vecindex import IndexPolicy
+from host_harness.vectors import IndexPolicy
 
 K = 10
 SHM = Path("/dev/shm")

@@ -32,9 +32,7 @@ from host_harness.guests.native import NativeGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
 from host_harness.store.digest import EMPTY
-from host_harness.store.vecfiles import Base
-from host_harness.store.vecindex import IndexPolicy, Snapshot
-from host_harness.store.vectors import VectorIndex
+from host_harness.vectors import Base, IndexPolicy, Snapshot, VectorIndex
 
 COLD_RUNS = 9
 BATCH = 2000

@@ -26,10 +26,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from host_harness.config import SQLITE
 from host_harness.errors import GuestError
 from host_harness.guests.base import BaseGuest
 from host_harness.services import HostServices, ManualClock
-from host_harness.store.selection import SQLITE
 
 FLOAT_TOLERANCE = 1e-6  # relative (absolute below 1): host cosine scores may differ in the last f32 bits
 FORMAT = 1

@@ -20,7 +20,7 @@ from transcripts import Transcript
 
 from host_harness.capture import extract, run, state, transcript
 from host_harness.capture.switches import Switches, switches
-from host_harness.store.config import ConfigError
+from host_harness.config import ConfigError
 
 pytestmark = pytest.mark.both_stores
 

@@ -20,7 +20,7 @@ from stores import store_digest
 
 from bench.pgcluster import USER as pg_cluster_user_name
 from host_harness.cli.main import cli
-from host_harness.store.local_state import gitignore_text
+from host_harness.fs.local_state import gitignore_text
 
 pytestmark = pytest.mark.both_stores
 

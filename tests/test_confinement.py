@@ -15,13 +15,13 @@ import pytest
 from envelopes import call, ok
 from hostprocs import host, host_env, write_request
 
+from host_harness.config import ConfigError
+from host_harness.fs import confine, skills
 from host_harness.hooks.cold import log_reason
 from host_harness.services import HostServices
 from host_harness.spool.watcher import Spool
-from host_harness.store import confine, skills
-from host_harness.store.config import ConfigError
+from host_harness.store import Project
 from host_harness.store.enabled_list import EnabledList
-from host_harness.store.router import Project
 
 SKILL = {"action": "create", "name": "deploy", "description": "How we deploy", "body": "1. Ship\n"}
 

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from hostprocs import host, host_env
 
 from host_harness.cli.main import cli
+from host_harness.store import Project
 from host_harness.store.enabled_list import EnabledList
-from host_harness.store.router import Project
 
 
 def enabled_file(project: Path) -> Path:

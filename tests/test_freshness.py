@@ -11,8 +11,7 @@ import pytest
 from envelopes import ok
 
 from guest.memory import facets, freshness, rules
-from host_harness.store import filedigest
-from host_harness.store.filedigest import FileDigests
+from host_harness.fs import FileDigests, filedigest
 
 RETRY = "Retries are configured in src/retry.py with exponential backoff."
 

@@ -18,7 +18,7 @@ from helpers.files import digest_if_any as digest
 
 from host_harness.errors import GuestError, HostFailure
 from host_harness.services import HostServices, ManualClock
-from host_harness.store.kv import SqliteKV
+from host_harness.store import SqliteKV
 
 
 def envelope(guest, verb: str, body: dict | str) -> dict:

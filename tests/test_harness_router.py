@@ -10,7 +10,7 @@ import pytest
 
 from host_harness.errors import HostError, StoreError
 from host_harness.services import HostServices
-from host_harness.store.router import Project, Route, StoreRouter
+from host_harness.store import Project, Route, StoreRouter
 
 
 def tree(root: Path) -> list[str]:

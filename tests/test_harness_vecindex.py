@@ -20,11 +20,9 @@ from conftest import WASM
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from host_harness.store import digest, vecindex
-from host_harness.store.kv import SqliteKV
-from host_harness.store.schema import MIGRATIONS
-from host_harness.store.vecindex import IndexDir, IndexPolicy
-from host_harness.store.vectors import VectorIndex
+from host_harness.store import MIGRATIONS, SqliteKV, digest
+from host_harness.vectors import IndexDir, IndexPolicy, VectorIndex
+from host_harness.vectors import index as vecindex
 
 NS = "vectors/test"
 DIM = 8

@@ -241,7 +241,7 @@ def changed_under_its_index(project: Path, tmp_path: Path, wasm_runtime: Runtime
     from host_harness.guests.native import NativeGuest
     from host_harness.guests.runtime import cache_file_name, default_cache_dir
     from host_harness.services import HostServices
-    from host_harness.store.vecindex import IndexPolicy
+    from host_harness.vectors import IndexPolicy
 
     cache = tmp_path / "cache"
     cache.mkdir()
@@ -263,7 +263,7 @@ def changed_under_its_index(project: Path, tmp_path: Path, wasm_runtime: Runtime
 
 def index_current(project: Path, cache: Path) -> bool:
     from host_harness.store import digest
-    from host_harness.store.vecindex import IndexDir, IndexPolicy
+    from host_harness.vectors import IndexDir, IndexPolicy
 
     db = project / ".gm" / "rs-learn.db"
     ns = f"vectors/{EMBEDDER_ID}"
@@ -293,8 +293,8 @@ def test_the_warm_reader_answers_a_stale_index_from_keywords_too(changed_under_i
                                                                  request, monkeypatch):
     from conftest import make_guest
 
+    from host_harness.config import resolve_store
     from host_harness.hooks.reader import HookGuest
-    from host_harness.store.selection import resolve_store
 
     project, cache = changed_under_its_index
     monkeypatch.setenv("RS_LEARN_CACHE_DIR", str(cache))

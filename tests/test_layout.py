@@ -89,6 +89,53 @@ def test_no_import_circles(package: str):
     assert inside == [], inside
 
 
+def private_imports(path: Path, importer: str, known: dict[str, Path]) -> list[str]:
+    """``module:name`` of each underscore name ``path`` imports from a package it is not inside."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in known):
+            continue
+        package = node.module if known[node.module].name == "__init__.py" else node.module.rpartition(".")[0]
+        for alias in node.names:
+            if alias.name.startswith("_") and not importer.startswith(package + "."):
+                found.append(f"{node.module}:{alias.name}")
+    return found
+
+
+def test_no_private_name_is_imported_from_outside_its_package():
+    """An underscore name is its package's own: ``cli.capture`` may use ``cli.hook._run``, a test may not."""
+    known = modules()
+    importers = {**known, **{f"tests.{p.stem}": p for p in (ROOT / "tests").rglob("*.py")},
+                 **{f"scripts.{p.stem}": p for p in (ROOT / "scripts").rglob("*.py")}}
+    found = {name: hits for name, path in importers.items() if (hits := private_imports(path, name, known))}
+    assert found == {}, found
+
+
+def test_the_private_import_finder_finds_one(tmp_path: Path):
+    source = tmp_path / "user.py"
+    source.write_text("from host_harness.cli.hook import _run, budget\n", encoding="utf-8")
+    known = modules()
+    assert private_imports(source, "tests.user", known) == ["host_harness.cli.hook:_run"]
+    assert private_imports(source, "host_harness.cli.capture", known) == []
+
+
+STORAGE = ("host_harness.fs", "host_harness.config", "host_harness.store", "host_harness.vectors",
+           "host_harness.services")  # each imports only those before it (docs/layout.md)
+
+
+def test_the_host_storage_packages_are_layers():
+    known = modules()
+
+    def layer(name: str) -> int | None:
+        if name.startswith("host_harness.store.pg"):
+            return STORAGE.index("host_harness.vectors")  # loaded on its own, it shares the vectors' top-k
+        return next((i for i, p in enumerate(STORAGE) if name == p or name.startswith(p + ".")), None)
+
+    upward = [(name, dep) for name, path in known.items() if (own := layer(name)) is not None
+              for dep in imported(path, known) if (other := layer(dep)) is not None and other > own]
+    assert upward == [], upward
+
+
 def test_the_hooks_form_one_package():
     hooks = ROOT / "host_harness" / "hooks"
     assert sorted(p.name for p in hooks.glob("*.py")) == [

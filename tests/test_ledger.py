@@ -23,11 +23,11 @@ from hostprocs import HOOK_FACTS, Watcher, host, host_env, remember, wait_for
 from secret_corpus import true_cases
 
 from guest.screening.redact import MARKER, redact
+from host_harness.fs.confine import OutsideProject
 from host_harness.guests.runtime import Runtime
 from host_harness.hooks import ledger, sessions, switches
 from host_harness.hooks.cold import HookConfig, PromptSubmitHook, SessionStartHook
 from host_harness.hooks.record import PromptRun
-from host_harness.store.confine import OutsideProject
 
 PROMPT = "which port does the staging server use?"
 PORT_FACT = HOOK_FACTS[0]

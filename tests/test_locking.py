@@ -17,8 +17,7 @@ from host_harness.errors import HostFailure
 from host_harness.guests.component import WasmGuest
 from host_harness.guests.runtime import Runtime
 from host_harness.services import HostServices
-from host_harness.store.kv import SqliteKV
-from host_harness.store.locks import LockBudget, WriteLockBusy
+from host_harness.store import LockBudget, SqliteKV, WriteLockBusy
 
 READS = [
     ("recall", {"query": "deploys"}),
@@ -205,8 +204,8 @@ class PgHolder:
     def __init__(self, project: Path) -> None:
         import psycopg
 
+        from host_harness.config import resolve_store
         from host_harness.store.pg.driver import LOCK_CLASS, project_lock_key
-        from host_harness.store.selection import resolve_store
 
         choice = resolve_store(project)
         self.conn = psycopg.connect(choice.url, autocommit=True)

@@ -24,16 +24,15 @@ from hostprocs import Watcher, host, host_env, wait_for, write_request
 
 from host_harness.cachedir import default_cache_dir
 from host_harness.cli.main import cli
+from host_harness.config import SQLITE, ConfigError, StoreChoice, redact, resolve_store
 from host_harness.errors import HostError
 from host_harness.guests.native import NativeGuest
 from host_harness.services import HostServices
-from host_harness.store.config import ConfigError
 from host_harness.store.pg import schema
 from host_harness.store.pg.connect import connect
 from host_harness.store.pg.driver import PostgresError
 from host_harness.store.pg.kv import PgKV, PgSession
 from host_harness.store.pg.vectors import PgSearchPolicy, PgVectorIndex
-from host_harness.store.selection import SQLITE, StoreChoice, redact, resolve_store
 
 SECRET = "s3cr3t-PassW0rd"
 

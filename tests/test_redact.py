@@ -197,7 +197,7 @@ def test_redaction_off_stores_the_text_as_given(guest_factory, project: Path, cl
 def test_a_bad_redact_setting_stops_the_host(project: Path):
     (project / ".gm").mkdir(exist_ok=True)
     (project / ".gm" / "config.json").write_text('{"redact": "no"}', encoding="utf-8")
-    from host_harness.store.config import ConfigError
+    from host_harness.config import ConfigError
 
     with pytest.raises(ConfigError, match='redact must be true or false, got "no"'):
         HostServices(project)

@@ -253,7 +253,7 @@ def ignored(project: Path, paths: list[str]) -> list[str]:
 
 
 def test_the_first_write_keeps_local_state_out_of_git(guest, project: Path):
-    from host_harness.store import local_state
+    from host_harness.fs import local_state
 
     git(project, "init", "-q")
     assert call(guest, "recall", "anything")["ok"] is True
@@ -270,7 +270,7 @@ def test_an_existing_gm_gets_no_gitignore(guest, project: Path):
 
 
 def test_the_same_list_serves_the_projects_own_gitignore(project: Path):
-    from host_harness.store import local_state
+    from host_harness.fs import local_state
 
     git(project, "init", "-q")
     (project / ".gitignore").write_text("".join(line + "\n" for line in local_state.project_patterns()))

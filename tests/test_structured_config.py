@@ -11,8 +11,7 @@ from hostprocs import host, host_env
 from structured_helpers import write_config
 
 from host_harness.cli.main import cli
-from host_harness.services import HostServices
-from host_harness.store.config import (
+from host_harness.config.config import (
     ENV_FIELDS,
     ConfigError,
     MemoryConfig,
@@ -20,6 +19,7 @@ from host_harness.store.config import (
     load_memory_config,
     read_memory_config,
 )
+from host_harness.services import HostServices
 
 DEFAULTS = {
     "enabled": True,

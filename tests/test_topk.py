@@ -24,7 +24,7 @@ from guest.memory.reindex import remove
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.native import NativeGuest
 from host_harness.services import HostServices
-from host_harness.store.vecindex import IndexPolicy
+from host_harness.vectors import IndexPolicy
 
 WORDS = [f"w{i}" for i in range(400)]
 DOCS = 2600

@@ -91,7 +91,7 @@ def test_the_cold_path_loads_neither_the_warm_client_nor_the_postgresql_store(re
     cold, modules = hook(remembered)
     assert "8080" in cold
     unused = {"host_harness.hooks.warm", "host_harness.store.pg.kv", "host_harness.store.pg.vectors",
-              "host_harness.store.pg.ledger"}
+              "host_harness.store.pg.replay"}
     assert not modules & unused, sorted(modules & unused)
 
 

@@ -26,9 +26,9 @@ from typing import Any
 from host_harness.capture import state
 from host_harness.capture.switches import switches
 from host_harness.capture.transcript import folder_name
+from host_harness.fs import confine
 from host_harness.hooks.cold import Hook
 from host_harness.hooks.protocol import SESSION_EVENT, Skip, has_memory, log_reason, parse_event
-from host_harness.store import confine
 
 LOG = (".gm", "logs", "capture.log")
 

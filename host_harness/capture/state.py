@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from host_harness.capture.extract import Tracker
-from host_harness.store import confine
+from host_harness.fs import confine
 
 FOLDER = (".gm", "logs", "capture")
 MAX_FILE_BYTES = 4 * 1024 * 1024

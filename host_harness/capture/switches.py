@@ -7,7 +7,7 @@
 * ``RS_LEARN_CAPTURE=0`` (``false``, ``no``, ``off``): nothing is captured, whatever the file says.
 
 Anything else in the block -- an unknown key, a value of the wrong type -- is a
-:class:`~host_harness.store.config.ConfigError` naming it.
+:class:`~host_harness.config.config.ConfigError` naming it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from host_harness.store.config import CONFIG_FILE, FALSE, ConfigError, read_config
+from host_harness.config import CONFIG_FILE, FALSE, ConfigError, read_config
 
 ENV = "RS_LEARN_CAPTURE"
 KEY = "capture"

@@ -19,6 +19,7 @@ from host_harness.capture import EVENTS
 from host_harness.capture.run import capture as run_capture
 from host_harness.cli.correct import describe
 from host_harness.cli.hook import TIMEOUT, _run, budget
+from host_harness.config import ConfigError
 from host_harness.guests.session import Session, echo_json
 from host_harness.hooks.protocol import (
     MAX_INPUT_BYTES,
@@ -30,7 +31,6 @@ from host_harness.hooks.protocol import (
     parse_event,
 )
 from host_harness.project import find_project
-from host_harness.store.config import ConfigError
 
 
 @click.command("capture")

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from host_harness.cli.records_read import iso
+from host_harness.cli.structured_read import iso
 from host_harness.contract import section
 from host_harness.guests.session import Session, echo_json
 

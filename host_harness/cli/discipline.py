@@ -7,10 +7,10 @@ from typing import Any
 import click
 
 from host_harness.errors import StoreError
+from host_harness.fs import confine
 from host_harness.guests.session import Session, echo_json
-from host_harness.store import confine
+from host_harness.store import DISCIPLINES, Project
 from host_harness.store.enabled_list import BadName, EnabledList, check_name
-from host_harness.store.router import DISCIPLINES, Project
 
 
 def _name(ctx: click.Context, _param: click.Parameter, value: str) -> str:

@@ -137,9 +137,8 @@ def _run(kind: type[Hook], session: Session, budget: int, timeout: float, log_pr
 @click.argument("dim", type=click.IntRange(1, 65_536))
 def build_index(db: Path, ns: str, dim: int) -> None:
     """Build the persisted vector index of NS in DB (prompt-submit starts this in the background)."""
-    from host_harness.store.kv import SqliteKV
-    from host_harness.store.vecindex import IndexDir, IndexPolicy
-    from host_harness.store.vectors import VectorIndex
+    from host_harness.store import SqliteKV
+    from host_harness.vectors import IndexDir, IndexPolicy, VectorIndex
 
     policy = IndexPolicy.from_env(default_cache_dir())
     kv = SqliteKV(db)

@@ -18,8 +18,8 @@ import click
 from host_harness.guests.session import Session, echo_json
 from host_harness.integrations.importers import ImportSourceError, find
 from host_harness.integrations.markdown import Found
+from host_harness.store import Project
 from host_harness.store.enabled_list import BadName, EnabledList
-from host_harness.store.router import Project
 
 BATCH = 500
 MAX_BATCH_BYTES = 1_800_000  # under the guest's 2 MiB body limit

@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
+from host_harness.fs.skills import authored_skills, discover, managed_skills
 from host_harness.guests.session import Session, echo_json
-from host_harness.store.skills import authored_skills, discover, managed_skills
 
 
 @click.command()

@@ -24,18 +24,18 @@ from host_harness.cli.git import git
 from host_harness.cli.hook import hook, is_hook, run_hook
 from host_harness.cli.learn import learn, skills
 from host_harness.cli.mcp import mcp
-from host_harness.cli.records import records
 from host_harness.cli.setup import setup
 from host_harness.cli.spool import spool
+from host_harness.cli.structured import records
 from host_harness.cli.trust import approve, notes, quarantined
 from host_harness.cli.ui import ui
 from host_harness.cli.warmup import warmup
 from host_harness.cli.why import why
+from host_harness.config import redact
 from host_harness.guests import DEFAULT_WASM
 from host_harness.guests.session import Session, echo_json
 from host_harness.project import FROM_ENV, GIVEN, chosen
-from host_harness.store.router import Project
-from host_harness.store.selection import redact
+from host_harness.store import Project
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

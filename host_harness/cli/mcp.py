@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from host_harness.cli.records import scope_options, trusted_scope
+from host_harness.cli.structured import scope_options, trusted_scope
 from host_harness.guests.session import Session
 
 if TYPE_CHECKING:

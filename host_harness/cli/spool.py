@@ -12,12 +12,12 @@ from typing import Any
 
 import click
 
-from host_harness.cli.records import with_scope
+from host_harness.cli.structured import with_scope
+from host_harness.fs import confine
 from host_harness.guests.session import Session
 from host_harness.spool.lock import LockHeld, SpoolLock
 from host_harness.spool.scope import TRUST_FLAG
 from host_harness.spool.watcher import ANSWERED, DEFERRED, POLL_INTERVAL_S, SPOOL, Spool, spool_root
-from host_harness.store import confine
 
 Scope = dict[str, Any]
 EXIT_LOCK_HELD = 3

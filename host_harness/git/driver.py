@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from host_harness.fs import write_atomic
 from host_harness.git.services import GitServices, GitView
 from host_harness.git.stores import StoreRefused, buckets, check_store, compare, snapshot
 from host_harness.guests.base import BaseGuest
 from host_harness.services import HostServices, wall_clock_ms
-from host_harness.store.atomic import write_atomic
-from host_harness.store.schema import STORE_TABLES
+from host_harness.store import STORE_TABLES
 
 CLEAN, UNDECIDED, REFUSED = 0, 1, 2
 STORE = Path(".gm") / "rs-learn.db"

@@ -19,8 +19,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from host_harness.fs import write_atomic
 from host_harness.integrations.localstate import gitignore_edit
-from host_harness.store.atomic import write_atomic
 
 ATTRIBUTES = ".gm/**/*.db diff=rs-learn merge=rs-learn"
 DRIVER = "rs-learn"

@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from host_harness.config import SQLITE
 from host_harness.errors import StoreError
 from host_harness.git.stores import KeyState
 from host_harness.services import HostServices
-from host_harness.store.kv import check_name, contains
-from host_harness.store.router import HOST_NS, Project, Route, StoreRouter
-from host_harness.store.selection import SQLITE
+from host_harness.store import HOST_NS, Project, Route, StoreRouter, check_name, contains
 
 GIT = "git"
 

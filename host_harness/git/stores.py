@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from host_harness.store.schema import MIGRATIONS
+from host_harness.store import MIGRATIONS
 
 
 class StoreRefused(Exception):

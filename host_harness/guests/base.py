@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from host_harness.errors import GuestError, GuestTrap, HostFailure
-from host_harness.store import effects
+from host_harness.fs import effects
 
 if TYPE_CHECKING:
     from host_harness.services import HostServices
@@ -117,7 +117,7 @@ class BaseGuest(ABC):
         """Serve one spool verb; returns the JSON envelope (a host failure becomes an error envelope).
 
         With a ``token`` (the spool's claim) and a ledger on the services, the envelope is recorded
-        under the token in the transaction that commits the call (``host_harness/spool/ledger.py``).
+        under the token in the transaction that commits the call (``host_harness/spool/replay.py``).
         """
         try:
             _require_unicode(verb=verb, body=body)

@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from host_harness.config import ConfigError, resolve_store
 from host_harness.errors import GuestError
 from host_harness.guests import DEFAULT_WASM as DEFAULT_WASM  # where it was (scripts/demo.py)
 from host_harness.project import GIVEN, Found
-from host_harness.store.config import ConfigError
 from host_harness.store.pg.driver import PostgresError
-from host_harness.store.selection import resolve_store
 
 if TYPE_CHECKING:  # wasmtime and numpy load when a command opens the project, not for --help
     from host_harness.guests.base import BaseGuest

@@ -16,6 +16,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from host_harness.fs import write_atomic
 from host_harness.guests.runtime import (
     Runtime,
     artifact_is_intact,
@@ -25,8 +26,7 @@ from host_harness.guests.runtime import (
 )
 from host_harness.hooks.protocol import Skip, log_reason, start_once
 from host_harness.services import HostServices
-from host_harness.store.atomic import write_atomic
-from host_harness.store.vecindex import HOOK_SCAN_MAX, IndexDir, IndexPolicy
+from host_harness.vectors import HOOK_SCAN_MAX, IndexDir, IndexPolicy
 
 STAMP_NAME = ".hook-verified.json"
 

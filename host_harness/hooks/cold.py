@@ -47,6 +47,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
+from host_harness.config import read_memory_config
 from host_harness.errors import GuestError
 from host_harness.guests.base import BaseGuest
 from host_harness.guests.runtime import Runtime, default_cache_dir
@@ -76,8 +77,7 @@ from host_harness.hooks.protocol import (
 from host_harness.hooks.record import PromptRun, reset_session, unread_run
 from host_harness.project import find_project
 from host_harness.services import HostServices
-from host_harness.store.config import read_memory_config
-from host_harness.store.vecindex import HOOK_SCAN_MAX
+from host_harness.vectors import HOOK_SCAN_MAX
 
 __all__ = [  # the protocol's pieces live in hooks.protocol (the fast path needs them without this)
     "DEFAULT_BUDGET_TOKENS", "DEFAULT_TIMEOUT_S", "EXIT_MARGIN_S", "HOOK_EVENT", "LOG_NAME",

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from host_harness.store import confine
+from host_harness.fs import confine
 
 PARTS = (".gm", "logs", "ledger.jsonl")
 MAX_LEDGER_BYTES = 1024 * 1024

@@ -23,10 +23,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from host_harness.cachedir import default_cache_dir
-from host_harness.store import confine
-from host_harness.store.config import ConfigError
-from host_harness.store.selection import resolve_store
-from host_harness.store.skills import places as skill_places
+from host_harness.config import ConfigError, resolve_store
+from host_harness.fs import confine
+from host_harness.fs.skills import places as skill_places
 
 HOOK_EVENT = "UserPromptSubmit"
 SESSION_EVENT = "SessionStart"

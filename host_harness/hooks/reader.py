@@ -22,13 +22,13 @@ from pathlib import Path
 from queue import SimpleQueue
 
 from host_harness.cachedir import default_cache_dir
+from host_harness.config import StoreChoice
 from host_harness.errors import StoreError
 from host_harness.guests.base import BaseGuest, answer
 from host_harness.hooks.background import hook_index_policy, warm_vector_indexes
 from host_harness.hooks.server import GRACE_S, Request, WarmServer
 from host_harness.services import HostServices
-from host_harness.store.selection import StoreChoice
-from host_harness.store.vecindex import HOOK_SCAN_MAX
+from host_harness.vectors import HOOK_SCAN_MAX
 
 Serve = Callable[[str, str, float], str]  # (verb, body JSON, seconds left) -> envelope
 log = logging.getLogger("rs_learn.warm")

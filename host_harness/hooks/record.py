@@ -27,9 +27,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from host_harness.config import ConfigError
 from host_harness.hooks import ledger, protocol, sessions, switches
 from host_harness.hooks.protocol import Skip, log_reason
-from host_harness.store.config import ConfigError
 
 LOG_PROMPTS_ENV = "RS_LEARN_LOG_PROMPTS"
 

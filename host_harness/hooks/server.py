@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from host_harness.fs import confine
 from host_harness.hooks.warm import (
     SOCKET_NAME,
     STARTED,
@@ -43,7 +44,6 @@ from host_harness.hooks.warm import (
     peer_uid,
     socket_path,
 )
-from host_harness.store import confine
 
 MAX_CONNECTIONS = 32
 READ_TIMEOUT_S = 5.0  # a client that has not sent its whole request within this is dropped

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from host_harness.store import confine
+from host_harness.fs import confine
 
 FOLDER = (".gm", "logs", "sessions")
 MAX_IDS = 1000

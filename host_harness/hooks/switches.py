@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from host_harness.store.config import CONFIG_FILE, FALSE, TRUE, ConfigError, read_config
+from host_harness.config import CONFIG_FILE, FALSE, TRUE, ConfigError, read_config
 
 ENV = "RS_LEARN_AUTO_RECALL"
 KEY = "auto_recall"

@@ -37,8 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from host_harness.fs import confine
 from host_harness.hooks.protocol import WARM_SOCKET
-from host_harness.store import confine
 
 SOCKET_NAME = WARM_SOCKET
 VERSION = 2

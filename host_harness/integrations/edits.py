@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from host_harness.cachedir import default_cache_dir
-from host_harness.store.atomic import write_atomic
+from host_harness.fs import write_atomic
 
 BACKUPS = "setup-backups"
 

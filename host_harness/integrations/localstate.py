@@ -3,7 +3,7 @@
 The stores in ``.gm/`` (``rs-learn.db``, disciplines, managed skills, ``config.json``) are meant to be
 committed; these are not: the exec spool and its ledger (requests, answers, claims), the hook and
 server logs, a warm server's socket, SQLite's journals and the writers' queue (the list is
-``host_harness/store/local_state.py``'s, also written to ``.gm/.gitignore``). The persisted vector
+``host_harness/fs/local_state.py``'s, also written to ``.gm/.gitignore``). The persisted vector
 indexes live in the user's cache, never in the project.
 
 ``setup --scope project`` and ``git install`` add the lines that are missing to the project's
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from host_harness.fs import project_patterns
 from host_harness.integrations.edits import Edit, read_text
-from host_harness.store.local_state import project_patterns
 
-# The one list of local state (host_harness/store/local_state.py), as paths from the project root.
+# The one list of local state (host_harness/fs/local_state.py), as paths from the project root.
 LOCAL_STATE = tuple(project_patterns())
 HEADER = "# rs-learn: local state (the stores in .gm/ are committed)"
 

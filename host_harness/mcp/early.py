@@ -37,7 +37,7 @@ from typing import Any, BinaryIO
 
 REPLIES = Path(__file__).with_name("replies.json")
 MODERN_META = "io.modelcontextprotocol/protocolVersion"
-DEFAULT_CHECKLIST_DEPTH = 5  # host_harness.store.config.MemoryConfig.maxChecklistDepth's default
+DEFAULT_CHECKLIST_DEPTH = 5  # host_harness.config.config.MemoryConfig.maxChecklistDepth's default
 GLOBAL_VALUES = ("-p", "--project", "--wasm", "--store")
 GLOBAL_FLAGS = ("-v", "--verbose", "--native")
 MCP_VALUES = ("-p", "--project", "--timeout", "--actor", "--conversation", "--project-id", "--thread")
@@ -107,7 +107,7 @@ def tool_set(project: Path) -> str | None:
 
     Raises ``ConfigError`` or ``OSError`` when the configuration does not load.
     """
-    from host_harness.store.config import read_memory_config
+    from host_harness.config import read_memory_config
 
     config, _warnings = read_memory_config(project)
     if not config.enabled:
@@ -117,7 +117,7 @@ def tool_set(project: Path) -> str | None:
 
 def start(args: list[str]) -> Early | None:
     """Start answering if ``args`` is a plain ``mcp`` command line whose project's configuration loads."""
-    from host_harness.store.config import ConfigError
+    from host_harness.config import ConfigError
 
     global _active
     project = project_of(args)

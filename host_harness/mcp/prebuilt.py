@@ -30,10 +30,10 @@ def sdk_replies() -> dict[str, Any]:
     import anyio
     from mcp_types import version as protocols
 
+    from host_harness.config import MemoryConfig
     from host_harness.mcp.server import RsLearnServer
     from host_harness.mcp.worker import GuestWorker
-    from host_harness.store.config import MemoryConfig
-    from host_harness.store.router import Project
+    from host_harness.store import Project
 
     def no_guest() -> Any:
         raise AssertionError("initialize and tools/list never reach the guest")

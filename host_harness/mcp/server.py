@@ -55,16 +55,15 @@ from mcp.types import (
 )
 
 from host_harness import __version__
+from host_harness.config import MemoryConfig
+from host_harness.fs import skills, valid_name
 from host_harness.mcp.early import Early
 from host_harness.mcp.outputs import OUTPUTS
 from host_harness.mcp.schemas import Schema, memory_schemas, structured_schemas
 from host_harness.mcp.stdin import StdinLines
 from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, ToolSpec, prepare, tool_result
 from host_harness.mcp.worker import GuestWorker
-from host_harness.store import skills
-from host_harness.store.config import MemoryConfig
-from host_harness.store.names import valid_name
-from host_harness.store.router import Project
+from host_harness.store import Project
 from host_harness.warmup import Compiling
 
 LISTED_BLOCKS = 100

@@ -1,7 +1,7 @@
 """Claims: a request moved to ``work/<token>/<verb>/<name>`` while it is being answered.
 
 The token is random (16 hex digits) and names the claim for good: it survives a crash in the
-claim's path, and the replay ledger (``host_harness/spool/ledger.py``) records the call's answer
+claim's path, and the replay ledger (``host_harness/spool/replay.py``) records the call's answer
 under it. Claiming is a rename, atomic within a file system. When ``in/`` lives on another file
 system than ``work/`` (a mount), the rename fails with ``EXDEV`` and the request is copied instead:
 first a marker ``work/<token>/.source`` naming the source (device, inode, size, mtime), then the
@@ -26,8 +26,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from host_harness.fs import fsync_dir, write_atomic
 from host_harness.spool.inbox import READ_FLAGS, Request, ignored, scan
-from host_harness.store.atomic import fsync_dir, write_atomic
 
 TOKEN_RE = re.compile(r"[0-9a-f]{16}")
 SOURCE = ".source"

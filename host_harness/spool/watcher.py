@@ -12,7 +12,7 @@ One request, step by step (crash-safe at every point):
    first, so a claim never coexists with an answer that is not its own);
 2. read and decode the body, ``guest.dispatch(verb, body, token=...)``: one transaction,
    which also records the envelope under the token in the replay ledger when the call
-   changed anything (``host_harness/spool/ledger.py``);
+   changed anything (``host_harness/spool/replay.py``);
 3. write ``out/<N>.json`` atomically (a temp file in ``out/``, fsync, rename, fsync);
 4. remove the claim.
 
@@ -46,7 +46,7 @@ a symbolic link, a FIFO, a socket or a hard-linked file (removed: only its name 
 unlinked), a directory (set aside in ``.rejected/``), an id over 200 bytes (answered
 when ``out/<N>.json`` can be named, else set aside). A verb folder that is a symbolic
 link is set aside unread. Nothing here follows a link: the spool's folders are checked
-at every poll (``host_harness/store/confine.py``).
+at every poll (``host_harness/fs/confine.py``).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from host_harness.fs import confine, write_atomic_at
 from host_harness.guests.base import BaseGuest, answer, envelope_ok
 from host_harness.spool.claims import Claim, Claims
 from host_harness.spool.inbox import (
@@ -79,8 +80,6 @@ from host_harness.spool.inbox import (
     unusable,
 )
 from host_harness.spool.scope import unwrap
-from host_harness.store import confine
-from host_harness.store.atomic import write_atomic_at
 
 __all__ = ["ANSWERED", "DEFERRED", "BodyError", "Spool", "decode_body", "ignored", "scan", "spool_root"]
 

@@ -1,6 +1,6 @@
 """Content digests of the vector namespaces, kept by the store in the same transaction as the writes.
 
-The persisted vector index (``host_harness.store.vecindex``) lives outside the project, in the
+The persisted vector index (``host_harness.vectors.index``) lives outside the project, in the
 user's cache; the committed ``.db`` is the only source of truth, and it may be replaced under us
 (``git checkout``, ``git pull``, a merge). So the index is served only when it was built from
 *exactly* what the store holds now, and the store says what that is: table ``kv_digest`` holds,

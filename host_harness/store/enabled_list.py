@@ -7,11 +7,11 @@ bytes that are not UTF-8). ``enable`` appends a name that is not there yet;
 atomically (temp file + rename); an edit that changes nothing writes nothing.
 Concurrent edits are serialised by ``flock`` on the ``disciplines`` directory,
 so two ``enable`` commands at once both land. No symbolic link below the project is
-followed (``host_harness/store/confine.py``).
+followed (``host_harness/fs/confine.py``).
 
 Names are checked with the router's rule, ``[A-Za-z0-9][A-Za-z0-9_-]{0,63}``
 (no ``/``, ``..``, NUL, absolute path, nothing longer than 64 characters), and no Windows
-device name (``CON``, ``nul``, ``LPT1``: ``host_harness/store/names.py``); ``default`` is the
+device name (``CON``, ``nul``, ``LPT1``: ``host_harness/fs/names.py``); ``default`` is the
 project store itself, searched always, and is refused too. ``enable`` also refuses a name that
 differs only in case from a known discipline. A command given a name also refuses one that reads as
 a secret (a discipline is a folder git commits): :func:`check_name`'s ``secret_kind`` asks the guest
@@ -26,9 +26,15 @@ import fcntl
 import os
 from collections.abc import Callable, Iterator
 
-from host_harness.store import confine
-from host_harness.store.atomic import write_atomic_at
-from host_harness.store.names import case_twin, case_twin_error, device_name_error, is_device_name, valid_name
+from host_harness.fs import (
+    case_twin,
+    case_twin_error,
+    confine,
+    device_name_error,
+    is_device_name,
+    valid_name,
+    write_atomic_at,
+)
 from host_harness.store.router import RESERVED_DISCIPLINES, Project
 
 RESERVED = frozenset({"default"})

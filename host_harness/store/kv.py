@@ -126,7 +126,7 @@ class SqliteKV:
         self.upgrade_fails_fast = False
         self.budget: LockBudget | None = None
         # The project root: the file and its folders are checked for links below it before every
-        # open (``host_harness/store/confine.py``); ``None`` for a store outside any project.
+        # open (``host_harness/fs/confine.py``); ``None`` for a store outside any project.
         self.confine_to: Path | None = None
         self.attachments: dict[str, tuple[Path, str]] = {}  # alias -> (file, schema statement)
         self._conn: sqlite3.Connection | None = None

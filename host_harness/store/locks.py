@@ -1,7 +1,7 @@
 """Lock contention: the budget one call may wait, and telling "busy" from "broken".
 
 A call that still cannot get a store's write lock when its budget is spent answers ``busy:``
-(``host_harness/services.py``), never ``internal:``: nothing was changed, and the same call can be
+(``host_harness/services/transaction.py``), never ``internal:``: nothing was changed, and the same call can be
 made again. :func:`is_busy` tells those errors apart, from SQLite, the writers' queue
 (``host_harness/store/queue.py``) and PostgreSQL alike.
 """

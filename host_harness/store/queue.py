@@ -34,8 +34,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from host_harness.store import confine
-from host_harness.store.local_state import QUEUE_SUFFIX
+from host_harness.fs import QUEUE_SUFFIX, confine
 from host_harness.store.locks import LockTimeout
 
 TICKETS = 1024  # ticket n is the lock on byte TICKETS + n (the count lives in bytes 0-7)

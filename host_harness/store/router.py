@@ -6,9 +6,9 @@
   its own world there (see :meth:`StoreRouter.host_value`);
 * every other namespace lives in ``<project>/.gm/rs-learn.db`` under its own name.
 
-A discipline ``<name>`` becomes a directory name (``host_harness/store/names.py``). Nothing here
+A discipline ``<name>`` becomes a directory name (``host_harness/fs/names.py``). Nothing here
 creates ``.gm/``: the store creates its directory on the first write. Nothing here follows a link below
-the project either (``host_harness/store/confine.py``): a linked ``enabled.txt`` or
+the project either (``host_harness/fs/confine.py``): a linked ``enabled.txt`` or
 skills folder reads as absent, with a warning.
 """
 
@@ -22,13 +22,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from host_harness.config import MemoryConfig, load_memory_config, load_redact
 from host_harness.errors import StoreError
-from host_harness.store import confine, skills
-from host_harness.store.config import MemoryConfig, load_memory_config, load_redact
-from host_harness.store.filedigest import PREFIX as FILE_PREFIX
-from host_harness.store.filedigest import FileDigests
+from host_harness.fs import (
+    DEVICE_RULE,
+    FILE_PREFIX,
+    FileDigests,
+    case_twin,
+    case_twin_error,
+    confine,
+    skills,
+    valid_name,
+)
 from host_harness.store.kv import check_name
-from host_harness.store.names import DEVICE_RULE, case_twin, case_twin_error, valid_name
 
 HOST_NS = "host"
 RESERVED_DISCIPLINES = frozenset({HOST_NS})  # a discipline folder named like the host namespace

@@ -28,7 +28,7 @@ import logging
 import os
 from pathlib import Path
 
-from host_harness.store import confine
+from host_harness.fs import confine
 
 SIDE_SUFFIXES = ("-journal", "-wal", "-shm")
 SUPER_INFIX = "-mj"

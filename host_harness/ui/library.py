@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from host_harness.cli.learn import shadowing, skill_table
-from host_harness.store import confine
-from host_harness.store.skills import discover
+from host_harness.fs import confine
+from host_harness.fs.skills import discover
 from host_harness.ui.backend import Backend
 
 MAX_RECORDS = 100  # query_records' own limit

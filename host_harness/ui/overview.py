@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from host_harness.contract import section
-from host_harness.store.skills import discover
+from host_harness.fs.skills import discover
 from host_harness.ui import prompts
 from host_harness.ui.backend import Backend
 from host_harness.ui.library import records

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from host_harness.config import redact
 from host_harness.store.pg import schema
 from host_harness.store.pg.driver import CONNECT_TIMEOUT_S, Connection, PostgresError, describe, psycopg
-from host_harness.store.selection import redact
 
 
 def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> Connection:

@@ -15,8 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from host_harness.store.config import ConfigError
-from host_harness.store.selection import scrub
+from host_harness.config import ConfigError, scrub
 
 DRIVER = ("psycopg[binary]>=3.2,<4", "pgvector>=0.3,<1")  # the `postgresql` extra of pyproject.toml
 LOCK_CLASS = 0x52534C4E  # "RSLN": the first key of every advisory lock rs-learn takes

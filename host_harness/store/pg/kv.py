@@ -36,6 +36,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
+from host_harness.config import redact
 from host_harness.store.digest import tracked
 from host_harness.store.kv import DEFAULT_BUSY_TIMEOUT_MS, check_name, contains, unit_of_work
 from host_harness.store.locks import LOCK_NOT_AVAILABLE, LockBudget, WriteLockBusy
@@ -50,7 +51,6 @@ from host_harness.store.pg.driver import (
     project_lock_key,
     sqlstate,
 )
-from host_harness.store.selection import redact
 
 MAX_VECTOR_DIM = 16_000  # pgvector's limit for the vector type
 ROWS = "FROM rs_learn_kv WHERE project = %s AND discipline = %s AND ns = %s"

@@ -27,6 +27,7 @@ code is refused.
 
 from __future__ import annotations
 
+from host_harness.config import redact
 from host_harness.store.pg.driver import (
     LOCK_CLASS,
     Connection,
@@ -35,7 +36,6 @@ from host_harness.store.pg.driver import (
     is_psycopg_error,
     sqlstate,
 )
-from host_harness.store.selection import redact
 
 HNSW_DIM = 384
 MIGRATIONS: list[list[str]] = [

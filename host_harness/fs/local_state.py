@@ -6,7 +6,7 @@ write is under way; a *super-journal* ``<db>-mj…`` while a spool call commits 
 ledger together -- it holds absolute paths), the writers' queue file, the spool's folders and
 ledger, the hook log and the warm server's socket. :data:`LOCAL_STATE` lists them as ``.gitignore``
 patterns relative to ``.gm/``; the host writes them to ``.gm/.gitignore`` when it creates ``.gm/``
-(``host_harness/store/confine.py``), and :func:`project_patterns` gives the same list for the
+(``host_harness/fs/confine.py``), and :func:`project_patterns` gives the same list for the
 project's own ``.gitignore`` (what a setup command adds there).
 """
 

@@ -3,7 +3,7 @@
 Also the rendering they share with the write commands: one summary line per record, and a
 checklist's items as an indented tree with status marks (``[ ]`` pending, ``[~]`` in progress,
 ``[x]`` done, ``[-]`` skipped). The commands are attached to the ``records`` group by
-``host_harness/cli/records.py``.
+``host_harness/cli/structured.py``.
 """
 
 from __future__ import annotations

@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from host_harness.store.atomic import write_durably
-from host_harness.store.vectable import F32, Matrix, normalise
+from host_harness.fs import write_durably
+from host_harness.vectors.table import F32, Matrix, normalise
 
 STREAM_ROWS = 65536  # rows read, normalised and sign-bitted at a time when a base is built
 U64 = np.dtype("<u8")

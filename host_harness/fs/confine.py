@@ -18,7 +18,7 @@ whatever path the user chose. SQLite opens its files by name, so before it opens
 ``host_harness/store/sqlite_files.py`` checks every path it may open this way.
 
 Creating ``.gm/`` itself (the first write to a project) also writes ``.gm/.gitignore``, which keeps
-the local state out of git (``host_harness/store/local_state.py``).
+the local state out of git (``host_harness/fs/local_state.py``).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from host_harness.store import local_state
-from host_harness.store.atomic import write_atomic_at
+from host_harness.fs import local_state
+from host_harness.fs.atomic import write_atomic_at
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)

@@ -6,7 +6,7 @@ The index lives in the user's cache, never in the project:
 
     <cache>/vectors/<sha256 of the store's absolute path>/<sha256 of the namespace>-<dim>/
         head.json        which base, how much delta, and the store digest they reproduce
-        <id>.rows ...    the base files (``host_harness.store.vecfiles``)
+        <id>.rows ...    the base files (``host_harness.vectors.files``)
         <id>.delta       writes since the base
         lock             serialises the processes that write this directory
 
@@ -48,11 +48,11 @@ from typing import Any
 import numpy as np
 
 from host_harness.cachedir import flock_within
-from host_harness.store.atomic import write_atomic
-from host_harness.store.config import ConfigError
-from host_harness.store.digest import Digest
-from host_harness.store.vecfiles import Base, append_delta, encode_delta, read_delta, sign_bits
-from host_harness.store.vectable import Matrix, VectorTable, ranked, top_rows
+from host_harness.config import ConfigError
+from host_harness.fs import write_atomic
+from host_harness.store import Digest
+from host_harness.vectors.files import Base, append_delta, encode_delta, read_delta, sign_bits
+from host_harness.vectors.table import Matrix, VectorTable, ranked, top_rows
 
 FORMAT = 2  # 2: sign bits stored word-major
 SUBDIR = "vectors"

@@ -1,7 +1,7 @@
 """Cosine top-k over float32 matrices: normalising rows, a growable table, the top-k rule.
 
-Shared by the in-memory scan (``host_harness.store.vectors``) and the persisted index
-(``host_harness.store.vecindex``), so both answer with the same scores and the same ties.
+Shared by the in-memory scan (``host_harness.vectors.search``) and the persisted index
+(``host_harness.vectors.index``), so both answer with the same scores and the same ties.
 
 Scores: cosine of the normalised rows, rounded to f32 (the WIT type). Zero vectors
 score 0. Values with a non-finite component (NaN, infinity) are corrupt, not

@@ -8,7 +8,7 @@ memory (``guest/memory/freshness.py``, ``docs/host-contract.md`` section 8). Ans
   not a directory);
 * ``None`` (the key is absent) -- the host cannot say: a path that is not plainly relative (empty,
   ``.``, ``..`` components, absolute), a link anywhere on the way (never followed,
-  ``host_harness/store/confine.py``), a larger file, an error reading it.
+  ``host_harness/fs/confine.py``), a larger file, an error reading it.
 
 Hashing a file once per content: digests are cached by ``(device, inode, size, mtime)``, read with
 ``fstat`` on the open file, so a recall that checks the same files again does not read them again --
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from host_harness.cachedir import default_cache_dir
-from host_harness.store import confine
+from host_harness.fs import confine
 
 PREFIX = "file/"
 MAX_FILE_BYTES = 16 * 1024 * 1024

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
-from host_harness.store.config import CONFIG_FILE, ConfigError, read_config
+from host_harness.config.config import CONFIG_FILE, ConfigError, read_config
 
 STORE_ENV = "RS_LEARN_STORE"
 PROJECT_ENV = "RS_LEARN_STORE_PROJECT"

@@ -8,7 +8,7 @@ scalar), read from the first :data:`MAX_HEAD_BYTES` of the file. A file that can
 listed without a description: the listing never fails because of one skill.
 
 No symbolic link below the project is followed, in ``.claude/skills`` as in ``.gm/``
-(``host_harness/store/confine.py``): both are committed, so a cloned repository could link
+(``host_harness/fs/confine.py``): both are committed, so a cloned repository could link
 ``.claude``, ``.claude/skills``, a skill folder or its ``SKILL.md`` to a file outside the project,
 whose description would then reach every new session. A linked folder or file is not a skill.
 """
@@ -22,9 +22,9 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from host_harness.store import confine
-from host_harness.store.effects import SKILL_PATH
-from host_harness.store.names import valid_name
+from host_harness.fs import confine
+from host_harness.fs.effects import SKILL_PATH
+from host_harness.fs.names import valid_name
 
 MAX_HEAD_BYTES = 16 * 1024
 MAX_SKILLS = 500

@@ -5,7 +5,7 @@ query's dimension. Ways to search them:
 
 * **persisted** (namespaces whose digest the store records, at least
   ``policy.persist_min`` entries, a cache directory configured): the memory-mapped
-  index of ``host_harness.store.vecindex``, validated against the store's digest on
+  index of ``host_harness.vectors.index``, validated against the store's digest on
   every search, rebuilt from the store on a miss. A new process opens it in
   milliseconds instead of reading every vector;
 * **scan** (everything else, and whenever the persisted index cannot be trusted
@@ -37,10 +37,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
-from host_harness.store.digest import Digest, tracked
-from host_harness.store.kv import SqliteKV
-from host_harness.store.vecindex import IndexDir, IndexPolicy, Snapshot
-from host_harness.store.vectable import VectorTable, unit_query
+from host_harness.store import Digest, SqliteKV, tracked
+from host_harness.vectors.index import IndexDir, IndexPolicy, Snapshot
+from host_harness.vectors.table import VectorTable, unit_query
 
 log = logging.getLogger("rs_learn.host")
 

@@ -7,8 +7,8 @@ file in the same folder, fsync, rename, fsync the folder) and removes ``write``
 from the envelope it passes on. The path must be exactly
 ``managed-skills/<name>/SKILL.md`` with a valid name: the host never writes
 anywhere else, whatever the guest says, never through a symbolic link
-(``host_harness/store/confine.py``), never to a folder with a Windows device name or one
-that differs only in case from an existing folder (``host_harness/store/names.py``). When the
+(``host_harness/fs/confine.py``), never to a folder with a Windows device name or one
+that differs only in case from an existing folder (``host_harness/fs/names.py``). When the
 write fails, the result turns into the seed's error, ``<lesson result>, but the managed skill
 could not be written: <reason>`` -- the lesson itself stays stored.
 """
@@ -20,8 +20,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from host_harness.store import confine
-from host_harness.store.names import case_twin_error, case_twin_in, device_name_error, is_device_name
+from host_harness.fs import confine
+from host_harness.fs.names import case_twin_error, case_twin_in, device_name_error, is_device_name
 
 SKILL_PATH = re.compile(r"managed-skills/([a-z0-9][a-z0-9-]{0,63})/SKILL\.md")
 

@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from host_harness.store import confine
+from host_harness.fs import confine
 
 CONFIG_FILE = Path(".gm") / "config.json"
 MAX_CONFIG_BYTES = 1024 * 1024

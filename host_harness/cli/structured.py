@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from host_harness.cli.records_read import JSON_HELP, MARKS, READ_COMMANDS, summary, tree_lines
+from host_harness.cli.structured_read import JSON_HELP, MARKS, READ_COMMANDS, summary, tree_lines
 from host_harness.guests.session import Session, echo_json
 
 UPDATE_VERBS = {"cl": "update_checklist", "td": "update_todo", "nt": "update_session_note"}
