@@ -15,7 +15,7 @@ import pytest
 from envelopes import call, ok
 from hostprocs import host, host_env, write_request
 
-from host_harness.hooks.cold import log_reason
+from host_harness.hooks.protocol import log_reason
 from host_harness.services import HostServices
 from host_harness.spool.watcher import Spool
 from host_harness.store import confine, skills
