@@ -181,7 +181,7 @@ def replay(store: Store, project: Project, variant: Variant) -> Outcome:
     """The project's first :data:`SESSION_PROMPTS` own prompts asked in turn as one session.
 
     The hook sends ``auto_recall`` the ids it injected earlier in the session as ``exclude``
-    (``host_harness/hooks/record.py``). Each prompt is asked alone (as before) and with the session's
+    (``host_harness/hooks/prompt_run.py``). Each prompt is asked alone (as before) and with the session's
     ``exclude``: the tokens injected both ways, and how often a relevant memory is in the agent's
     context -- injected for this prompt, or (in the session) earlier, where it still is.
     """

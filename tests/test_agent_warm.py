@@ -17,7 +17,7 @@ from agentclis import FakeApi, agent_env
 from hostprocs import wait_for
 from test_plugin import clis, deploy_project, installed  # noqa: F401 (fixtures)
 
-from host_harness.hooks import ledger
+from host_harness.hooks import prompt_ledger
 
 
 def refuses(path: Path) -> bool:
@@ -62,7 +62,7 @@ def test_the_second_prompt_of_a_session_meets_the_plugins_warm_server(clis, inst
         finally:
             session.stdin.close()
             session.wait(120)
-    first, second = ledger.read(project)
+    first, second = prompt_ledger.read(project)
     assert first["session"] == second["session"] and second["session"], (first, second)
     assert first["outcome"] == "injected", first  # cold or warm: the server may still be loading then
     assert second["path"] == "warm", second

@@ -17,7 +17,7 @@ from hostprocs import host, host_env, write_request
 
 from host_harness.config import ConfigError
 from host_harness.fs import confine, skills
-from host_harness.hooks.cold import log_reason
+from host_harness.hooks.protocol import log_reason
 from host_harness.services import HostServices
 from host_harness.spool.watcher import Spool
 from host_harness.store import Project

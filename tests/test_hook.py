@@ -20,17 +20,11 @@ from envelopes import ok
 from hostprocs import HOOK_FACTS, HeldCompile, fingerprint, host, host_env, leftovers, remember, wait_for
 
 from host_harness.guests.runtime import Runtime
-from host_harness.hooks import ledger
-from host_harness.hooks.cold import (
-    EXIT_MARGIN_S,
-    HookConfig,
-    PromptSubmitHook,
-    Skip,
-    clip,
-    find_project,
-    hook_output,
-    parse_input,
-)
+from host_harness.hooks import prompt_ledger
+from host_harness.hooks.command_line import HookOptions, read_command_line
+from host_harness.hooks.pipeline import HookConfig, PromptSubmitHook
+from host_harness.hooks.protocol import EXIT_MARGIN_S, Skip, clip, hook_output, read_prompt_event
+from host_harness.project import find_project
 from host_harness.spool.lock import pid_alive
 
 FACTS = HOOK_FACTS
@@ -82,12 +76,37 @@ def run_hook(stdin: bytes, env: dict[str, str], *args: str):
 ])
 def test_malformed_input_is_skipped_with_a_reason(raw: bytes, reason: str):
     with pytest.raises(Skip, match=reason):
-        parse_input(raw)
+        read_prompt_event(raw)
 
 
 def test_input_fields():
-    assert parse_input(event(cwd="/x")) == ("which port does the staging server use?", "/x")
-    assert parse_input(b'\xef\xbb\xbf{"prompt": "bom"}') == ("bom", None)
+    assert read_prompt_event(event(cwd="/x"))[1:] == ("which port does the staging server use?", "/x")
+    assert read_prompt_event(b'\xef\xbb\xbf{"prompt": "bom"}')[1:] == ("bom", None)
+
+
+@pytest.mark.parametrize(("args", "env", "plain", "timeout"), [
+    (["hook", "prompt-submit"], {}, ("prompt-submit", None, 1500, 2.0, False), 2.0),
+    (["-v", "-p", ".", "hook", "prompt-submit", "--budget=9", "--timeout", "3", "--log-prompts"], {},
+     ("prompt-submit", Path("."), 9, 3.0, True), 3.0),
+    (["hook", "session-start"], {"RS_LEARN_SESSION_BUDGET": "7", "RS_LEARN_HOOK_TIMEOUT": "4"},
+     ("session-start", None, 7, 4.0, False), 4.0),
+    (["hook", "session-start", "--log-prompts"], {}, None, 2.0),  # prompt-submit's flag: click says no
+    (["--wasm", "x.wasm", "hook", "prompt-submit"], {}, None, 2.0),  # the full command line decides
+    (["hook", "prompt-submit", "--timeout", "abc"], {"RS_LEARN_HOOK_TIMEOUT": "5"}, None, 5.0),
+    (["hook", "prompt-submit", "--budget", "0"], {}, None, 2.0),
+    (["hook", "prompt-submit", "--help"], {}, None, None),  # help is never cut by a deadline
+    (["recall", "hook"], {}, None, None),
+])
+def test_the_hook_command_line_is_read_once(monkeypatch: pytest.MonkeyPatch, args: list[str],
+                                            env: dict[str, str], plain: tuple | None, timeout: float | None):
+    for name in ("RS_LEARN_PROJECT", "RS_LEARN_HOOK_BUDGET", "RS_LEARN_SESSION_BUDGET",
+                 "RS_LEARN_HOOK_TIMEOUT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    line = read_command_line(args)
+    assert line.timeout == timeout
+    assert line.options == (HookOptions(*plain) if plain is not None else None)
 
 
 def test_the_output_shape_and_the_context_cap():
@@ -150,7 +169,7 @@ def test_bad_input_injects_nothing_and_logs_why(remembered: Path, stdin: bytes, 
     assert done.stdout == b""
     lines = log_lines(remembered)
     assert len(lines) == 1 and reason in lines[0]
-    (line,) = ledger.read(remembered)  # issue 32, item 1: every run is in the ledger
+    (line,) = prompt_ledger.read(remembered)  # issue 32, item 1: every run is in the ledger
     assert line == {**line, "outcome": "error", "path": "direct", "session": None, "prompt": None}
     assert reason in line["reason"]
 
@@ -162,7 +181,7 @@ def test_a_missing_project_directory_logs_to_the_cache_dir(tmp_path: Path, proje
     assert done.stdout == b""
     lines = (cache / "hook.log").read_text().splitlines()
     assert len(lines) == 1 and "does not exist" in lines[0] and "gone" in lines[0]
-    assert ledger.read(project) == []  # not this project's run
+    assert prompt_ledger.read(project) == []  # not this project's run
 
 
 def test_a_missing_component_injects_nothing(remembered: Path, tmp_path: Path):
@@ -196,7 +215,7 @@ def test_a_bad_command_line_never_blocks_the_prompt(remembered: Path, tmp_path: 
     cache = tmp_path / "cache"
     done = run_hook(event(), hook_env(remembered, RS_LEARN_HOOK_BUDGET="lots"))  # click would exit 2
     assert done.stdout == b"" and "rejected" in log_lines(remembered)[0]
-    (line,) = ledger.read(remembered)
+    (line,) = prompt_ledger.read(remembered)
     assert line["outcome"] == "error" and line["reason"].startswith("hook command line rejected: ")
     done = run_hook(event(), hook_env(tmp_path / "missing", RS_LEARN_CACHE_DIR=str(cache)))  # -p must exist
     assert done.stdout == b"" and "rejected" in (cache / "hook.log").read_text()
@@ -344,7 +363,7 @@ def test_a_corrupt_store_is_logged_never_printed(remembered: Path):
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
     logged = "\n".join(log_lines(remembered))
     assert "auto_recall failed:" in logged and "is not a usable SQLite database" in logged
-    (line,) = ledger.read(remembered)
+    (line,) = prompt_ledger.read(remembered)
     assert line["outcome"] == "error" and "is not a usable SQLite database" in line["reason"]
 
 
@@ -354,8 +373,9 @@ def test_a_five_megabyte_prompt_still_writes_its_redacted_line(remembered: Path)
     assert len(prompt) > 5_000_000
     done = host("hook", "prompt-submit", "--log-prompts", env=hook_env(remembered), input=event(prompt))
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
-    (line,) = ledger.read(remembered)
-    assert line["outcome"] == "error" and line["prompt"] == ledger.digest(prompt) and "text" not in line
+    (line,) = prompt_ledger.read(remembered)
+    assert line["outcome"] == "error" and line["prompt"] == prompt_ledger.digest(prompt)
+    assert "text" not in line
     assert "larger than" in line["reason"]
     said = (remembered / ".gm" / "logs" / "ledger.jsonl").read_text() + "\n".join(log_lines(remembered))
     assert token not in said and "log line" not in said

@@ -25,9 +25,9 @@ from secret_corpus import true_cases
 from guest.screening.redact import MARKER, redact
 from host_harness.fs.confine import OutsideProject
 from host_harness.guests.runtime import Runtime
-from host_harness.hooks import ledger, sessions, switches
-from host_harness.hooks.cold import HookConfig, PromptSubmitHook, SessionStartHook
-from host_harness.hooks.record import PromptRun
+from host_harness.hooks import prompt_ledger, sessions, switches
+from host_harness.hooks.pipeline import HookConfig, PromptSubmitHook, SessionStartHook
+from host_harness.hooks.prompt_run import PromptRun
 
 PROMPT = "which port does the staging server use?"
 PORT_FACT = HOOK_FACTS[0]
@@ -61,7 +61,7 @@ def session_start(project: Path, session: str, source: str) -> None:
 
 
 def entries(project: Path) -> list[dict]:
-    return ledger.read(project)
+    return prompt_ledger.read(project)
 
 
 def test_why_explains_the_last_injection(remembered: Path):
@@ -267,7 +267,7 @@ def test_a_run_the_budget_ends_is_in_the_ledger_with_how_far_it_got(remembered: 
     finally:
         Stalled.release.set()
     (line,) = entries(remembered)
-    assert line == {**line, "session": "s-1", "prompt": ledger.digest(PROMPT), "path": "direct",
+    assert line == {**line, "session": "s-1", "prompt": prompt_ledger.digest(PROMPT), "path": "direct",
                     "outcome": "timeout", "stage": "reading the on/off switches and the session", "tokens": 0}
     assert line["reason"] == ("gave up after the 0.5 s time budget while reading the on/off switches and the "
                               "session; nothing injected")
@@ -295,20 +295,20 @@ def test_a_run_the_budget_ends_is_in_the_ledger_with_how_far_it_got(remembered: 
 
 def test_the_ledger_is_bounded_rotated_and_read_back_in_order(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(ledger, "MAX_LEDGER_BYTES", 2000)
+    monkeypatch.setattr(prompt_ledger, "MAX_LEDGER_BYTES", 2000)
     (tmp_path / ".gm").mkdir()
     for i in range(100):
-        ledger.append(tmp_path, {"session": f"s{i % 3}", "n": i, "pad": "x" * 50})
+        prompt_ledger.append(tmp_path, {"session": f"s{i % 3}", "n": i, "pad": "x" * 50})
     files = sorted(p.name for p in (tmp_path / ".gm" / "logs").iterdir())
     assert files == ["ledger.jsonl", "ledger.jsonl.1"]
     assert all((tmp_path / ".gm" / "logs" / name).stat().st_size <= 2000 + 200 for name in files)
-    kept = [e["n"] for e in ledger.read(tmp_path)]
+    kept = [e["n"] for e in prompt_ledger.read(tmp_path)]
     assert kept == list(range(kept[0], 100)) and len(kept) < 100  # the oldest went, in order
-    assert [e["n"] for e in ledger.read(tmp_path, last=3)] == [97, 98, 99]
-    assert [e["n"] for e in ledger.read(tmp_path, last=2, session="s1")] == [94, 97]
+    assert [e["n"] for e in prompt_ledger.read(tmp_path, last=3)] == [97, 98, 99]
+    assert [e["n"] for e in prompt_ledger.read(tmp_path, last=2, session="s1")] == [94, 97]
     with open(tmp_path / ".gm" / "logs" / "ledger.jsonl", "ab") as cut:
         cut.write(b'{"n": 100, "cut sh')  # a write cut short is skipped
-    assert ledger.read(tmp_path, last=1)[0]["n"] == 99
+    assert prompt_ledger.read(tmp_path, last=1)[0]["n"] == 99
 
 
 def test_the_ledger_and_the_sessions_never_follow_a_link(tmp_path: Path):
@@ -317,7 +317,7 @@ def test_the_ledger_and_the_sessions_never_follow_a_link(tmp_path: Path):
     elsewhere.mkdir()
     os.symlink(elsewhere, tmp_path / ".gm" / "logs")
     with pytest.raises(OutsideProject):
-        ledger.append(tmp_path, {"n": 1})
+        prompt_ledger.append(tmp_path, {"n": 1})
     with pytest.raises(OutsideProject):
         sessions.save(tmp_path, sessions.SessionState("s"))
     assert list(elsewhere.iterdir()) == []

@@ -19,7 +19,7 @@ import pytest
 from agentclis import agent_clis, agent_env, claude_session, hook_context, run
 from conftest import ROOT
 
-from host_harness.hooks import ledger
+from host_harness.hooks import prompt_ledger
 from host_harness.hooks.switches import OFF_TEXT
 
 PLUGIN = ROOT / "integrations" / "claude-code"
@@ -177,10 +177,10 @@ def test_the_plugin_command_turns_auto_recall_off_for_the_session(clis, installe
     project = deploy_project(installed, tmp_path)
     off = hook_context(claude_session(clis["claude"], project, installed, "/rs-learn:recall-off"))
     assert off["UserPromptSubmit"] == [OFF_TEXT], off
-    (entry,) = ledger.read(project)
+    (entry,) = prompt_ledger.read(project)
     assert entry["outcome"] == "off" and entry["session"], entry
     asked = "how do we deploy?"
     later = claude_session(clis["claude"], project, installed, asked, "--resume", entry["session"])
     assert "## Recall for this prompt" not in "".join(hook_context(later).get("UserPromptSubmit", []))
-    assert [e["outcome"] for e in ledger.read(project)] == ["off", "off"]
-    assert ledger.read(project)[-1]["session"] == entry["session"]
+    assert [e["outcome"] for e in prompt_ledger.read(project)] == ["off", "off"]
+    assert prompt_ledger.read(project)[-1]["session"] == entry["session"]

@@ -12,7 +12,7 @@ from hostprocs import host, host_env
 from guest.learn.discovery import CUT, HEADER, INTRO
 from host_harness.fs.skills import MAX_HEAD_BYTES, description, discover
 from host_harness.guests.runtime import Runtime
-from host_harness.hooks.cold import parse_event
+from host_harness.hooks.protocol import read_event
 
 
 def head(path: Path) -> bytes:
@@ -145,7 +145,7 @@ def run_session_hook(stdin: bytes, env: dict[str, str], *args: str):
 
 
 def test_parse_session_event():
-    assert parse_event(session_event(cwd="/x"), "SessionStart")[1] == "/x"
+    assert read_event(session_event(cwd="/x"), "SessionStart")[1] == "/x"
 
 
 def test_the_hook_injects_the_skills(skilled: Path, wasm_runtime: Runtime):

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hostprocs import HOST, Watcher, host, host_env, wait_for
 
-from host_harness.hooks import ledger
+from host_harness.hooks import prompt_ledger
 from host_harness.hooks.protocol import WARM_SOCKET
 
 HEAVY = {"mcp", "mcp_types", "numpy", "wasmtime", "pydantic", "anyio"}
@@ -59,7 +59,7 @@ def test_a_hook_a_warm_server_answers_imports_nothing_heavy(wasm_runtime, projec
     finally:
         watcher.stop()
     assert "ArgoCD" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert ledger.read(project)[-1]["path"] == "warm"
+    assert prompt_ledger.read(project)[-1]["path"] == "warm"
     assert names & (HEAVY | {"click", "guest"}) == set()
 
 
@@ -75,7 +75,7 @@ def test_a_cold_hook_imports_neither_click_nor_the_native_guest(wasm_runtime, pr
     added = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert ("ArgoCD" if command == "prompt-submit" else "deploy") in added
     if command == "prompt-submit":
-        assert ledger.read(project)[-1]["path"] == "cold"
+        assert prompt_ledger.read(project)[-1]["path"] == "cold"
     assert names & {"click", "mcp", "mcp_types"} == set()
     guest = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
              if line.split("|")[-1].strip().startswith("guest")}
@@ -91,11 +91,11 @@ def test_a_hook_out_of_time_still_leaves_the_next_prompt_warm(wasm_runtime, proj
     late = host("hook", "prompt-submit", env=host_env(project, RS_LEARN_CACHE_DIR=str(cache),
                                                        RS_LEARN_HOOK_TIMEOUT="0.01"), input=event)
     assert late.returncode == 0 and late.stdout == b""
-    assert ledger.read(project)[-1]["outcome"] == "timeout"
+    assert prompt_ledger.read(project)[-1]["outcome"] == "timeout"
     assert list(cache.glob(".warming-after-timeout-*"))  # the detached warmup's marker
     wait_for(lambda: any(cache.glob("*.cwasm")), 900, "the background compile")
     assert not (project / ".gm" / WARM_SOCKET).exists()  # no server: the next prompt runs cold, compiled
     warm_env = host_env(project, RS_LEARN_CACHE_DIR=str(cache))
     answered = host("hook", "prompt-submit", env=warm_env, input=event)
     assert "ArgoCD" in json.loads(answered.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert ledger.read(project)[-1]["path"] == "cold"
+    assert prompt_ledger.read(project)[-1]["path"] == "cold"

@@ -22,7 +22,7 @@ import pytest
 from hostprocs import HOST, Watcher, host_env, remember, wait_for, write_lock_held, write_request
 
 from host_harness.guests.runtime import Runtime
-from host_harness.hooks import ledger
+from host_harness.hooks import prompt_ledger
 from host_harness.hooks.reader import WarmReader
 from host_harness.hooks.server import WarmServer
 from host_harness.hooks.warm import SOCKET_NAME, STARTED, NoServer, ask
@@ -364,9 +364,9 @@ def test_a_server_that_started_and_stalls_cannot_hold_the_hook_past_its_budget(r
         fake.close()
     reason = "the warm server did not answer: timed out; nothing injected"
     assert out == "" and reason in hook_log(remembered)
-    (line,) = ledger.read(remembered)  # issue 32, item 1: the run is in the ledger, and why says it
+    (line,) = prompt_ledger.read(remembered)  # issue 32, item 1: the run is in the ledger, and why says it
     assert line == {**line, "outcome": "timeout", "path": "warm", "reason": reason,
-                    "stage": "waiting for the warm server", "prompt": ledger.digest(PROMPT)}
+                    "stage": "waiting for the warm server", "prompt": prompt_ledger.digest(PROMPT)}
     why = subprocess.run([*HOST, "why"], env=host_env(remembered), capture_output=True, timeout=60)
     said = why.stdout.decode()
     assert f"(warm, {line['ms']:g} ms)" in said and f"timed out: {reason}" in said
@@ -389,7 +389,7 @@ def test_the_budget_ends_the_hook_whatever_it_waits_for(remembered: Path):
     assert code == 0 and proc.stdout is not None and proc.stdout.read() == b""
     logged = hook_log(remembered)
     assert "the 5 s time budget" in logged and "; nothing injected" in logged, logged
-    (line,) = ledger.read(remembered)  # issue 32, item 1: how far it got (a loaded machine: start-up)
+    (line,) = prompt_ledger.read(remembered)  # issue 32, item 1: how far it got (a loaded machine: start-up)
     assert line == {**line, "outcome": "timeout", "path": "direct", "session": None, "prompt": None}
     assert line["stage"] in ("reading the event", "starting up") and line["reason"] in logged
     why = subprocess.run([*HOST, "why"], env=host_env(remembered), capture_output=True, timeout=60)

@@ -27,8 +27,8 @@ from host_harness.capture import state
 from host_harness.capture.switches import switches
 from host_harness.capture.transcript import folder_name
 from host_harness.fs import confine
-from host_harness.hooks.cold import Hook
-from host_harness.hooks.protocol import SESSION_EVENT, Skip, has_memory, log_reason, parse_event
+from host_harness.hooks.pipeline import Hook
+from host_harness.hooks.protocol import SESSION_EVENT, Skip, has_memory, log_reason, read_event
 
 LOG = (".gm", "logs", "capture.log")
 
@@ -128,7 +128,7 @@ class CaptureContextHook(Hook):
 
     def request(self, raw: bytes) -> tuple[dict[str, Any], str | None]:
         """``{source, session?, budget_tokens}``."""
-        self.incoming, cwd = parse_event(raw, SESSION_EVENT)
+        self.incoming, cwd = read_event(raw, SESSION_EVENT)
         source, session = self.incoming.get("source"), self.incoming.get("session_id")
         body: dict[str, Any] = {
             "source": source if isinstance(source, str) and source else "startup",

@@ -28,7 +28,7 @@ from host_harness.hooks.protocol import (
     leave,
     log_reason,
     note_project,
-    parse_event,
+    read_event,
 )
 from host_harness.project import find_project
 
@@ -140,7 +140,7 @@ def _capture_hook(name: str) -> click.Command:
         raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         project = find_project(session.project)
         try:
-            incoming, cwd = parse_event(raw, event)
+            incoming, cwd = read_event(raw, event)
             start = Path(cwd) if cwd is not None else session.project
             if not start.is_dir():
                 raise Skip(f"project directory {str(start)!r} does not exist")

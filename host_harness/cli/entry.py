@@ -1,10 +1,10 @@
 """``rs-learn-host`` and ``python -m host_harness``: a hook that a warm server answers imports nothing else.
 
-A hook command line goes first to the fast path (``host_harness/hooks/fast.py``), which answers it
-through a running server's warm socket without importing click, wasmtime, numpy or the guest;
-a command line it parsed but no server answered runs the cold hook directly
-(:func:`host_harness.hooks.cold.answer`: no click, none of the CLI's other commands); anything else
-goes to the full CLI (``host_harness/cli/main.py``), the event still on stdin. ``--version`` is
+A plain hook command line (``host_harness/hooks/command_line.py`` reads it) goes to the fast path,
+the hook's one pipeline without click (:func:`host_harness.hooks.pipeline.answer_plain`): a running
+server's warm socket answers it without importing click, wasmtime, numpy or the guest, else the
+component loaded in this process (no click, none of the CLI's other commands); anything else goes
+to the full CLI (``host_harness/cli/main.py``), the event still on stdin. ``--version`` is
 answered here, and ``mcp`` starts answering the MCP handshake (:mod:`host_harness.mcp.early`)
 before the rest loads.
 """
@@ -26,30 +26,23 @@ def main() -> None:
         from host_harness.mcp import early
 
         early.start(args)  # answers initialize and tools/list while the rest loads
-    from host_harness.hooks import fast, protocol
+    from host_harness.hooks import protocol
+    from host_harness.hooks.command_line import read_command_line
     from host_harness.project import find_project
 
-    timeout = fast.hook_timeout(sys.argv[1:])
-    if timeout is not None:
-        start = fast.project_start(sys.argv[1:])
-        protocol.note_project(find_project(start) if start is not None else None)  # until the event says
-        if fast.hook_command(sys.argv[1:]) == "prompt-submit":
-            from host_harness.hooks import record
+    line = read_command_line(args)
+    if line.timeout is not None:
+        start = line.start  # the project until the event says
+        protocol.note_project(find_project(start) if start is not None else None)
+        if line.command == "prompt-submit":
+            from host_harness.hooks import prompt_run
 
-            protocol.on_timeout(record.unread_run)  # a run the budget ends is in the ledger too
-        protocol.arm(timeout)  # the budget is hard from here on, whatever path answers
-        options = fast.hook_options(sys.argv[1:])
-        if options is not None:
-            try:
-                fast.warm_hook(*options)  # leaves the process when it answered
-            except Exception as error:  # the cold path answers (the event is still on stdin)
-                why = f"the fast path failed: {type(error).__name__}: {error}; answering without it (cold)"
-                protocol.log_reason(protocol.noted_project(), why)
-            if options[0] == "prompt-submit":
-                protocol.on_timeout(record.unread_run)  # the cold path's run is not begun yet
-            from host_harness.hooks import cold
+            protocol.on_timeout(prompt_run.unread_run)  # a run the budget ends is in the ledger too
+        protocol.arm(line.timeout)  # the budget is hard from here on, whatever answers
+        if line.options is not None:
+            from host_harness.hooks.pipeline import answer_plain
 
-            cold.answer(*options)  # the cold path without click and the CLI's other commands: leaves
+            answer_plain(line.options)  # the warm server, else the component, without click: leaves
     from host_harness.cli.main import main as full
 
     full()

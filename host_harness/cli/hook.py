@@ -5,7 +5,10 @@ tells a new session which managed and authored skills exist. Neither may ever bl
 which blocks on exit status 2 -- also click's status for a usage error. So the entry point
 routes a ``hook <event>`` command line through :func:`run_hook`, which runs the CLI in
 non-standalone mode and turns *every* outcome -- a bad option, a missing ``-p`` directory, an
-exception -- into exit status 0 and a line in the hook log.
+exception -- into exit status 0 and a line in the hook log. The options click declares (for
+``--help`` and its messages) reach the hook as the fast path's do
+(:class:`~host_harness.hooks.command_line.HookOptions`), through the same pipeline
+(:func:`host_harness.hooks.pipeline.answer`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ import click
 from host_harness.cachedir import default_cache_dir
 from host_harness.capture import EVENTS as CAPTURE_EVENTS
 from host_harness.guests.session import Session
-from host_harness.hooks.fast import project_start
+from host_harness.hooks.command_line import HookOptions, project_start
+from host_harness.hooks.prompt_run import LOG_PROMPTS_ENV, unread_run
 from host_harness.hooks.protocol import (
     BUDGET_ENV,
     BUDGET_RANGE,
@@ -29,16 +33,13 @@ from host_harness.hooks.protocol import (
     EVENTS,
     TIMEOUT_ENV,
     TIMEOUT_RANGE,
-    arm,
-    leave,
     log_reason,
     log_to_hook_log,
 )
-from host_harness.hooks.record import LOG_PROMPTS_ENV, unread_run
 from host_harness.project import find_project
 
 if TYPE_CHECKING:  # the component, the stores and numpy load when a hook runs, not for --help
-    from host_harness.hooks.cold import Hook
+    from host_harness.hooks.pipeline import Hook
 
 HOOK_COMMANDS = (*EVENTS, *CAPTURE_EVENTS)  # capture's hooks: host_harness/capture/hooks.py
 FC = TypeVar("FC", bound=Callable[..., object])
@@ -94,7 +95,7 @@ def prompt_submit(session: Session, budget: int, timeout: float, log_prompts: bo
     Example:
       echo '{"cwd": ".", "prompt": "how do we deploy?"}' | rs-learn-host hook prompt-submit
     """
-    from host_harness.hooks.cold import PromptSubmitHook
+    from host_harness.hooks.pipeline import PromptSubmitHook
 
     _run(PromptSubmitHook, session, budget, timeout, log_prompts)
 
@@ -116,19 +117,18 @@ def session_start(session: Session, budget: int, timeout: float) -> None:
     Example:
       echo '{"cwd": ".", "hook_event_name": "SessionStart"}' | rs-learn-host hook session-start
     """
-    from host_harness.hooks.cold import SessionStartHook
+    from host_harness.hooks.pipeline import SessionStartHook
 
     _run(SessionStartHook, session, budget, timeout)
 
 
 def _run(kind: type[Hook], session: Session, budget: int, timeout: float, log_prompts: bool = False) -> None:
-    """Run one hook on stdin and print what it has to add."""
-    from host_harness.hooks.cold import HookConfig, run_on_stdin
+    """Run one hook on stdin and print what it has to add: the fast path's pipeline, with click's values."""
+    from host_harness.hooks.pipeline import answer
 
-    arm(timeout)  # (the entry point armed it already with the same budget, unless run otherwise)
-    leave(run_on_stdin(kind, HookConfig(wasm=session.wasm, fallback_project=session.project,
-                                        native=session.native, budget_tokens=budget, timeout_s=timeout,
-                                        log_prompts=log_prompts)))
+    options = HookOptions(click.get_current_context().info_name or "", session.project, budget, timeout,
+                          log_prompts)
+    answer(kind, options, wasm=session.wasm, native=session.native)
 
 
 @hook.command("build-index", hidden=True)

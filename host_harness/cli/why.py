@@ -1,6 +1,6 @@
 """``rs-learn-host why``: what the prompt-submit hook injected, and why, read from its ledger (issue 28).
 
-Every hook run appends one line to ``.gm/logs/ledger.jsonl`` (``host_harness/hooks/ledger.py``);
+Every hook run appends one line to ``.gm/logs/ledger.jsonl`` (``host_harness/hooks/prompt_ledger.py``);
 this command renders the last ones for a person: the query, the memories injected with their
 channel scores, those left out and why, tokens and time -- or why nothing was injected. It reads a
 local file only: no component, no store.
@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from host_harness.guests.session import Session, echo_json
-from host_harness.hooks import ledger
+from host_harness.hooks import prompt_ledger
 
 WHY_NOT = {
     "budget": "over the token budget",
@@ -47,7 +47,7 @@ def why(session: Session, last: int, session_id: str | None, as_json: bool) -> N
       rs-learn-host why --json
     """
     try:
-        entries = ledger.read(session.project, last, session_id)
+        entries = prompt_ledger.read(session.project, last, session_id)
     except OSError as error:  # .gm/logs or the ledger is a link (never followed), a FIFO, unreadable
         said = f"{error.strerror}: {error.filename}" if error.filename else error.strerror or str(error)
         raise click.ClickException(f"cannot read the hook's ledger: {said}") from None

@@ -93,7 +93,7 @@ def hook_index_policy(cache_dir: Path, scan_max: int | None = HOOK_SCAN_MAX) -> 
 
     On a miss the hook scans SQLite when the namespace holds at most ``scan_max`` vectors (~0.2 s
     at the default); above, it answers from the keyword channel alone and says so in the hook log
-    (``host_harness/store/vectors.py``). Either way :func:`warm_vector_indexes` rebuilds the index.
+    (``host_harness/vectors/search.py``). Either way :func:`warm_vector_indexes` rebuilds the index.
     """
     return replace(IndexPolicy.from_env(cache_dir), build_on_miss=False, scan_max=scan_max)
 

@@ -1,8 +1,8 @@
 """What a hook needs before it loads anything: the protocol, the project, the log, the time budget.
 
 Standard library only (plus the confinement helpers), so that a hook answered by a warm server
-(``host_harness/hooks/warm.py``) never imports wasmtime or numpy; ``host_harness/hooks/cold.py`` builds the
-cold path on the same functions.
+(``host_harness/hooks/warm.py``) never imports wasmtime or numpy; the hook's run
+(``host_harness/hooks/pipeline.py``) is built on these functions.
 
 The time budget is hard (:func:`arm`): a watchdog thread ends the process, status 0, at the end of
 the budget counted from the process start, whatever the hook is doing then -- importing, reading a
@@ -39,7 +39,7 @@ MAX_LOG_BYTES = 1024 * 1024
 EXIT_MARGIN_S = 0.05  # kept from the budget for printing the answer and leaving
 SAME_DEADLINE_S = 0.001  # arming again within this of the armed deadline keeps the watchdog there is
 WARMING_S = 300.0  # a background compile younger than this is not started again
-# The hooks' options, shared by the full command line (cli/hook.py) and the fast path (hooks/fast.py).
+# The hooks' options, shared by the full command line (cli/hook.py) and the fast path (hooks/command_line.py).
 EVENTS = {"prompt-submit": HOOK_EVENT, "session-start": SESSION_EVENT}  # hook command -> its event
 BUDGET_ENV = {"prompt-submit": "RS_LEARN_HOOK_BUDGET", "session-start": "RS_LEARN_SESSION_BUDGET"}
 TIMEOUT_ENV = "RS_LEARN_HOOK_TIMEOUT"
@@ -70,7 +70,7 @@ class Skip(Exception):
     """Nothing is injected; the message says why and is logged."""
 
 
-def parse_event(raw: bytes, event_name: str) -> tuple[dict[str, Any], str | None]:
+def read_event(raw: bytes, event_name: str) -> tuple[dict[str, Any], str | None]:
     """The event object and its ``cwd`` from the hook's stdin; :class:`Skip` on anything malformed."""
     if len(raw) > MAX_INPUT_BYTES:
         raise Skip(f"hook input is larger than {MAX_INPUT_BYTES} bytes")
@@ -89,15 +89,9 @@ def parse_event(raw: bytes, event_name: str) -> tuple[dict[str, Any], str | None
     return value, cwd if isinstance(cwd, str) and cwd else None
 
 
-def parse_input(raw: bytes) -> tuple[str, str | None]:
-    """Return ``(prompt, cwd)`` from a ``UserPromptSubmit`` event; :class:`Skip` on anything malformed."""
-    _, prompt, cwd = parse_prompt_event(raw)
-    return prompt, cwd
-
-
-def parse_prompt_event(raw: bytes) -> tuple[dict[str, Any], str, str | None]:
+def read_prompt_event(raw: bytes) -> tuple[dict[str, Any], str, str | None]:
     """``(event, prompt, cwd)`` of a ``UserPromptSubmit`` event; :class:`Skip` on anything malformed."""
-    value, cwd = parse_event(raw, HOOK_EVENT)
+    value, cwd = read_event(raw, HOOK_EVENT)
     prompt = value.get("prompt")
     if not isinstance(prompt, str):
         raise Skip("hook input has no 'prompt' string")
@@ -257,7 +251,7 @@ def _watchdog(at: float, timeout_s: float) -> None:
 def leave_warm() -> bool:
     """After a run the budget ended: compile the component in the background, for the next prompt.
 
-    A run that timed out may never have reached the cold path's own check of the compile cache (a
+    A run that timed out may never have reached the component transport's own check of the compile cache (a
     loaded machine spends a 2 s budget importing), and then nothing would ever warm. So the
     watchdog starts a detached ``rs-learn-host warmup`` of the component the environment names
     (``$RS_LEARN_WASM``, else the installed one): instant when the cache is warm already, waiting

@@ -9,7 +9,7 @@ its request, then the client's own ``start_within`` and ``within`` (``host_harne
 describes the protocol). So an idle or slow client holds its own thread, never the socket.
 
 Safety. ``.gm/`` is committed, so nothing here goes through a link below the project: the folder is
-opened with ``O_NOFOLLOW`` (``host_harness/store/confine.py``) and the socket is bound through that
+opened with ``O_NOFOLLOW`` (``host_harness/fs/confine.py``) and the socket is bound through that
 open folder (``/proc/self/fd/<fd>/rs-learn.sock``). The socket is created owner-only (``0600``) and
 answers only its own user (``SO_PEERCRED``). A socket left by a dead server (connecting is refused)
 is replaced; anything else at that name -- a live server, a file, a link -- is left alone, and then

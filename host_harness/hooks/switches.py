@@ -1,7 +1,7 @@
 """Auto-recall's off switches: the project's, the environment's, and the one a user types in a session.
 
 * ``.gm/config.json`` ``{"auto_recall": false}``: off for the project (anything but a boolean is a
-  :class:`~host_harness.store.config.ConfigError`);
+  :class:`~host_harness.config.ConfigError`);
 * ``RS_LEARN_AUTO_RECALL=0`` (``false``, ``no``, ``off``; ``1``, ``true``, ``yes``, ``on`` turn it
   on): off for every project this environment reaches; it wins over the file, as the
   ``RS_LEARN_MEMORY_*`` variables do; any other value is ignored with a warning;

@@ -20,7 +20,7 @@ Deadlines are hard: every read and write waits at most until the hook's deadline
 server trickles its bytes.
 
 Safety. ``.gm/`` is committed, so nothing here goes through a link below the project: the folder is
-opened with ``O_NOFOLLOW`` (``host_harness/store/confine.py``) and the socket is reached through
+opened with ``O_NOFOLLOW`` (``host_harness/fs/confine.py``) and the socket is reached through
 that open folder (``/proc/self/fd/<fd>/rs-learn.sock``). A client uses only a socket that is one,
 owned by its own user, not reachable by others, and whose peer process runs as that user
 (``SO_PEERCRED``).

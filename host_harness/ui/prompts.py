@@ -1,6 +1,6 @@
 """The Prompts page and the overview's chart: the injection ledger (``rs-learn-host why``) per session.
 
-Read from ``.gm/logs/ledger.jsonl`` (:func:`host_harness.hooks.ledger.read`) at every request: a
+Read from ``.gm/logs/ledger.jsonl`` (:func:`host_harness.hooks.prompt_ledger.read`) at every request: a
 local file, no component, no store.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from host_harness.hooks import ledger
+from host_harness.hooks import prompt_ledger
 from host_harness.ui.backend import UiError
 
 NO_SESSION = "(no session id)"
@@ -50,6 +50,6 @@ async def per_session(root: Path) -> dict[str, Any]:
 def _read(root: Path, session: str | None = None) -> list[dict[str, Any]]:
     """The ledger's entries; a ledger that cannot be read (behind a link, say) is a :class:`UiError`."""
     try:
-        return ledger.read(root, 0, session)
+        return prompt_ledger.read(root, 0, session)
     except OSError as error:
         raise UiError(f"cannot read the ledger .gm/logs/ledger.jsonl: {error}", 500) from None

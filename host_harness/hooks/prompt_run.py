@@ -1,4 +1,4 @@
-"""One prompt-submit run's host side, shared by the cold and the warm path: switches, session, ledger.
+"""One prompt-submit run's host side, whatever transport answers it: switches, session, ledger.
 
 The guest decides what to inject (``auto_recall``); the host, around that call:
 
@@ -8,7 +8,7 @@ The guest decides what to inject (``auto_recall``); the host, around that call:
 2. sends the ids already injected in this session as ``exclude`` (:mod:`host_harness.hooks.sessions`)
    and ``log_prompt`` when the hook runs with ``--log-prompts``;
 3. notes what was injected in the session's state, and appends the run's line to the ledger
-   (:mod:`host_harness.hooks.ledger`) -- also for a run turned off, one that failed, or one the
+   (:mod:`host_harness.hooks.prompt_ledger`) -- also for a run turned off, one that failed, or one the
    time budget ended (:meth:`PromptRun.timed_out`, called by the watchdog of
    :mod:`host_harness.hooks.protocol` too); a run that ends before its event is read (the budget, a
    malformed event, a rejected command line) gets a line of what is known (:func:`unread_run`).
@@ -16,7 +16,7 @@ The guest decides what to inject (``auto_recall``); the host, around that call:
 A run's ``path`` says what answered it: ``warm`` (a server), ``cold`` (this process loaded the
 component), ``direct`` (neither: a switch, or a run that ended before either).
 
-Standard library only (with the confinement helpers): the warm path imports it.
+Standard library only (with the confinement helpers): the fast path imports it.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from host_harness.config import ConfigError
-from host_harness.hooks import ledger, protocol, sessions, switches
+from host_harness.hooks import prompt_ledger, protocol, sessions, switches
 from host_harness.hooks.protocol import Skip, log_reason
 
 LOG_PROMPTS_ENV = "RS_LEARN_LOG_PROMPTS"
@@ -116,7 +116,7 @@ class PromptRun:
         if isinstance(evidence, dict):
             entry["evidence"] = evidence
         if not context.strip():
-            entry["reason"] = ledger.nothing_reason(candidates, evidence)
+            entry["reason"] = prompt_ledger.nothing_reason(candidates, evidence)
         if self.log_prompts and isinstance(data.get("prompt"), str):
             entry["text"] = data["prompt"]
         self._append(entry)
@@ -149,8 +149,8 @@ class PromptRun:
         if self.recorded:
             return
         self.recorded = True
-        head = {"ts": ledger.stamp(), "session": self.session, "event": "prompt", "path": self.path,
-                "prompt": ledger.digest(self.prompt)}
+        head = {"ts": prompt_ledger.stamp(), "session": self.session, "event": "prompt", "path": self.path,
+                "prompt": prompt_ledger.digest(self.prompt)}
         _write(self.project, {**head, **entry}, self.started, self.cache_dir)
 
 
@@ -164,8 +164,8 @@ def unread_run(reason: str, project: Path | None = None, started: float | None =
     project = project if project is not None else protocol.noted_project()
     if project is None or not (project / ".gm").is_dir():
         return
-    entry = {"ts": ledger.stamp(), "session": None, "event": "prompt", "path": "direct", "prompt": None,
-             "outcome": outcome, "reason": reason, "tokens": 0}
+    entry = {"ts": prompt_ledger.stamp(), "session": None, "event": "prompt", "path": "direct",
+             "prompt": None, "outcome": outcome, "reason": reason, "tokens": 0}
     if outcome == "timeout":
         entry["stage"] = protocol.stage()
     _write(project, entry, started if started is not None else protocol.process_started(), cache_dir)
@@ -174,7 +174,7 @@ def unread_run(reason: str, project: Path | None = None, started: float | None =
 def _write(project: Path, entry: dict[str, Any], started: float, cache_dir: Path | None) -> None:
     entry["ms"] = round((time.monotonic() - started) * 1000, 1)
     try:
-        ledger.append(project, entry)
+        prompt_ledger.append(project, entry)
     except OSError as error:
         log_reason(project, f"cannot append to the ledger: {error}", cache_dir)
 
@@ -194,8 +194,9 @@ def reset_session(project: Path, event: dict[str, Any], cache_dir: Path | None =
     try:
         forgotten = sessions.reset(project, session)
         if forgotten:
-            ledger.append(project, {"ts": ledger.stamp(), "session": session, "event": "session-start",
-                                    "source": source, "outcome": "reset", "forgotten": forgotten})
+            prompt_ledger.append(project, {"ts": prompt_ledger.stamp(), "session": session,
+                                           "event": "session-start", "source": source, "outcome": "reset",
+                                           "forgotten": forgotten})
     except OSError as error:
         log_reason(project, f"cannot reset this session's state: {error}", cache_dir)
 

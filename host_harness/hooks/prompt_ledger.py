@@ -1,7 +1,7 @@
 """The injection ledger: one JSON line per prompt-submit hook run, what ``rs-learn-host why`` reads.
 
 ``<project>/.gm/logs/ledger.jsonl`` -- local state, never committed (``.gm/logs/`` is in
-``.gm/.gitignore``) -- is appended without following links (``host_harness/store/confine.py``); when
+``.gm/.gitignore``) -- is appended without following links (``host_harness/fs/confine.py``); when
 it passes :data:`MAX_LEDGER_BYTES` it becomes ``ledger.jsonl.1`` (replacing the previous one), so
 the ledger never holds more than twice that. A line (``docs/hooks.md`` lists every field)::
 

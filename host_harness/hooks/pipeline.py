@@ -1,4 +1,4 @@
-"""Claude Code hooks: auto-recall at ``UserPromptSubmit``, skill discovery at ``SessionStart``.
+"""One run of a Claude Code hook: auto-recall at ``UserPromptSubmit``, skill discovery at ``SessionStart``.
 
 Protocol (Claude Code hooks): the hook reads one JSON object on stdin -- ``{"session_id",
 "transcript_path", "cwd", "hook_event_name", ...}``, plus ``"prompt"`` for ``UserPromptSubmit``
@@ -33,6 +33,28 @@ or fail its event:
 The project is the nearest directory holding ``.gm/``, starting from the hook
 input's ``cwd`` (Claude Code's working directory may be a subdirectory), else
 from ``-p``/``$RS_LEARN_PROJECT``/the process's working directory.
+
+A run is one pipeline, whatever answers it -- :meth:`Hook.work`:
+
+1. **read** the event from stdin (:data:`~host_harness.hooks.protocol.MAX_INPUT_BYTES` at most, a JSON
+   object of the hook's event: :func:`~host_harness.hooks.protocol.read_event`);
+2. **locate** the project, once, from the event's ``cwd`` (else the fallback);
+3. **begin**: what the event does whatever the project holds (a prompt's run in the ledger, a
+   session's reset), whether the project has anything to offer, then the prompt's off switches and
+   session (:mod:`host_harness.hooks.prompt_run`), which may answer at once;
+4. **ask** the guest ``verb`` with the body through a transport: the project's warm server
+   (:mod:`host_harness.hooks.warm`; only when the command line came through the fast path, and when
+   its socket is there), else this process loading the component (:mod:`host_harness.hooks.in_process`);
+5. **finish**: the answer's context, the ledger's line, the output to print; any failure or the
+   time budget is logged with how far the run got (:func:`~host_harness.hooks.protocol.note_stage`).
+
+A warm server that is busy, gone or of another version (:class:`~host_harness.hooks.warm.NoServer`)
+sends the run on to the component, the steps before it not repeated; one that started the request
+and did not answer in time ends the run (it is the budget's). A prompt's ledger line says which
+transport answered (``path``: ``warm``, ``cold``; ``direct`` when neither was asked).
+
+Standard library only until a transport is asked (the fast path imports this module): the component
+transport and the warm client load when the run gets there.
 """
 
 from __future__ import annotations
@@ -47,21 +69,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-from host_harness.config import read_memory_config
-from host_harness.errors import GuestError
-from host_harness.guests.base import BaseGuest
-from host_harness.guests.runtime import Runtime, default_cache_dir
-from host_harness.hooks import protocol, record
-from host_harness.hooks.background import cached_runtime, hook_index_policy, warm_vector_indexes
+from host_harness.hooks import protocol
+from host_harness.hooks.command_line import HookOptions
+from host_harness.hooks.prompt_run import PromptRun, log_prompts, reset_session, unread_run
 from host_harness.hooks.protocol import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_TIMEOUT_S,
     EXIT_MARGIN_S,
     HOOK_EVENT,
-    LOG_NAME,
-    MAX_CONTEXT_CHARS,
     MAX_INPUT_BYTES,
     SESSION_EVENT,
+    WARM_SOCKET,
     Skip,
     clip,
     has_memory,
@@ -69,50 +87,44 @@ from host_harness.hooks.protocol import (
     hook_output,
     log_reason,
     note_project,
-    parse_event,
-    parse_input,
-    parse_prompt_event,
     process_started,
+    read_event,
+    read_prompt_event,
 )
-from host_harness.hooks.record import PromptRun, reset_session, unread_run
 from host_harness.project import find_project
-from host_harness.services import HostServices
-from host_harness.vectors import HOOK_SCAN_MAX
-
-__all__ = [  # the protocol's pieces live in hooks.protocol (the fast path needs them without this)
-    "DEFAULT_BUDGET_TOKENS", "DEFAULT_TIMEOUT_S", "EXIT_MARGIN_S", "HOOK_EVENT", "LOG_NAME",
-    "MAX_CONTEXT_CHARS", "MAX_INPUT_BYTES", "SESSION_EVENT", "Hook", "HookConfig", "PromptSubmitHook",
-    "SessionStartHook", "Skip",
-    "clip", "find_project", "has_memory", "has_skills", "hook_output", "log_reason", "parse_event",
-    "parse_input", "process_started",
-]
 
 
-def answer(command: str, project_option: Path | None, budget: int, timeout: float,
-           log_prompts: bool = False) -> NoReturn:
-    """Run a hook command line the fast path parsed (and a warm server did not answer), then leave.
+def answer(kind: type[Hook], options: HookOptions, wasm: Path | None = None, native: bool = False,
+           warm: bool = False) -> NoReturn:
+    """Run one hook of ``kind`` with ``options`` on the event on stdin; print its output and leave, status 0.
 
-    What ``rs-learn-host hook <command>`` does through the CLI, without importing click or the
-    CLI's other commands (their native guest modules among them): the project as ``-p`` names it,
-    else ``$RS_LEARN_PROJECT``, else found from the working directory; the component named by
-    ``$RS_LEARN_WASM``, else the installed one. Whatever happens, status 0.
+    The fast path (``warm``: the warm server is asked first) and the full command line (click,
+    ``host_harness/cli/hook.py``) both come here. The component is ``wasm``, else the one
+    ``$RS_LEARN_WASM`` names, else the installed one; the project as ``-p`` or ``$RS_LEARN_PROJECT``
+    names it (``options.project``), else found from the working directory.
     """
     from host_harness.guests import DEFAULT_WASM
-    from host_harness.project import FROM_ENV, GIVEN, chosen
 
+    protocol.arm(options.timeout)  # (the entry point armed it already, unless run otherwise)
+    output = run_on_stdin(kind, HookConfig(
+        wasm=wasm if wasm is not None else Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM),
+        fallback_project=options.project if options.project is not None else Path.cwd(), native=native,
+        budget_tokens=options.budget, timeout_s=options.timeout, log_prompts=options.log_prompts, warm=warm))
+    protocol.leave(output)
+
+
+def answer_plain(options: HookOptions) -> NoReturn:
+    """A hook command line the fast path read (:mod:`host_harness.hooks.command_line`): answered, then leave.
+
+    Without click nor the CLI's other commands (their native guest modules among them); the warm
+    server first. Whatever happens, status 0.
+    """
     protocol.log_to_hook_log()
     try:
-        from_env = project_option is None and bool(os.environ.get("RS_LEARN_PROJECT"))
-        option = Path(os.environ["RS_LEARN_PROJECT"]) if from_env else project_option
-        found = chosen(option, FROM_ENV if from_env else GIVEN)
-        kind = PromptSubmitHook if command == "prompt-submit" else SessionStartHook
-        output = run_on_stdin(kind, HookConfig(
-            wasm=Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM), fallback_project=found.root,
-            budget_tokens=budget, timeout_s=timeout, log_prompts=log_prompts))
+        answer(HOOKS[options.command], options, warm=True)
     except BaseException as error:  # the event must go through, whatever happened
         log_reason(protocol.noted_project(), f"hook failed: {type(error).__name__}: {error}")
-        output = ""
-    protocol.leave(output)
+    protocol.leave("")
 
 
 def run_on_stdin(kind: type[Hook], config: HookConfig) -> str:
@@ -120,7 +132,7 @@ def run_on_stdin(kind: type[Hook], config: HookConfig) -> str:
 
     ``config.log_prompts`` is the ``--log-prompts`` flag; ``$RS_LEARN_LOG_PROMPTS`` may also turn it on.
     """
-    config = replace(config, started=process_started(), log_prompts=record.log_prompts(config.log_prompts))
+    config = replace(config, started=process_started(), log_prompts=log_prompts(config.log_prompts))
     return kind(config).run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
 
 
@@ -135,15 +147,20 @@ class HookConfig:
     timeout_s: float = DEFAULT_TIMEOUT_S
     cache_dir: Path | None = None
     started: float | None = None  # monotonic time the budget counts from (default: the process start)
-    scan_max: int | None = HOOK_SCAN_MAX  # a stale vector index bigger than this: keywords alone
+    scan_max: int | None = None  # a stale vector index bigger than this: keywords alone (None: HOOK_SCAN_MAX)
     log_prompts: bool = False  # the ledger keeps the prompt's text (its secrets redacted by the guest)
+    warm: bool = False  # ask the project's warm server first, when one listens
+
+
+class Done(Exception):
+    """The run is over and recorded already: nothing to print, nothing more to log."""
 
 
 class Hook:
     """One run of a hook: read the input, ask the guest, return what to print (``""`` for nothing).
 
     Subclasses say which event they serve, how to read its input into a request body, and
-    whether a project is worth loading the component for.
+    whether a project is worth asking the guest for.
     """
 
     event = HOOK_EVENT
@@ -155,6 +172,7 @@ class Hook:
         self.deadline = started + config.timeout_s - EXIT_MARGIN_S
         self.project: Path | None = None
         self.timed_out = False
+        self.watchdog_ends = False  # the run's deadline is the watchdog's, not the worker's join
         self.incoming: dict[str, Any] = {}  # the event, once read
 
     def request(self, raw: bytes) -> tuple[dict[str, Any], str | None]:
@@ -172,12 +190,19 @@ class Hook:
         """Before the guest is asked: a context to answer at once instead (``""``: nothing), else ``None``."""
         return None
 
+    def through(self, path: str) -> None:
+        """The transport asked from here on (``warm``, ``cold``)."""
+
     def after(self, data: dict[str, Any], context: str) -> str:
         """The context to inject for the guest's answer ``data``."""
         return context
 
     def failed(self, reason: str) -> None:
         """Nothing is injected, because of ``reason``: logged."""
+        self.log(reason)
+
+    def unanswered(self, reason: str) -> None:
+        """The warm server started the request and did not answer in time: logged."""
         self.log(reason)
 
     def gave_up(self, reason: str) -> None:
@@ -196,7 +221,13 @@ class Hook:
         return max(self.deadline - time.monotonic(), 0.001)
 
     def run(self, read_input: Callable[[], bytes]) -> str:
-        """Do the work in a worker thread bounded by the deadline; never raises."""
+        """Do the work in a worker thread bounded by the deadline; never raises.
+
+        On the fast path (``config.warm``) the steps before the component are bounded by the
+        watchdog (:func:`protocol.arm`) instead, as in a process that never loads the component:
+        the warm client keeps the deadline itself (hard, with its own ledger line), and a run the
+        watchdog ends is recorded by its callback.
+        """
         if time.monotonic() >= self.deadline:
             self.timed_out = True
             self.project = self.locate(read_input)
@@ -207,6 +238,8 @@ class Hook:
                                   name="rs-learn-hook")
         worker.start()
         worker.join(self.remaining())
+        if worker.is_alive() and self.watchdog_ends:
+            worker.join()
         if worker.is_alive():
             self.timed_out = True
             self.gave_up(protocol.gave_up(self.config.timeout_s))
@@ -217,6 +250,8 @@ class Hook:
         """:meth:`work`, with every failure logged and turned into ``""``."""
         try:
             return self.work(read_input)
+        except Done:
+            pass
         except Skip as skip:
             self.failed(str(skip))
         except Exception as error:  # the event must go through whatever happened here
@@ -237,7 +272,8 @@ class Hook:
         log_reason(self.project, reason, self.config.cache_dir)
 
     def work(self, read_input: Callable[[], bytes]) -> str:
-        """Parse, locate the project, ask the guest; the output to print."""
+        """Read, locate the project, begin, ask, finish: the output to print."""
+        self.watchdog_ends = self.config.warm  # until the component is asked
         fallback = self.config.fallback_project
         self.project = find_project(fallback) if fallback.is_dir() else None  # where to log a bad input
         protocol.note_stage("reading the event")
@@ -256,57 +292,62 @@ class Hook:
             return hook_output(clip(early), self.event) if early.strip() else ""
         data = self.ask(self.project, body)
         context = data.get("context") if isinstance(data, dict) else None
-        if not isinstance(context, str):
+        if not isinstance(data, dict) or not isinstance(context, str):
             raise Skip(f"{self.verb} returned no 'context' string: {str(data)[:200]}")
         context = self.after(data, context)
         protocol.note_stage("printing the answer")
         return hook_output(clip(context), self.event) if context.strip() else ""
 
     def ask(self, project: Path, body: dict[str, Any]) -> Any:
-        """:attr:`verb` through a guest built within the remaining budget; its ``data``.
+        """:attr:`verb` through the warm server if one answers, else the component; its ``data``."""
+        envelope = self.ask_warm(project, body) if self.config.warm else None
+        if envelope is None:
+            from host_harness.hooks import in_process
 
-        A missing or stale persisted vector index is not built inside the budget: the call scans
-        the store, and a background process builds the index for the next prompts.
-        """
-        protocol.note_stage("loading the component")
-        cache = self.config.cache_dir if self.config.cache_dir is not None else default_cache_dir()
-        policy = hook_index_policy(cache, self.config.scan_max)
-        services = HostServices(project, busy_timeout_ms=int(self.remaining() * 1000), index_policy=policy)
-        for warning in read_memory_config(project)[1]:  # a bad RS_LEARN_MEMORY_* variable: said, not fatal
-            self.log(f"warning: {warning}")
-        runtime: Runtime | None = None
-        guest: BaseGuest
-        try:
-            if self.config.native:
-                from host_harness.guests.native import NativeGuest  # loads the model: development only
-
-                guest = NativeGuest(services)
-            else:
-                from host_harness.guests.component import WasmGuest
-
-                if not self.config.wasm.is_file():
-                    raise Skip(f"component not found: {self.config.wasm} (run `make wasm`; RS_LEARN_WASM)")
-                runtime = cached_runtime(self.config.wasm, self.config.cache_dir)
-                guest = WasmGuest(runtime, services, timeout_s=self.remaining())
-            protocol.note_stage(f"running {self.verb} in the component")
-            try:
-                envelope = json.loads(guest.dispatch(self.verb, json.dumps(body, ensure_ascii=False)))
-            except GuestError as error:
-                raise Skip(f"{self.verb} failed: {error.message}") from None
-            finally:
-                guest.close()
-                if policy.cache_dir is not None:
-                    warm_vector_indexes(services, policy.cache_dir)
-        finally:
-            services.close()
-            if runtime is not None:
-                runtime.close()
+            self.watchdog_ends = False
+            self.through("cold")
+            config = self.config
+            envelope = in_process.ask(project, self.verb, body, wasm=config.wasm, native=config.native,
+                                      cache_dir=config.cache_dir, scan_max=config.scan_max,
+                                      remaining=self.remaining, log=self.log)
         if not isinstance(envelope, dict) or envelope.get("ok") is not True:
             reason = envelope.get("error") if isinstance(envelope, dict) else envelope
             raise Skip(f"{self.verb} failed: {reason}")
         for warning in envelope.get("warnings") or []:
             self.log(f"warning: {warning}")  # e.g. a discipline store that is not a database
         return envelope.get("data")
+
+    def ask_warm(self, project: Path, body: dict[str, Any]) -> Any:
+        """The warm server's envelope (the head of its text when no JSON object); ``None``: no server.
+
+        :class:`Done` when the server started the request and did not answer (the run is recorded).
+        """
+        if not os.path.lexists(project / ".gm" / WARM_SOCKET):
+            return None  # no server: without loading the client (warm.ask checks what is there)
+        from host_harness.hooks import warm
+
+        self.through("warm")
+        protocol.note_stage("waiting for the warm server")
+        try:
+            text = warm.ask(project, self.verb, body, self.deadline, self.config.timeout_s)
+        except warm.ServerBusy as why:
+            self.log(f"{why}; answering without it (cold)")
+            return None
+        except warm.NoServer:
+            return None
+        except TimeoutError as error:  # it started the request and did not answer in time
+            self.unanswered(f"the warm server did not answer: {error}; nothing injected")
+            raise Done from None
+        except OSError as error:
+            raise Skip(f"the warm server did not answer: {error}; nothing injected") from None
+        except Exception as error:  # the component answers (the steps before are not repeated)
+            self.log(f"the fast path failed: {type(error).__name__}: {error}; answering without it (cold)")
+            return None
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        return value if isinstance(value, dict) else text[:200]
 
 
 class PromptSubmitHook(Hook):
@@ -319,7 +360,7 @@ class PromptSubmitHook(Hook):
 
     def request(self, raw: bytes) -> tuple[dict[str, Any], str | None]:
         """``{prompt, budget_tokens}``."""
-        self.incoming, self.prompt, cwd = parse_prompt_event(raw)
+        self.incoming, self.prompt, cwd = read_prompt_event(raw)
         return {"prompt": self.prompt, "budget_tokens": self.config.budget_tokens}, cwd
 
     def arrived(self, project: Path) -> None:
@@ -333,15 +374,14 @@ class PromptSubmitHook(Hook):
         return has_memory(project)
 
     def before(self, project: Path, body: dict[str, Any]) -> str | None:
-        """The off switches and the session's injected ids (:mod:`host_harness.hooks.record`)."""
+        """The off switches and the session's injected ids (:mod:`host_harness.hooks.prompt_run`)."""
         assert self.recording is not None
         return self.recording.begin(body)
 
-    def ask(self, project: Path, body: dict[str, Any]) -> Any:
-        """The guest's answer (the run's path is ``cold`` from here on)."""
+    def through(self, path: str) -> None:
+        """The run's ``path`` in the ledger."""
         assert self.recording is not None
-        self.recording.path = "cold"
-        return super().ask(project, body)
+        self.recording.path = path
 
     def after(self, data: dict[str, Any], context: str) -> str:
         """The session's state and the ledger's line; the context."""
@@ -361,6 +401,12 @@ class PromptSubmitHook(Hook):
             self.recording.fail(reason)
         elif self.project is not None:  # (none: the hook logs in the cache dir, and keeps no ledger)
             unread_run(reason, self.project, self.started, self.config.cache_dir, outcome="error")
+
+    def unanswered(self, reason: str) -> None:
+        """Logged, and recorded in the ledger as the budget's (``timeout``)."""
+        super().unanswered(reason)
+        assert self.recording is not None
+        self.recording.timed_out(reason)
 
     def gave_up(self, reason: str) -> None:
         """Logged, and recorded in the ledger: the run's line, or what is known of it."""
@@ -382,7 +428,7 @@ class SessionStartHook(Hook):
 
     def request(self, raw: bytes) -> tuple[dict[str, Any], str | None]:
         """``{budget_tokens}``; every ``source`` (startup, resume, clear, compact) is answered."""
-        self.incoming, cwd = parse_event(raw, SESSION_EVENT)
+        self.incoming, cwd = read_event(raw, SESSION_EVENT)
         return {"budget_tokens": self.config.budget_tokens}, cwd
 
     def arrived(self, project: Path) -> None:
@@ -399,3 +445,6 @@ class SessionStartHook(Hook):
         if cut is not None:
             self.log(cut)
         return context
+
+
+HOOKS: dict[str, type[Hook]] = {"prompt-submit": PromptSubmitHook, "session-start": SessionStartHook}
