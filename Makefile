@@ -83,7 +83,7 @@ browser:
 	fi
 
 lint: $(VENV)/.stamp
-	$(VENV)/bin/ruff check guest host_harness tests bench scripts models/build.py setup.py
+	$(VENV)/bin/ruff check guest rs_learn_host tests bench scripts models/build.py setup.py
 	$(VENV)/bin/mypy
 
 bench: $(WASM) $(NODE_BINDINGS)

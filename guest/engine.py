@@ -24,7 +24,7 @@ from guest.memory.limits import DEFAULT_LIMIT
 from guest.memory.memorize import Stored
 from guest.memory.recall import Hit
 from guest.memory.verbs import MemoryVerbs
-from guest.quarantine.verbs import TrustVerbs
+from guest.quarantine.verbs import QuarantineVerbs
 from guest.screening.redact import scrub
 from guest.screening.screen import SecretNames
 from guest.structured.verbs import StructuredVerbs
@@ -50,7 +50,7 @@ class Engine:
             **ArchiveVerbs(host).table(),
             **LearnVerbs(self.memory).table(),
             **GitVerbs(host, embedder).table(),
-            **TrustVerbs(host).table(),
+            **QuarantineVerbs(host).table(),
         }
         # `recall {"id": "r7"}` brings back an archived block (seed 002); any other body recalls memories.
         self.verbs["recall"] = ArchiveVerbs(host).with_recall_by_id(self.verbs["recall"])

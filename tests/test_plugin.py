@@ -19,8 +19,8 @@ import pytest
 from agentclis import agent_clis, agent_env, claude_session, hook_context, run
 from conftest import ROOT
 
-from host_harness.hooks import prompt_ledger
-from host_harness.hooks.switches import OFF_TEXT
+from rs_learn_host.hooks import prompt_ledger
+from rs_learn_host.hooks.switches import OFF_TEXT
 
 PLUGIN = ROOT / "integrations" / "claude-code"
 SCRIPT = PLUGIN / "scripts" / "rs-learn"

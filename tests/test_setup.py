@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 from hostprocs import HeldCompile, wait_for
 
-from host_harness.cli.main import cli
-from host_harness.integrations.edits import backup_of
-from host_harness.integrations.localstate import LOCAL_STATE
+from rs_learn_host.cli.main import cli
+from rs_learn_host.integrations.edits import backup_of
+from rs_learn_host.integrations.localstate import LOCAL_STATE
 
 HOST = Path(sys.executable).parent / "rs-learn-host"  # the console script of this interpreter
 COMMAND = str(HOST.absolute())

@@ -31,7 +31,7 @@ MAX_LIST = 1000
 EXCERPT_CHARS = 160
 
 
-class TrustVerbs:
+class QuarantineVerbs:
     """Quarantine listing and approval over one host."""
 
     def __init__(self, host: Host) -> None:

@@ -1,0 +1,96 @@
+"""``NativeGuest``: the guest package run in-process under CPython.
+
+This is the ``native`` target of the one-suite-two-targets tests (and the CLI's
+hidden ``--native`` dev switch): ``guest.engine.Engine`` talks to the very same
+:class:`HostServices` that the component's imports are bound to, under the same
+per-call transaction rules (:class:`rs_learn_host.base.BaseGuest`). Engine errors
+become :class:`GuestError` with the engine's message, exactly the text the
+component returns as ``err``. It is the one module of the harness that imports the guest's code
+(``tests/test_layout.py``): the host's own :class:`rs_learn_host.errors.HostError` reaches the engine
+as the guest's ``guest.host.HostError`` with the same message (:class:`GuestHost`), which is what
+the component's guest makes of an ``err``.
+
+``guest.engine`` is imported when a ``NativeGuest`` is made, not at module
+import: the wasm path of the harness never loads the guest's model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from guest import host as guest_host
+from guest.errors import EngineError
+from rs_learn_host.errors import GuestError, HostError
+from rs_learn_host.services import HostServices
+from rs_learn_host.targets.base import BaseGuest
+
+T = TypeVar("T")
+
+
+def _as_guest(call: Callable[[], T]) -> T:
+    """``call()``; the host's :class:`HostError` leaves as the guest's, with the same message."""
+    try:
+        return call()
+    except HostError as error:
+        raise guest_host.HostError(str(error)) from error
+
+
+class GuestHost(guest_host.HostWrapper):
+    """``services`` as the engine's ``Host``: the six imports, failing as the guest's ``HostError``."""
+
+    def kv_get(self, ns: str, key: str) -> bytes | None:
+        """``host-kv-get``."""
+        return _as_guest(lambda: self.inner.kv_get(ns, key))
+
+    def kv_put(self, ns: str, key: str, value: bytes) -> None:
+        """``host-kv-put``."""
+        _as_guest(lambda: self.inner.kv_put(ns, key, value))
+
+    def kv_query(self, ns: str, q: str, limit: int) -> list[tuple[str, bytes]]:
+        """``host-kv-query``."""
+        return _as_guest(lambda: self.inner.kv_query(ns, q, limit))
+
+    def vec_search(self, ns: str, query: list[float], k: int) -> list[tuple[str, float]]:
+        """``host-vec-search``."""
+        return _as_guest(lambda: self.inner.vec_search(ns, query, k))
+
+    def log(self, level: int, msg: str) -> None:
+        """``host-log``."""
+        _as_guest(lambda: self.inner.log(level, msg))
+
+    def now_ms(self) -> int:
+        """``host-now-ms``."""
+        return _as_guest(self.inner.now_ms)
+
+
+class NativeGuest(BaseGuest):
+    """``guest.engine.Engine`` over ``services``, in this process."""
+
+    def __init__(self, services: HostServices) -> None:
+        from guest.engine import Engine  # deferred: loads the model
+
+        super().__init__(services)
+        self.engine = Engine(GuestHost(services))
+
+    def close(self) -> None:
+        """Nothing to release: the engine lives as long as this object."""
+
+    def _version(self) -> str:
+        return self.engine.version()
+
+    def _memorize(self, text: str, namespace: str) -> str:
+        try:
+            return self.engine.memorize_text(text, namespace).id
+        except EngineError as error:
+            raise GuestError(str(error)) from None
+
+    def _recall(self, query: str, limit: int) -> list[dict[str, Any]]:
+        try:
+            hits = self.engine.recall_text(query, limit)
+        except EngineError as error:
+            raise GuestError(str(error)) from None
+        return [{"id": h.id, "text": h.text, "score": float(h.score), "namespace": h.namespace} for h in hits]
+
+    def _dispatch(self, verb: str, body: str) -> str:
+        return self.engine.dispatch(verb, body)
