@@ -18,6 +18,7 @@ import pytest
 from envelopes import ok
 from hostprocs import HOST, Watcher, host, host_env, wait_for, write_request
 
+from rs_learn_host.cli.spool import stop_handler
 from rs_learn_host.spool import claims as claims_module
 from rs_learn_host.spool.lock import SpoolLock
 from rs_learn_host.spool.watcher import ANSWERED, Spool
@@ -109,6 +110,23 @@ def test_a_watcher_with_a_fifo_request_answers_it_and_stops_on_sigterm(wasm_path
     wait_for(lambda: (spool_dir(project) / "out" / "1.json").exists(), 30, "the FIFO's answer")
     assert watcher.stop() == 0, "SIGTERM stops it"
     assert "not a FIFO" in answer(project, "1")["error"]
+
+
+def test_a_stop_signal_inside_the_wait_still_stops_the_watcher():
+    """SIGTERM can land while the main thread holds the stop event's lock inside ``Event.wait``.
+
+    The handler then runs on that thread: one that took the lock itself (``Event.set``) waited for
+    itself forever, and ``spool --watch`` never stopped (seen once in a whole-suite run). Here the
+    lock is held as ``Event.wait`` holds it, and the handler must return at once.
+    """
+    stop = threading.Event()
+    handle = stop_handler(stop)
+    with stop._cond:  # what the main thread holds inside Event.wait (CPython's threading)
+        worker = threading.Thread(target=handle, args=(signal.SIGTERM, None), daemon=True)
+        worker.start()
+        worker.join(10)
+        assert not worker.is_alive(), "the handler waited for the stop event's lock"
+    assert stop.wait(10), "the signal did not set the stop event"
 
 
 def test_long_ids_are_answered_or_set_aside(guest, project: Path):

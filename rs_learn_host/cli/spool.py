@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -83,7 +84,7 @@ def spool(
     from rs_learn_host.hooks.server import WarmServer
 
     lost, stop = threading.Event(), threading.Event()
-    stopper = _stopper(stop)
+    stopper = stop_handler(stop)
     previous = {sig: signal.signal(sig, stopper) for sig in (signal.SIGTERM, signal.SIGINT)}
     queue: Spool | None = None
     warm: WarmServer | None = None
@@ -120,8 +121,26 @@ def _set(*events: threading.Event) -> None:
         event.set()
 
 
-def _stopper(*events: threading.Event) -> Callable[[int, FrameType | None], None]:
+def stop_handler(*events: threading.Event) -> Callable[[int, FrameType | None], None]:
+    """A signal handler that sets ``events`` without taking their lock in the handler.
+
+    A handler runs on the main thread between two bytecodes, possibly inside ``Event.wait`` while
+    that thread holds the event's lock: ``Event.set`` there waits for itself forever (a watcher
+    that SIGTERM did not stop). The handler only writes a byte to a pipe, which is safe anywhere;
+    a relay thread reads it and sets the events.
+    """
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+
+    def relay() -> None:
+        with os.fdopen(read_fd, "rb", buffering=0) as signals:
+            if signals.read(1):
+                _set(*events)
+
+    threading.Thread(target=relay, name="rs-learn-signals", daemon=True).start()
+
     def handle(_signum: int, _frame: FrameType | None) -> None:
-        _set(*events)
+        with contextlib.suppress(BlockingIOError):  # a byte is already waiting: the events get set
+            os.write(write_fd, b"\0")
 
     return handle
