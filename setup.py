@@ -1,4 +1,4 @@
-"""Packaging hook: a wheel carries the built component as ``rs_learn_host/assets/rs_learn.wasm``.
+"""Packaging hook: a wheel carries the built component as ``host_harness/assets/rs_learn.wasm``.
 
 Everything else is in ``pyproject.toml``. ``pip wheel .`` / ``python -m build`` copy
 ``dist/rs_learn.wasm`` (``make wasm``) into the package, so an installed ``rs-learn-host`` needs no
@@ -23,13 +23,13 @@ class BuildWithComponent(build_py):
     """``build_py`` plus the component."""
 
     def run(self) -> None:
-        """Build the packages, then add the component to ``rs_learn_host/assets``."""
+        """Build the packages, then add the component to ``host_harness/assets``."""
         super().run()
         if getattr(self, "editable_mode", False):
             return
         if not COMPONENT.is_file():
             raise SystemExit(f"{COMPONENT} is missing: run `make wasm` before building a wheel")
-        target = Path(self.build_lib) / "rs_learn_host" / "assets" / "rs_learn.wasm"
+        target = Path(self.build_lib) / "host_harness" / "assets" / "rs_learn.wasm"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(COMPONENT, target)
 

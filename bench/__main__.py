@@ -46,12 +46,12 @@ from bench import corpus, curation, pgscale, scale, stores
 from bench.common import ROOT, WASM, dispatch, pct, populate, sentences, timed
 from bench.hookload import bench_hook_during_import
 from bench.hosts import bench_hosts
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.base import BaseGuest
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.native import NativeGuest
-from rs_learn_host.targets.runtime import Runtime, artifact_is_intact, cache_file_name, default_cache_dir
-from rs_learn_host.vectors import IndexPolicy
+from host_harness.services import HostServices
+from host_harness.targets.base import BaseGuest
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.native import NativeGuest
+from host_harness.targets.runtime import Runtime, artifact_is_intact, cache_file_name, default_cache_dir
+from host_harness.vectors import IndexPolicy
 
 ROWS: list[tuple[str, str, str]] = []
 
@@ -137,13 +137,13 @@ def bench_recall(runtime: Runtime, projects: dict[int, Path], cache: Path) -> No
 
 def bench_cold_start() -> None:
     """New process -> first recall answered, with and without the precompiled cache."""
-    print("cold start (new process: python -m rs_learn_host recall; median of 3)")
+    print("cold start (new process: python -m host_harness recall; median of 3)")
     with tempfile.TemporaryDirectory() as tmp:
         project, cache = Path(tmp) / "p", Path(tmp) / "cache"
         project.mkdir()
         populate(project, sentences(100, 28, seed=5))
         env = {**os.environ, "RS_LEARN_CACHE_DIR": str(cache)}
-        cmd = [sys.executable, "-m", "rs_learn_host", "-p", str(project), "recall", "cold start query"]
+        cmd = [sys.executable, "-m", "host_harness", "-p", str(project), "recall", "cold start query"]
 
         def run(clear: bool) -> float:
             if clear and cache.exists():
@@ -188,7 +188,7 @@ def bench_spool_and_hook() -> None:
         queries = sentences(110, 5, seed=12)
         pauses = random.Random(12)
         for round_, interval in enumerate(("0.1", "0.01")):
-            watcher = subprocess.Popen([sys.executable, "-m", "rs_learn_host", "spool", "--watch",
+            watcher = subprocess.Popen([sys.executable, "-m", "host_harness", "spool", "--watch",
                                         "--interval", interval], env=env, stderr=subprocess.PIPE)
             assert watcher.stderr is not None
             watcher.stderr.readline()  # "watching ...": lock held, component loaded
@@ -206,22 +206,22 @@ def bench_spool_and_hook() -> None:
         populate(project, facts)
         question = " ".join(facts[0].split()[:10])
         prompt = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(project), "prompt": question})
-        cmd = [sys.executable, "-m", "rs_learn_host", "hook", "prompt-submit"]
+        cmd = [sys.executable, "-m", "host_harness", "hook", "prompt-submit"]
 
         def hook() -> bytes:
             return subprocess.run(cmd, input=prompt.encode(), check=True, capture_output=True).stdout
 
         injected = hook()  # also writes the hook's verification stamp
         samples = timed(hook, 5)
-        baseline = [sys.executable, "-c", "import rs_learn_host.cli.main"]
+        baseline = [sys.executable, "-c", "import host_harness.cli.main"]
         imports = timed(lambda: subprocess.run(baseline, check=True), 5)
         row("hook cold latency, median", f"{statistics.median(samples):.0f} ms", "<= 300 ms, as before")
-        row("  of which: python + import rs_learn_host.cli.main", f"{statistics.median(imports):.0f} ms")
+        row("  of which: python + import host_harness.cli.main", f"{statistics.median(imports):.0f} ms")
         row("  hook injected context", "yes" if injected else "no")
-        serve = [sys.executable, "-m", "rs_learn_host", "-p", str(project), "spool", "--watch"]
+        serve = [sys.executable, "-m", "host_harness", "-p", str(project), "spool", "--watch"]
         watcher = subprocess.Popen(serve, stderr=subprocess.PIPE)
         assert watcher.stderr is not None
-        watcher.stderr.readline()  # "watching ...": the warm socket listens (rs_learn_host/hooks/warm.py)
+        watcher.stderr.readline()  # "watching ...": the warm socket listens (host_harness/hooks/warm.py)
         if not (project / ".gm" / "rs-learn.sock").is_socket():
             raise SystemExit("the spool watcher does not listen on .gm/rs-learn.sock")
         warm_answer = hook()

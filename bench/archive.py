@@ -28,8 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.native import NativeGuest
+from host_harness.services import HostServices
+from host_harness.targets.native import NativeGuest
 
 ROOT = Path(__file__).resolve().parent.parent
 WASM = ROOT / "dist" / "rs_learn.wasm"
@@ -40,9 +40,9 @@ MAX_QUERY_BYTES = 8 * 1024
 MEASURE = r"""
 import json, statistics, sys, time
 from pathlib import Path
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.runtime import Runtime
-from rs_learn_host.services import HostServices
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.runtime import Runtime
+from host_harness.services import HostServices
 
 def status(field):
     for line in Path("/proc/self/status").read_text().splitlines():

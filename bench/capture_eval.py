@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rs_learn_host.capture import extract, run, transcript
-from rs_learn_host.targets.session import DEFAULT_WASM, Session
+from host_harness.capture import extract, run, transcript
+from host_harness.targets.session import DEFAULT_WASM, Session
 
 ROOT = Path(__file__).resolve().parent.parent
 DEVSET = ROOT / "tests" / "capture_devset"

@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.base import BaseGuest
-from rs_learn_host.targets.native import NativeGuest
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.services import HostServices
+from host_harness.targets.base import BaseGuest
+from host_harness.targets.native import NativeGuest
+from host_harness.targets.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parent.parent
 WASM = ROOT / "dist" / "rs_learn.wasm"

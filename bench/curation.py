@@ -25,12 +25,12 @@ from bench import corpus, stores
 from bench.common import WASM, dispatch, pct, timed
 from guest.memory.similar import similar
 from guest.text.embed import EMBEDDER
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.base import BaseGuest
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.native import NativeGuest
-from rs_learn_host.targets.runtime import Runtime
-from rs_learn_host.vectors import IndexPolicy
+from host_harness.services import HostServices
+from host_harness.targets.base import BaseGuest
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.native import NativeGuest
+from host_harness.targets.runtime import Runtime
+from host_harness.vectors import IndexPolicy
 
 Row = Callable[..., None]
 SIZE = 10000

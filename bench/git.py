@@ -24,11 +24,11 @@ from pathlib import Path
 
 from bench.common import WASM, filled, populate, sentences, sized_main
 from guest.memory.reindex import remove
-from rs_learn_host.git import driver
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.native import NativeGuest
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.git import driver
+from host_harness.services import HostServices
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.native import NativeGuest
+from host_harness.targets.runtime import Runtime
 
 ROWS: list[tuple[str, str]] = []
 RUNS = 3
@@ -106,7 +106,7 @@ def command_ms(args: list[str], root: Path) -> list[float]:
     for _ in range(RUNS):
         shutil.copy(root / "ours" / STORE, root / "work.db")
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "rs_learn_host", *args], env=env, cwd=root, check=True,
+        subprocess.run([sys.executable, "-m", "host_harness", *args], env=env, cwd=root, check=True,
                        capture_output=True)
         samples.append((time.perf_counter() - start) * 1000)
     return samples

@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.services import HostServices
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.runtime import Runtime
 
 NODE_DIR = Path(__file__).resolve().parent.parent / "hosts" / "node"
 

@@ -32,11 +32,11 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from bench.common import WASM, dispatch, pct, populate, sentences, timed
-from rs_learn_host.mcp.server import RsLearnServer
-from rs_learn_host.mcp.worker import GuestWorker
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.mcp.server import RsLearnServer
+from host_harness.mcp.worker import GuestWorker
+from host_harness.services import HostServices
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.runtime import Runtime
 
 CALLS, WARM = 50, 5
 Row = Callable[..., None]
@@ -78,7 +78,7 @@ def bench_mcp(runtime: Runtime, row: Row, size: int = 1000) -> None:
         row(f"MCP recall in-process p50 / p95 at {size}, wasm", pct(asyncio.run(in_process())))
         worker.close()
 
-        params = StdioServerParameters(command=sys.executable, args=["-m", "rs_learn_host", "mcp"],
+        params = StdioServerParameters(command=sys.executable, args=["-m", "host_harness", "mcp"],
                                        env={**os.environ, "RS_LEARN_PROJECT": str(project)}, cwd=project)
 
         async def over_stdio() -> list[float]:
@@ -92,7 +92,7 @@ def bench_mcp(runtime: Runtime, row: Row, size: int = 1000) -> None:
 
 async def first_start(env: dict[str, str], project: Path) -> tuple[float, float]:
     """Seconds from starting ``rs-learn-host mcp`` to ``initialize`` answered, and to a first recall."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "rs_learn_host", "mcp"], env=env,
+    params = StdioServerParameters(command=sys.executable, args=["-m", "host_harness", "mcp"], env=env,
                                    cwd=project)
     start = time.perf_counter()
     with open(os.devnull, "w") as errlog:

@@ -1,7 +1,7 @@
 """One side of a paired run (``bench/compare.py``): measures one operation of one checkout.
 
 Run by ``bench.compare`` as ``python -P bench/pairworker.py OP ARGS_JSON`` with ``PYTHONPATH`` set to
-the checkout under test, so ``rs_learn_host`` and ``guest`` are that checkout's. It imports nothing
+the checkout under test, so ``host_harness`` and ``guest`` are that checkout's. It imports nothing
 from ``bench`` (the other checkout's ``bench`` may differ): its inputs are files the parent wrote.
 Prints one JSON line: ``{"wall": [ms...], "cpu": [ms...]}`` (per call: wall clock and this
 thread's CPU time), or ``{"rate": per_second}`` for throughput rows.
@@ -36,15 +36,15 @@ def _timed(call: Callable[[], object], n: int) -> Samples:
 
 def _guest(target: str, project: Path, wasm: str) -> tuple[Any, Any, Any]:
     """(guest, services, runtime or None) of ``target`` over ``project``."""
-    from rs_learn_host.services import HostServices
-    from rs_learn_host.targets.native import NativeGuest
+    from host_harness.services import HostServices
+    from host_harness.targets.native import NativeGuest
 
     project.mkdir(parents=True, exist_ok=True)
     services = HostServices(project)
     if target == "native":
         return NativeGuest(services), services, None
-    from rs_learn_host.targets.component import WasmGuest
-    from rs_learn_host.targets.runtime import Runtime
+    from host_harness.targets.component import WasmGuest
+    from host_harness.targets.runtime import Runtime
 
     runtime = Runtime.load(wasm)
     return WasmGuest(runtime, services), services, runtime
@@ -147,7 +147,7 @@ def _run(cmd: list[str], stdin: bytes, cwd: str) -> None:
 
 def hook(args: dict[str, Any]) -> Samples:
     """The prompt-submit hook as a new process; ``warm``: with a spool watcher serving it."""
-    cmd = [sys.executable, "-m", "rs_learn_host", "hook", "prompt-submit"]
+    cmd = [sys.executable, "-m", "host_harness", "hook", "prompt-submit"]
     project = args["project"]
     prompts = iter(range(10_000))
 
@@ -158,7 +158,7 @@ def hook(args: dict[str, Any]) -> Samples:
 
     watcher = None
     if args["warm"]:
-        watcher = subprocess.Popen([sys.executable, "-m", "rs_learn_host", "-p", project, "spool", "--watch"],
+        watcher = subprocess.Popen([sys.executable, "-m", "host_harness", "-p", project, "spool", "--watch"],
                                    stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
         assert watcher.stderr is not None
         watcher.stderr.readline()  # "watching ...": the warm socket listens
@@ -200,7 +200,7 @@ def mcp(args: dict[str, Any]) -> Samples:
     listed: list[float] = []
     for _ in range(args["n"]):
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "rs_learn_host", "-p", args["project"], "mcp"],
+        proc = subprocess.Popen([sys.executable, "-m", "host_harness", "-p", args["project"], "mcp"],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         _send(proc, init)
         _answer(proc, 1)
@@ -217,13 +217,13 @@ def mcp(args: dict[str, Any]) -> Samples:
 
 def version(args: dict[str, Any]) -> Samples:
     """``rs-learn-host --version`` as a new process."""
-    cmd = [sys.executable, "-m", "rs_learn_host", "--version"]
+    cmd = [sys.executable, "-m", "host_harness", "--version"]
     return _timed(lambda: _run(cmd, b"", args["project"]), args["n"])
 
 
 def compile_cache(args: dict[str, Any]) -> Samples:
     """Load the component once, so its precompiled artifact is in this side's cache."""
-    from rs_learn_host.targets.runtime import Runtime
+    from host_harness.targets.runtime import Runtime
 
     Runtime.load(args["wasm"]).close()
     return {"wall": [], "cpu": []}

@@ -31,16 +31,16 @@ import numpy as np
 
 from bench import corpus
 from bench.scale import COLD_RUNS, Row, cold_once, environment, pct
-from rs_learn_host.config import StoreChoice
-from rs_learn_host.services import HostServices
-from rs_learn_host.store import tracked
-from rs_learn_host.store.pg import schema
-from rs_learn_host.store.pg.connect import connect
-from rs_learn_host.store.pg.kv import PgKV, PgSession, vector_columns
-from rs_learn_host.store.pg.vectors import APPROX_MIN, PgSearchPolicy, PgVectorIndex
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.runtime import Runtime
-from rs_learn_host.vectors import IndexPolicy
+from host_harness.config import StoreChoice
+from host_harness.services import HostServices
+from host_harness.store import tracked
+from host_harness.store.pg import schema
+from host_harness.store.pg.connect import connect
+from host_harness.store.pg.kv import PgKV, PgSession, vector_columns
+from host_harness.store.pg.vectors import APPROX_MIN, PgSearchPolicy, PgVectorIndex
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.runtime import Runtime
+from host_harness.vectors import IndexPolicy
 
 
 def replicate(source: Path, url: str, target: Path) -> StoreChoice:
@@ -147,7 +147,7 @@ def bench_pg_import(row: Row, source: Path, url: str, tmp: Path, cache: Path) ->
     env = environment(cache, "auto", source)
     dump = tmp / "pg-export.jsonl"
     with open(dump, "wb") as out:
-        subprocess.run([sys.executable, "-m", "rs_learn_host", "export", "--vectors"], env=env, stdout=out,
+        subprocess.run([sys.executable, "-m", "host_harness", "export", "--vectors"], env=env, stdout=out,
                        check=True)
     lines = sum(1 for _ in open(dump, "rb"))
     target = tmp / "pg-import"
@@ -155,7 +155,7 @@ def bench_pg_import(row: Row, source: Path, url: str, tmp: Path, cache: Path) ->
     (target / ".gm").mkdir()
     config = {"store": url, "project": f"imp-{uuid.uuid4().hex[:8]}"}
     (target / ".gm" / "config.json").write_text(json.dumps(config))
-    command = [sys.executable, "-m", "rs_learn_host", "-p", str(target), "import", "--json", str(dump)]
+    command = [sys.executable, "-m", "host_harness", "-p", str(target), "import", "--json", str(dump)]
     start = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, check=True, text=True)
     elapsed = time.perf_counter() - start

@@ -38,9 +38,9 @@ WASM = ROOT / "dist" / "rs_learn.wasm"
 WRITER = """
 import json, sys, time
 from pathlib import Path
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.runtime import Runtime
-from rs_learn_host.services import HostServices
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.runtime import Runtime
+from host_harness.services import HostServices
 project, wasm, tag, seconds, out, busy_ms = sys.argv[1:7]
 services = HostServices(Path(project), busy_timeout_ms=int(busy_ms))
 guest = WasmGuest(Runtime.load(wasm), services)
@@ -80,8 +80,8 @@ def soak(url: str, seconds: float, writers: int = 8, checkouts: int = 2, wasm: P
          fault: Callable[[], None] | None = None, fault_at: float = 0.0,
          busy_ms: int = 10_000) -> dict[str, Any]:
     """Run the writers (``fault()`` after ``fault_at`` s); what they stored and were told, what is stored."""
-    from rs_learn_host.services import HostServices
-    from rs_learn_host.targets.native import NativeGuest
+    from host_harness.services import HostServices
+    from host_harness.targets.native import NativeGuest
 
     project_id = f"soak-{uuid.uuid4().hex[:8]}"
     with tempfile.TemporaryDirectory() as tmp:

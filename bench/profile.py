@@ -9,7 +9,7 @@ to fetch, decoding what came before, scoring ...). Means over the queries, large
     python -m bench.profile --size 100000 --target native
     python -m bench.profile --project DIR       # an existing project (built there first if empty)
 
-Runs against whatever ``bench``/``rs_learn_host`` and ``dist/rs_learn.wasm`` it is started from, so
+Runs against whatever ``bench``/``host_harness`` and ``dist/rs_learn.wasm`` it is started from, so
 the same file profiles an older checkout: ``PYTHONPATH=<checkout> python <this file> --project ...``.
 """
 
@@ -23,14 +23,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import rs_learn_host
+import host_harness
 from bench import corpus, scale
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.base import BaseGuest
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.native import NativeGuest
-from rs_learn_host.targets.runtime import Runtime
-from rs_learn_host.vectors import IndexPolicy
+from host_harness.services import HostServices
+from host_harness.targets.base import BaseGuest
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.native import NativeGuest
+from host_harness.targets.runtime import Runtime
+from host_harness.vectors import IndexPolicy
 
 IMPORTS = ("kv_get", "kv_put", "kv_query", "vec_search", "now_ms", "log")
 Event = tuple[str, str, float, float]
@@ -104,7 +104,7 @@ def main() -> None:
             print(f"built {args.size} memories in {scale.build(project, args.size):.0f} s")
     events: list[Event] = []
     services = timed_services(project, cache, events)
-    wasm = Path(rs_learn_host.__file__).resolve().parent.parent / "dist" / "rs_learn.wasm"
+    wasm = Path(host_harness.__file__).resolve().parent.parent / "dist" / "rs_learn.wasm"
     runtime = Runtime.load(wasm) if args.target == "wasm" else None
     guest: BaseGuest = WasmGuest(runtime, services) if runtime else NativeGuest(services)
     queries = corpus.queries(args.queries + 1, args.size, words=6, seed=99)

@@ -33,10 +33,10 @@ from bench import metrics
 from bench.devset import UNRELATED
 from bench.project import Project, Prompt
 from bench.variants import DEFAULT, Variant, applied
-from rs_learn_host.hooks.protocol import DEFAULT_BUDGET_TOKENS
-from rs_learn_host.services import HostServices, ManualClock
-from rs_learn_host.targets.base import BaseGuest
-from rs_learn_host.vectors import IndexPolicy
+from host_harness.hooks.protocol import DEFAULT_BUDGET_TOKENS
+from host_harness.services import HostServices, ManualClock
+from host_harness.targets.base import BaseGuest
+from host_harness.vectors import IndexPolicy
 
 K = 10
 SHM = Path("/dev/shm")
@@ -76,16 +76,16 @@ class Targets:
     def guest(self, target: str, services: HostServices) -> BaseGuest:
         """A native or wasm guest over ``services``."""
         if target == "native":
-            from rs_learn_host.targets.native import NativeGuest
+            from host_harness.targets.native import NativeGuest
 
             return NativeGuest(services)
-        from rs_learn_host.targets.component import WasmGuest
+        from host_harness.targets.component import WasmGuest
 
         return WasmGuest(self.runtime(), services)
 
     def runtime(self) -> Any:
         """The compiled component (compiled now unless its precompiled cache holds it)."""
-        from rs_learn_host.targets.runtime import Runtime
+        from host_harness.targets.runtime import Runtime
 
         if self._runtime is None:
             self._runtime = Runtime.load(self.wasm, self.cache_dir)
@@ -181,7 +181,7 @@ def replay(store: Store, project: Project, variant: Variant) -> Outcome:
     """The project's first :data:`SESSION_PROMPTS` own prompts asked in turn as one session.
 
     The hook sends ``auto_recall`` the ids it injected earlier in the session as ``exclude``
-    (``rs_learn_host/hooks/prompt_run.py``). Each prompt is asked alone (as before) and with the session's
+    (``host_harness/hooks/prompt_run.py``). Each prompt is asked alone (as before) and with the session's
     ``exclude``: the tokens injected both ways, and how often a relevant memory is in the agent's
     context -- injected for this prompt, or (in the session) earlier, where it still is.
     """

@@ -26,13 +26,13 @@ from pathlib import Path
 import numpy as np
 
 from bench import corpus
-from rs_learn_host.services import HostServices
-from rs_learn_host.store.digest import EMPTY
-from rs_learn_host.targets.base import BaseGuest
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.native import NativeGuest
-from rs_learn_host.targets.runtime import Runtime
-from rs_learn_host.vectors import Base, IndexPolicy, Snapshot, VectorIndex
+from host_harness.services import HostServices
+from host_harness.store.digest import EMPTY
+from host_harness.targets.base import BaseGuest
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.native import NativeGuest
+from host_harness.targets.runtime import Runtime
+from host_harness.vectors import Base, IndexPolicy, Snapshot, VectorIndex
 
 COLD_RUNS = 9
 BATCH = 2000
@@ -68,11 +68,11 @@ def cold_once(project: Path, env: dict[str, str], prompt: str) -> tuple[float, f
     """One new hook process and one new ``recall`` process: milliseconds each, whether the hook injected."""
     event = json.dumps({"hook_event_name": "UserPromptSubmit", "cwd": str(project), "prompt": prompt})
     start = time.perf_counter()
-    hook_cmd = [sys.executable, "-m", "rs_learn_host", "hook", "prompt-submit"]
+    hook_cmd = [sys.executable, "-m", "host_harness", "hook", "prompt-submit"]
     done = subprocess.run(hook_cmd, input=event.encode(), env=env, capture_output=True, check=True)
     hook = (time.perf_counter() - start) * 1000
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "rs_learn_host", "-p", str(project), "recall", "--limit", "8", "--",
+    subprocess.run([sys.executable, "-m", "host_harness", "-p", str(project), "recall", "--limit", "8", "--",
                     " ".join(prompt.split()[:6])], env=env, capture_output=True, check=True)
     return hook, (time.perf_counter() - start) * 1000, bool(done.stdout.strip())
 
@@ -217,7 +217,7 @@ def bench_import(row: Row, project: Path, tmp: Path, cache: Path) -> None:
     env = environment(cache, "auto", project)
     dump = tmp / "export.jsonl"
     with open(dump, "wb") as out:
-        command = [sys.executable, "-m", "rs_learn_host", "export", "--vectors"]
+        command = [sys.executable, "-m", "host_harness", "export", "--vectors"]
         subprocess.run(command, env=env, stdout=out, check=True)
     texts = tmp / "texts.jsonl"
     with open(dump, "rb") as source, open(texts, "w", encoding="utf-8") as out:
@@ -229,7 +229,7 @@ def bench_import(row: Row, project: Path, tmp: Path, cache: Path) -> None:
             fresh = tmp / f"import-{target}-{path.stem}"
             fresh.mkdir()
             flags = ["--native"] if target == "native" else []
-            cmd = [sys.executable, "-m", "rs_learn_host", *flags, "-p", str(fresh), "import", "--json",
+            cmd = [sys.executable, "-m", "host_harness", *flags, "-p", str(fresh), "import", "--json",
                    str(path)]
             start = time.perf_counter()
             done = subprocess.run(cmd, env=env, capture_output=True, check=True, text=True)

@@ -16,11 +16,11 @@ import random
 from pathlib import Path
 
 from bench.common import dispatch, filled, pct, sentences, sized_main, timed
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.base import BaseGuest
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.native import NativeGuest
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.services import HostServices
+from host_harness.targets.base import BaseGuest
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.native import NativeGuest
+from host_harness.targets.runtime import Runtime
 
 SCOPE = {"projectId": "bench", "actorId": "bench-agent"}
 QUERIES = 40

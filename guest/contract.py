@@ -4,7 +4,7 @@
 
 A host must not import the guest's code to learn them (the component is the boundary, and a limit
 edited in the sources reaches the loaded ``.wasm`` only with a rebuild). ``scripts/build_component.py``
-writes this answer, taken from the very sources it compiles, to ``rs_learn_host/contract.json``; a
+writes this answer, taken from the very sources it compiles, to ``host_harness/contract.json``; a
 test checks that file against the answer of both targets (``docs/host-contract.md``).
 
 Each section names the guest module its values come from; a value keeps that module's name.

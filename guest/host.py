@@ -1,7 +1,7 @@
 """The ``Host`` protocol: the six host imports as the engine sees them.
 
 ``guest/app.py`` adapts the WIT imports to this protocol inside the component;
-natively, ``rs_learn_host`` passes its own services object. Engine modules never
+natively, ``host_harness`` passes its own services object. Engine modules never
 know which one they talk to.
 """
 

@@ -6,11 +6,11 @@ model at build time, baking it into the heap snapshot. ``--stub-wasi`` replaces
 every WASI import with a trapping stub: the component imports only the six
 ``host-*`` functions.
 
-The component then names itself (``rs_learn_host/targets/artifact.py``): its name is the WIT package
+The component then names itself (``host_harness/targets/artifact.py``): its name is the WIT package
 and version (``rs:learn@0.1.0``; the version must equal the engine's ``VERSION``, ``guest/engine.py``),
 also in its ``version`` section, and its description names the world (``rs:learn/rs-learn@0.1.0``).
 
-It also writes ``rs_learn_host/contract.json`` (``rs_learn_host/contract.py``): the ``describe`` answer of
+It also writes ``host_harness/contract.json`` (``host_harness/contract.py``): the ``describe`` answer of
 the staged guest, the very sources it compiles, so the host's schemas and bounds are the component's.
 """
 
@@ -28,9 +28,9 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from rs_learn_host.contract import PATH as CONTRACT
-from rs_learn_host.contract import render
-from rs_learn_host.targets.artifact import Metadata, with_metadata
+from host_harness.contract import PATH as CONTRACT
+from host_harness.contract import render
+from host_harness.targets.artifact import Metadata, with_metadata
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_FILES = ("manifest.json", "vocab.txt", "embeddings.bin", "normalizer.json")

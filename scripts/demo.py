@@ -1,6 +1,6 @@
 """`make demo`: memorize and recall through the real component in a fresh project.
 
-Runs the `rs-learn-host` CLI (``python -m rs_learn_host``) as separate processes
+Runs the `rs-learn-host` CLI (``python -m host_harness``) as separate processes
 against a new temporary project, exactly as a user would; the project is removed at
 the end, and the last lines say how to install the command and wire an agent.
 """
@@ -26,7 +26,7 @@ QUERIES = ["which package manager do we use?", "terrain palette switching", "wha
 
 def host(project: Path, *args: str) -> str:
     """Run one CLI command and return its output."""
-    cmd = [sys.executable, "-m", "rs_learn_host", "--project", str(project), *args]
+    cmd = [sys.executable, "-m", "host_harness", "--project", str(project), *args]
     done = subprocess.run(cmd, check=True, capture_output=True, text=True)
     return done.stdout.rstrip()
 
@@ -50,8 +50,8 @@ Next steps
 
 def warm_up() -> None:
     """Compile the component into the cache first, saying so (the first run takes a while)."""
-    from rs_learn_host.cli.setup import warm_up as compile_component
-    from rs_learn_host.targets.session import DEFAULT_WASM
+    from host_harness.cli.setup import warm_up as compile_component
+    from host_harness.targets.session import DEFAULT_WASM
 
     compile_component(DEFAULT_WASM)
 

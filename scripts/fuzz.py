@@ -29,10 +29,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rs_learn_host.errors import GuestError  # noqa: E402
-from rs_learn_host.services import HostServices  # noqa: E402
-from rs_learn_host.targets.component import WasmGuest  # noqa: E402
-from rs_learn_host.targets.runtime import Runtime  # noqa: E402
+from host_harness.errors import GuestError  # noqa: E402
+from host_harness.services import HostServices  # noqa: E402
+from host_harness.targets.component import WasmGuest  # noqa: E402
+from host_harness.targets.runtime import Runtime  # noqa: E402
 
 VERBS: dict[str, dict[str, Any]] = {
     "memorize": {"text": "Deploys go through ArgoCD.", "namespace": "default"},

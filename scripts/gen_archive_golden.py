@@ -21,8 +21,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rs_learn_host.services import HostServices, ManualClock  # noqa: E402
-from rs_learn_host.targets.native import NativeGuest  # noqa: E402
+from host_harness.services import HostServices, ManualClock  # noqa: E402
+from host_harness.targets.native import NativeGuest  # noqa: E402
 
 OUT = ROOT / "tests" / "golden" / "archive_calls.json"
 START_MS = 1_700_000_000_000

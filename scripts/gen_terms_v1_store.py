@@ -55,8 +55,8 @@ def main() -> None:
 
 def write(out: Path, commit: str, start_ms: int, step_ms: int, texts: tuple[str, ...]) -> None:
     """Memorize ``texts`` ``step_ms`` apart from ``start_ms`` with the engine on the path; write the rows."""
-    from rs_learn_host.services import HostServices, ManualClock
-    from rs_learn_host.targets.native import NativeGuest
+    from host_harness.services import HostServices, ManualClock
+    from host_harness.targets.native import NativeGuest
 
     with tempfile.TemporaryDirectory() as tmp:
         clock = ManualClock(start_ms)

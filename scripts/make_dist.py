@@ -7,7 +7,7 @@ from wasmtime-py, jco/Node and Rust ``bindgen!``; the features it needs; its exa
 memory) and ``dist/SHA256SUMS`` (``sha256sum -c`` format) over all of them.
 
 It refuses a component that does not name itself as the WIT package (``rs:learn@<version>``, see
-``rs_learn_host/targets/artifact.py``: a stale build), and a relative link of a shipped Markdown page
+``host_harness/targets/artifact.py``: a stale build), and a relative link of a shipped Markdown page
 whose target is not shipped (links are rewritten from the source tree's layout to ``dist/``'s).
 """
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from build_component import wit_package  # a sibling script: run this one as `python scripts/make_dist.py`
 
-from rs_learn_host.targets.artifact import initial_memory_mib, read_metadata
+from host_harness.targets.artifact import initial_memory_mib, read_metadata
 
 ROOT = Path(__file__).resolve().parent.parent
 

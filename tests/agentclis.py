@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from rs_learn_host.cachedir import default_cache_dir
+from host_harness.cachedir import default_cache_dir
 
 PACKAGES = {
     "claude": "@anthropic-ai/claude-code@2.1.197",

@@ -57,10 +57,10 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import pytest
 
-from rs_learn_host.cachedir import CACHE_ENV
-from rs_learn_host.services import HostServices, ManualClock
-from rs_learn_host.targets.base import BaseGuest
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.cachedir import CACHE_ENV
+from host_harness.services import HostServices, ManualClock
+from host_harness.targets.base import BaseGuest
+from host_harness.targets.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parent.parent
 WASM = Path(os.environ.get("RS_LEARN_WASM") or ROOT / "dist" / "rs_learn.wasm")
@@ -94,7 +94,7 @@ def run_cache(config: pytest.Config) -> tuple[Path, bool]:
     """The run's ``$RS_LEARN_CACHE_DIR``: made once by the controlling process, handed to each worker.
 
     Set in this process's environment before any worker starts, so workers and every process a test
-    starts inherit it; the compile lock (``rs_learn_host.targets.runtime.compile_lock``) lets one process
+    starts inherit it; the compile lock (``host_harness.targets.runtime.compile_lock``) lets one process
     compile the component while the others wait and load what it wrote.
     """
     worker = getattr(config, "workerinput", None)
@@ -273,10 +273,10 @@ def services(project: Path, clock: ManualClock, store_kind: str) -> Iterator[Hos
 def make_guest(target: str, services: HostServices, request: pytest.FixtureRequest) -> BaseGuest:
     """A fresh guest of ``target`` over ``services``."""
     if target == "native":
-        from rs_learn_host.targets.native import NativeGuest
+        from host_harness.targets.native import NativeGuest
 
         return NativeGuest(services)
-    from rs_learn_host.targets.component import WasmGuest
+    from host_harness.targets.component import WasmGuest
 
     return WasmGuest(request.getfixturevalue("wasm_runtime"), services)
 

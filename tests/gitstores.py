@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rs_learn_host.git import driver
-from rs_learn_host.services import HostServices, ManualClock
-from rs_learn_host.targets.base import BaseGuest
+from host_harness.git import driver
+from host_harness.services import HostServices, ManualClock
+from host_harness.targets.base import BaseGuest
 
 STORE = Path(".gm") / "rs-learn.db"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from conftest import ROOT, WASM
 
-HOST = [sys.executable, "-m", "rs_learn_host"]
+HOST = [sys.executable, "-m", "host_harness"]
 
 
 HOOK_TIMEOUT = "30"  # a hook's budget in tests: no outcome may depend on the machine's speed (issue 25)
@@ -67,7 +67,7 @@ def past_the_deadline(runtime: object, timeout_s: float) -> None:
     A host import that calls it is a slow import however fast the machine is: the call it serves
     traps when it returns to wasm (the deadline covers time spent in imports).
     """
-    from rs_learn_host.targets.runtime import Runtime
+    from host_harness.targets.runtime import Runtime
 
     assert isinstance(runtime, Runtime)
     ticker, start = runtime.ticker, runtime.ticker.count
@@ -87,7 +87,7 @@ def write_request(project: Path, verb: str, name: str, body: bytes) -> Path:
 @contextmanager
 def write_lock_held(project: Path) -> Iterator[None]:
     """Another writer holding the project's write lock (SQLite or PostgreSQL) until the block ends."""
-    from rs_learn_host.services import HostServices
+    from host_harness.services import HostServices
 
     services = HostServices(project)
     try:
@@ -152,9 +152,9 @@ HOOK_FACTS = [
 
 def remember(project: Path, runtime: object, facts: list[str] = HOOK_FACTS) -> Path:
     """Memorize ``facts`` in ``project`` through the component (the hook tests' store)."""
-    from rs_learn_host.services import HostServices
-    from rs_learn_host.targets.component import WasmGuest
-    from rs_learn_host.targets.runtime import Runtime
+    from host_harness.services import HostServices
+    from host_harness.targets.component import WasmGuest
+    from host_harness.targets.runtime import Runtime
 
     assert isinstance(runtime, Runtime)
     services = HostServices(project)
@@ -169,7 +169,7 @@ def remember(project: Path, runtime: object, facts: list[str] = HOOK_FACTS) -> P
 class HeldCompile:
     """A compile of ``wasm`` into ``cache`` in progress, as another process would hold it.
 
-    Holds the artifact's compile lock (``rs_learn_host/targets/runtime.py``): a process that needs the
+    Holds the artifact's compile lock (``host_harness/targets/runtime.py``): a process that needs the
     component waits, deterministically, however fast the machine. :meth:`finish` writes what that
     compile would have written -- ``runtime``'s compiled component, serialised, so nothing compiles
     again -- and releases the lock.
@@ -178,7 +178,7 @@ class HeldCompile:
     def __init__(self, cache: Path, runtime: object, wasm: Path = WASM) -> None:
         import fcntl
 
-        from rs_learn_host.targets.runtime import Runtime, cache_file_name, lock_path
+        from host_harness.targets.runtime import Runtime, cache_file_name, lock_path
 
         assert isinstance(runtime, Runtime)
         self.runtime = runtime

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from helpers.files import digest_if_any
 
-from rs_learn_host.config import resolve_store
-from rs_learn_host.store import Project
+from host_harness.config import resolve_store
+from host_harness.store import Project
 
 
 def store_digest(project: Path, discipline: str = "") -> str | None:

@@ -17,7 +17,7 @@ from agentclis import FakeApi, agent_env
 from hostprocs import wait_for
 from test_plugin import clis, deploy_project, installed  # noqa: F401 (fixtures)
 
-from rs_learn_host.hooks import prompt_ledger
+from host_harness.hooks import prompt_ledger
 
 
 def refuses(path: Path) -> bool:

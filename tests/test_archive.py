@@ -31,8 +31,8 @@ from guest.archive.search import (
 from guest.archive.store import MAX_SEQ, Chunk, Entry, parse_id
 from guest.archive.verbs import MAX_CONTENT_BYTES
 from guest.strings.gostrings import UNICODE16_CAPITALS, fields, go_lower, is_print, quote, trim_space
-from rs_learn_host.services import HostServices
-from rs_learn_host.spool.watcher import ANSWERED, Spool
+from host_harness.services import HostServices
+from host_harness.spool.watcher import ANSWERED, Spool
 
 pytestmark = pytest.mark.both_stores
 

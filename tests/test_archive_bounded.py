@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from test_archive import GOLDEN
 
 from guest.archive import search, terms
-from rs_learn_host.services import HostServices
+from host_harness.services import HostServices
 
 WORDS = ["deploy", "rollback", "canary", "kubernetes", "helm", "ingress", "latency", "budget", "alpha"]
 
@@ -65,7 +65,7 @@ def test_the_golden_log_answers_the_same_with_every_block_out_of_line(native_gue
 
 @pytest.fixture
 def native_guest_factory(project, clock):
-    from rs_learn_host.targets.native import NativeGuest
+    from host_harness.targets.native import NativeGuest
 
     made = []
 

@@ -19,13 +19,13 @@ from envelopes import call, ok
 from mcp import Client
 
 from guest.strings.dates import DAY_MS, LAST_MS, days_from_civil, parse_iso
-from rs_learn_host.cli.main import cli
-from rs_learn_host.mcp.server import RsLearnServer
-from rs_learn_host.mcp.worker import GuestWorker
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.base import BaseGuest
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.native import NativeGuest
+from host_harness.cli.main import cli
+from host_harness.mcp.server import RsLearnServer
+from host_harness.mcp.worker import GuestWorker
+from host_harness.services import HostServices
+from host_harness.targets.base import BaseGuest
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.native import NativeGuest
 
 pytestmark = pytest.mark.both_stores
 

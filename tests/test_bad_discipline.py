@@ -9,9 +9,9 @@ import pytest
 from envelopes import call, ok
 from hostprocs import host, host_env
 
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.services import HostServices
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.runtime import Runtime
 
 LFS_POINTER = (b"version https://git-lfs.github.com/spec/v1\n"
                b"oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n")

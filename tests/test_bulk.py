@@ -16,8 +16,8 @@ from stores import nothing_written, store_digest, store_rows
 
 from guest.memory.records import memory_id
 from guest.text.embed import EMBEDDER
-from rs_learn_host.cli.main import cli
-from rs_learn_host.services import HostServices
+from host_harness.cli.main import cli
+from host_harness.services import HostServices
 
 pytestmark = pytest.mark.both_stores
 
@@ -362,7 +362,7 @@ def test_help_has_examples():
 def test_progress_is_one_line_rewritten_on_a_terminal(monkeypatch):
     import io
 
-    from rs_learn_host.cli import bulk
+    from host_harness.cli import bulk
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

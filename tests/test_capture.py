@@ -18,9 +18,9 @@ from conftest import ROOT
 from envelopes import call, ok
 from transcripts import Transcript
 
-from rs_learn_host.capture import extract, run, state, transcript
-from rs_learn_host.capture.switches import Switches, switches
-from rs_learn_host.config import ConfigError
+from host_harness.capture import extract, run, state, transcript
+from host_harness.capture.switches import Switches, switches
+from host_harness.config import ConfigError
 
 pytestmark = pytest.mark.both_stores
 
@@ -258,7 +258,7 @@ def test_reading_goes_on_from_the_offset_and_leaves_a_line_being_written(tmp_pat
 
 
 def _session_of(project: Path):
-    from rs_learn_host.targets.session import Session
+    from host_harness.targets.session import Session
 
     return Session(project, ROOT / "dist" / "rs_learn.wasm", native=True, store=None)
 
@@ -316,7 +316,7 @@ def test_capture_transcript_through_the_cli(project, tmp_path, wasm_path, store_
         [
             sys.executable,
             "-m",
-            "rs_learn_host",
+            "host_harness",
             "-p",
             str(project),
             "--wasm",
@@ -334,7 +334,7 @@ def test_capture_transcript_through_the_cli(project, tmp_path, wasm_path, store_
     assert done.returncode == 0, done.stderr
     assert "1 rule(s), 1 lesson(s), 0 block(s) archived, note nt-1" in done.stdout
     listed = subprocess.run(
-        [sys.executable, "-m", "rs_learn_host", "-p", str(project), "--wasm", str(wasm_path), "review"],
+        [sys.executable, "-m", "host_harness", "-p", str(project), "--wasm", str(wasm_path), "review"],
         capture_output=True,
         text=True,
         env=env,

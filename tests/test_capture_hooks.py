@@ -18,8 +18,8 @@ from agentclis import agent_clis, agent_env, claude_session, hook_context, run
 from conftest import ROOT
 from transcripts import Transcript
 
-from rs_learn_host.capture import state
-from rs_learn_host.capture.transcript import folder_name
+from host_harness.capture import state
+from host_harness.capture.transcript import folder_name
 
 WAIT_S = 240.0  # a generous bound for a background run on a loaded machine (not what is checked)
 
@@ -45,7 +45,7 @@ def env_for(home: Path) -> dict[str, str]:
 
 def hook(verb: str, event: dict[str, object], home: Path, project: Path, wasm: Path) -> str:
     done = subprocess.run(
-        [sys.executable, "-m", "rs_learn_host", "--wasm", str(wasm), "hook", verb],
+        [sys.executable, "-m", "host_harness", "--wasm", str(wasm), "hook", verb],
         input=json.dumps(event),
         capture_output=True,
         text=True,
@@ -80,7 +80,7 @@ def listed(project: Path, wasm: Path, home: Path) -> list[dict[str, object]]:
         [
             sys.executable,
             "-m",
-            "rs_learn_host",
+            "host_harness",
             "-p",
             str(project),
             "--wasm",

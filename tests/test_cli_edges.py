@@ -19,8 +19,8 @@ from hostprocs import HOST, host, host_env
 from stores import store_digest
 
 from bench.pgcluster import USER as pg_cluster_user_name
-from rs_learn_host.cli.main import cli
-from rs_learn_host.fs.local_state import gitignore_text
+from host_harness.cli.main import cli
+from host_harness.fs.local_state import gitignore_text
 
 pytestmark = pytest.mark.both_stores
 

@@ -12,16 +12,16 @@ from pathlib import Path
 import pytest
 from hostprocs import Watcher, fingerprint, host, host_env, leftovers, wait_for, write_request
 
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.services import HostServices
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.runtime import Runtime
 
 WRITER = """
 import json, sys
 from pathlib import Path
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.runtime import Runtime
-from rs_learn_host.services import HostServices
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.runtime import Runtime
+from host_harness.services import HostServices
 project, wasm, tag, count = sys.argv[1:5]
 services = HostServices(Path(project))
 guest = WasmGuest(Runtime.load(wasm), services)

@@ -15,13 +15,13 @@ import pytest
 from envelopes import call, ok
 from hostprocs import host, host_env, write_request
 
-from rs_learn_host.config import ConfigError
-from rs_learn_host.fs import confine, skills
-from rs_learn_host.hooks.protocol import log_reason
-from rs_learn_host.services import HostServices
-from rs_learn_host.spool.watcher import Spool
-from rs_learn_host.store import Project
-from rs_learn_host.store.enabled_list import EnabledList
+from host_harness.config import ConfigError
+from host_harness.fs import confine, skills
+from host_harness.hooks.protocol import log_reason
+from host_harness.services import HostServices
+from host_harness.spool.watcher import Spool
+from host_harness.store import Project
+from host_harness.store.enabled_list import EnabledList
 
 SKILL = {"action": "create", "name": "deploy", "description": "How we deploy", "body": "1. Ship\n"}
 

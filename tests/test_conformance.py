@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from conftest import ROOT
 
-from rs_learn_host import conformance
-from rs_learn_host.conformance import TraceServices, matches, run_trace
-from rs_learn_host.store.router import HOST_KEYS
+from host_harness import conformance
+from host_harness.conformance import TraceServices, matches, run_trace
+from host_harness.store.router import HOST_KEYS
 
 TRACES = sorted((ROOT / "conformance" / "traces").glob("*.json"))
 NAMES = [path.stem for path in TRACES]

@@ -1,4 +1,4 @@
-"""``rs_learn_host/contract.json`` is the guest's ``describe`` answer, on both targets; ``names`` reads names.
+"""``host_harness/contract.json`` is the guest's ``describe`` answer, on both targets; ``names`` reads names.
 
 The host reads the guest's limits, field lists and enums from that file, never from the guest's
 code (``tests/test_layout.py``). A guest edit without ``make wasm`` (which rewrites the file from
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from envelopes import call, ok
 
-from rs_learn_host import contract
+from host_harness import contract
 
 
 def test_the_committed_contract_is_the_guests_answer(guest):

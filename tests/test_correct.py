@@ -9,7 +9,7 @@ from envelopes import call, ok
 from stores import store_digest, store_exists
 
 from guest.memory.records import Memory, memory_id
-from rs_learn_host.services import HostServices
+from host_harness.services import HostServices
 
 pytestmark = pytest.mark.both_stores
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from helpers.cli import host_cli
 from hostprocs import host, host_env
 
-from rs_learn_host.cli.main import cli
+from host_harness.cli.main import cli
 
 NPM = "Use npm to install packages."
 PNPM = "Use pnpm, not npm, to install packages."

@@ -15,7 +15,7 @@ from conftest import ROOT
 from docpages import page
 from hostprocs import host, host_env
 
-from rs_learn_host.store import MIGRATIONS
+from host_harness.store import MIGRATIONS
 
 MEMORIES = [
     ("Use pnpm, not npm, to install packages in this repository.", "default"),

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 from hostprocs import host, host_env
 
-from rs_learn_host.cli.main import cli
-from rs_learn_host.store import Project
-from rs_learn_host.store.enabled_list import EnabledList
+from host_harness.cli.main import cli
+from host_harness.store import Project
+from host_harness.store.enabled_list import EnabledList
 
 
 def enabled_file(project: Path) -> Path:

@@ -11,7 +11,7 @@ from envelopes import call, ok
 from stores import store_exists
 
 from guest.memory.disciplines import split_sigil
-from rs_learn_host.spool.watcher import Spool
+from host_harness.spool.watcher import Spool
 
 pytestmark = pytest.mark.both_stores
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from rs_learn_host.targets.artifact import Metadata, initial_memory_mib, read_metadata, with_metadata
-from rs_learn_host.targets.component import EXPORTS, IMPORTS
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.targets.artifact import Metadata, initial_memory_mib, read_metadata, with_metadata
+from host_harness.targets.component import EXPORTS, IMPORTS
+from host_harness.targets.runtime import Runtime
 
 pytestmark = pytest.mark.packaging  # the published artifact (make dist)
 
@@ -92,7 +92,7 @@ def test_every_link_in_dist_resolves_inside_dist(dist: Path):
 def test_the_kit_in_dist_checks_a_host_on_its_own(dist: Path):
     """The shipped traces and the component are all a runner needs: the reference runner passes them."""
     traces = sorted(str(p.relative_to(dist)) for p in (dist / "conformance" / "traces").glob("*.json"))
-    runner = [sys.executable, "-m", "rs_learn_host.conformance", "--wasm", "rs_learn.wasm"]
+    runner = [sys.executable, "-m", "host_harness.conformance", "--wasm", "rs_learn.wasm"]
     done = subprocess.run([*runner, *traces], cwd=dist, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert [line.split()[:2] for line in done.stdout.splitlines()] == [["ok", name] for name in TRACES]

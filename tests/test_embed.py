@@ -125,8 +125,8 @@ def test_a_table_whose_scales_would_overflow_the_lanes_is_refused(tmp_path):
 
 @pytest.fixture
 def guest_pair(services, wasm_runtime):
-    from rs_learn_host.targets.component import WasmGuest
-    from rs_learn_host.targets.native import NativeGuest
+    from host_harness.targets.component import WasmGuest
+    from host_harness.targets.native import NativeGuest
 
     pair = (NativeGuest(services), WasmGuest(wasm_runtime, services))
     yield pair

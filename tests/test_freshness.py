@@ -11,7 +11,7 @@ import pytest
 from envelopes import ok
 
 from guest.memory import facets, freshness, rules
-from rs_learn_host.fs import FileDigests, filedigest
+from host_harness.fs import FileDigests, filedigest
 
 RETRY = "Retries are configured in src/retry.py with exponential backoff."
 

@@ -24,7 +24,7 @@ from guest.memory.recall import RecallOptions, collapse, f32, keyword_channel, v
 from guest.memory.records import Memory, Stats
 from guest.strings.when import Window
 from guest.text.embed import StaticEmbedder
-from rs_learn_host.services import HostServices
+from host_harness.services import HostServices
 
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS = (0.25, 0.75)

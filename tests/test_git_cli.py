@@ -19,8 +19,8 @@ from click.testing import CliRunner
 from conftest import require_wasm
 from hostprocs import host, host_env
 
-from rs_learn_host.cli.main import cli
-from rs_learn_host.git.install import ATTRIBUTES
+from host_harness.cli.main import cli
+from host_harness.git.install import ATTRIBUTES
 
 STORE = ".gm/rs-learn.db"
 

@@ -1,7 +1,7 @@
 """The git merge driver's rules (issue #16), on both targets: union, renumbering, field-wise records.
 
 Each test writes a base store, branches it into ``ours`` and ``theirs`` (file copies, as git's
-blobs are), changes both through real verbs and runs the driver (``rs_learn_host.git.driver``) with
+blobs are), changes both through real verbs and runs the driver (``host_harness.git.driver``) with
 the target under test doing the merge. After every merge the store must pass ``integrity_check``
 and its derived indexes must be exactly what a full rebuild gives (rebuilding writes nothing).
 """
@@ -21,8 +21,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from guest.git.projection import iso
-from rs_learn_host.git import driver
-from rs_learn_host.git.stores import StoreRefused
+from host_harness.git import driver
+from host_harness.git.stores import StoreRefused
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from rs_learn_host.targets import accel
-from rs_learn_host.targets.component import WasmGuest
+from host_harness.targets import accel
+from host_harness.targets.component import WasmGuest
 
 
 def exercise(runtime, services) -> list:
@@ -31,7 +31,7 @@ def exercise(runtime, services) -> list:
 
 @pytest.mark.parametrize("stock", ["uninstalled", "untested-version"])
 def test_accelerated_equals_stock(wasm_runtime, services, project, tmp_path, stock: str):
-    from rs_learn_host.services import HostServices
+    from host_harness.services import HostServices
 
     assert accel.install() and accel.installed(), f"wasmtime-py {accel.WASMTIME_VERSION} is the tested one"
     fast = exercise(wasm_runtime, services)
@@ -53,7 +53,7 @@ def test_accelerated_equals_stock(wasm_runtime, services, project, tmp_path, sto
 
 
 def test_only_the_tested_versions_are_patched():
-    from rs_learn_host.targets import wasmtime50
+    from host_harness.targets import wasmtime50
 
     versions = ("49.0.0", "50.0.0", "50.0.1", "50.2.0.dev1", "51.0.0", "5.0", "500.0")
     assert [v for v in versions if accel.tested(v)] == ["50.0.0", "50.0.1", "50.2.0.dev1"]
@@ -62,10 +62,10 @@ def test_only_the_tested_versions_are_patched():
 
 FALLBACK = """
 import json, sys
-sys.modules["rs_learn_host.targets.wasmtime50"] = None  # the patches do not import: internals moved
-from rs_learn_host.targets import accel
-from rs_learn_host.targets.runtime import Runtime
-from rs_learn_host.services import HostServices
+sys.modules["host_harness.targets.wasmtime50"] = None  # the patches do not import: internals moved
+from host_harness.targets import accel
+from host_harness.targets.runtime import Runtime
+from host_harness.services import HostServices
 from test_harness_accel import exercise
 runtime = Runtime.load(sys.argv[1])
 assert not accel.installed() and sys.modules[accel.PATCHES] is None
@@ -77,7 +77,7 @@ services.close()
 
 def test_internals_that_moved_fall_back_to_the_stock_code(wasm_runtime, wasm_path: Path, tmp_path: Path):
     """A tested version whose patches do not import (a name they need is gone): stock path, same answers."""
-    from rs_learn_host.services import HostServices
+    from host_harness.services import HostServices
 
     stock, fast_project = tmp_path / "stock", tmp_path / "fast"
     stock.mkdir()
@@ -101,7 +101,7 @@ def test_typed_caches_types_after_first_call():
 
 
 def test_install_is_idempotent():
-    from rs_learn_host.targets import wasmtime50
+    from host_harness.targets import wasmtime50
 
     accel.install()
     accel.install()
@@ -130,7 +130,7 @@ def test_lists_of_every_size_cross_as_the_stock_code_crosses_them():
     from wasmtime import _ffi as ffi
     from wasmtime.component import _types
 
-    from rs_learn_host.targets import wasmtime50
+    from host_harness.targets import wasmtime50
 
     rnd = random.Random(3)
     u8, f32 = _List(_types.U8()), _List(_types.F32())
@@ -150,7 +150,7 @@ def test_lists_of_every_size_cross_as_the_stock_code_crosses_them():
 def test_a_list_type_fetches_its_element_once(wasm_runtime):
     from wasmtime.component import _types
 
-    from rs_learn_host.targets import wasmtime50
+    from host_harness.targets import wasmtime50
 
     imports = wasm_runtime.component.type.imports(wasm_runtime.engine)
     lists = [imports["host-kv-get"].ty.result.payload, dict(imports["host-kv-put"].ty.params)["value"]]

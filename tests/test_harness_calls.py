@@ -16,9 +16,9 @@ from typing import ClassVar
 import pytest
 from helpers.files import digest_if_any as digest
 
-from rs_learn_host.errors import GuestError, HostFailure
-from rs_learn_host.services import HostServices, ManualClock
-from rs_learn_host.store import SqliteKV
+from host_harness.errors import GuestError, HostFailure
+from host_harness.services import HostServices, ManualClock
+from host_harness.store import SqliteKV
 
 
 def envelope(guest, verb: str, body: dict | str) -> dict:
@@ -185,6 +185,6 @@ def test_two_first_writes_to_a_new_store_get_distinct_documents(
     ],
 )
 def test_envelope_ok_reads_the_prefix_only_when_it_decides(envelope, expected):
-    from rs_learn_host.targets.base import envelope_ok
+    from host_harness.targets.base import envelope_ok
 
     assert envelope_ok(envelope) is expected

@@ -14,7 +14,7 @@ from helpers.cli import host_cli
 from helpers.files import digest
 from hostprocs import leftovers
 
-from rs_learn_host.cli.main import cli
+from host_harness.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,7 +116,7 @@ def test_a_real_subprocess_run(wasm_path: Path, tmp_path: Path):
            "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
     def host(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "rs_learn_host", *args], env=env, cwd=tmp_path,
+        return subprocess.run([sys.executable, "-m", "host_harness", *args], env=env, cwd=tmp_path,
                               capture_output=True, text=True, timeout=120)
 
     stored = host("memorize", "The CI pipeline runs on Python 3.11 with two cores.")

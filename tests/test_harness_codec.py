@@ -16,9 +16,9 @@ from wasmtime import Store
 from wasmtime import _ffi as ffi
 from wasmtime.component import Record, Variant
 
-from rs_learn_host.errors import GuestError
-from rs_learn_host.targets import codec
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.errors import GuestError
+from host_harness.targets import codec
+from host_harness.targets.runtime import Runtime
 
 
 def test_lower_option_bytes():

@@ -14,10 +14,10 @@ from hostprocs import past_the_deadline
 from wasmtime import Store, WasmtimeError
 from wasmtime.component import Linker
 
-from rs_learn_host.errors import GuestError, GuestTrap
-from rs_learn_host.services import HostServices, ManualClock
-from rs_learn_host.targets.component import IMPORTS, HostImports, WasmGuest
-from rs_learn_host.targets.runtime import (
+from host_harness.errors import GuestError, GuestTrap
+from host_harness.services import HostServices, ManualClock
+from host_harness.targets.component import IMPORTS, HostImports, WasmGuest
+from host_harness.targets.runtime import (
     ENGINE_FLAVOUR,
     WASMTIME_VERSION,
     Runtime,

@@ -13,11 +13,11 @@ from helpers.files import digest, side_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rs_learn_host.errors import StoreError
-from rs_learn_host.store import SqliteKV
-from rs_learn_host.store.pg.driver import PostgresError
-from rs_learn_host.store.pg.kv import PgKV, PgSession
-from rs_learn_host.store.schema import MIGRATIONS, migrate
+from host_harness.errors import StoreError
+from host_harness.store import SqliteKV
+from host_harness.store.pg.driver import PostgresError
+from host_harness.store.pg.kv import PgKV, PgSession
+from host_harness.store.schema import MIGRATIONS, migrate
 
 
 @pytest.fixture
@@ -289,7 +289,7 @@ def test_a_store_created_after_an_absent_read_refuses_the_stale_write(db: Path):
     Two first writes to a new project at once both read "no documents yet" and both took doc 0
     (seen 5 times in 10 through the component); the call must run again instead.
     """
-    from rs_learn_host.store import WriteLockBusy
+    from host_harness.store import WriteLockBusy
 
     late, early = SqliteKV(db), SqliteKV(db)
     late.write_lock, late.upgrade_fails_fast = False, True

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rs_learn_host.errors import HostError, StoreError
-from rs_learn_host.services import HostServices
-from rs_learn_host.store import Project, Route, StoreRouter
+from host_harness.errors import HostError, StoreError
+from host_harness.services import HostServices
+from host_harness.store import Project, Route, StoreRouter
 
 
 def tree(root: Path) -> list[str]:

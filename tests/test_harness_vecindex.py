@@ -20,9 +20,9 @@ from conftest import WASM
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rs_learn_host.store import MIGRATIONS, SqliteKV, digest
-from rs_learn_host.vectors import IndexDir, IndexPolicy, VectorIndex
-from rs_learn_host.vectors import index as vecindex
+from host_harness.store import MIGRATIONS, SqliteKV, digest
+from host_harness.vectors import IndexDir, IndexPolicy, VectorIndex
+from host_harness.vectors import index as vecindex
 
 NS = "vectors/test"
 DIM = 8
@@ -370,7 +370,7 @@ def test_recall_through_the_guest_is_the_same_scanned_or_persisted(project: Path
                                                                     tmp_path: Path):
     from envelopes import ok
 
-    from rs_learn_host.services import HostServices
+    from host_harness.services import HostServices
 
     writer = HostServices(project, clock=clock, index_policy=IndexPolicy(None))
     ok(guest_factory(writer), "import", {"memories": [{"text": fact} for fact in FACTS]})
@@ -396,9 +396,9 @@ def test_processes_build_share_and_keep_the_index_current(wasm_runtime, project:
     from envelopes import ok
     from hostprocs import host, host_env, wait_for
 
-    from rs_learn_host.services import HostServices
-    from rs_learn_host.targets.native import NativeGuest
-    from rs_learn_host.targets.runtime import artifact_is_intact, cache_file_name, default_cache_dir
+    from host_harness.services import HostServices
+    from host_harness.targets.native import NativeGuest
+    from host_harness.targets.runtime import artifact_is_intact, cache_file_name, default_cache_dir
 
     cache = tmp_path / "cache"
     cache.mkdir()

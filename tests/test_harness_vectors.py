@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rs_learn_host.store import SqliteKV
-from rs_learn_host.store.pg.kv import PgKV, PgSession
-from rs_learn_host.store.pg.vectors import PgSearchPolicy, PgVectorIndex
-from rs_learn_host.vectors import IndexPolicy, VectorIndex
+from host_harness.store import SqliteKV
+from host_harness.store.pg.kv import PgKV, PgSession
+from host_harness.store.pg.vectors import PgSearchPolicy, PgVectorIndex
+from host_harness.vectors import IndexPolicy, VectorIndex
 
 V, W = "vectors/v", "vectors/w"  # tracked namespaces: the persisted index applies to them
 

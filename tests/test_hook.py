@@ -19,13 +19,13 @@ from docpages import page
 from envelopes import ok
 from hostprocs import HOOK_FACTS, HeldCompile, fingerprint, host, host_env, leftovers, remember, wait_for
 
-from rs_learn_host.hooks import prompt_ledger
-from rs_learn_host.hooks.command_line import HookOptions, read_command_line
-from rs_learn_host.hooks.pipeline import HookConfig, PromptSubmitHook
-from rs_learn_host.hooks.protocol import EXIT_MARGIN_S, Skip, clip, hook_output, read_prompt_event
-from rs_learn_host.project import find_project
-from rs_learn_host.spool.lock import pid_alive
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.hooks import prompt_ledger
+from host_harness.hooks.command_line import HookOptions, read_command_line
+from host_harness.hooks.pipeline import HookConfig, PromptSubmitHook
+from host_harness.hooks.protocol import EXIT_MARGIN_S, Skip, clip, hook_output, read_prompt_event
+from host_harness.project import find_project
+from host_harness.spool.lock import pid_alive
+from host_harness.targets.runtime import Runtime
 
 FACTS = HOOK_FACTS
 EMBEDDER_ID = json.loads((Path(__file__).resolve().parent.parent / "models" / "manifest.json")
@@ -200,7 +200,7 @@ def test_the_time_budget_gives_up_silently(remembered: Path):
 def test_the_budget_counts_from_the_process_start():
     """Claude Code waits for the whole process: interpreter start-up and imports are in the budget."""
     script = ("import time; top = time.monotonic(); import json;"
-              " from rs_learn_host.hooks.protocol import process_started;"
+              " from host_harness.hooks.protocol import process_started;"
               " print(json.dumps([process_started(), top]))")
     spawned = time.monotonic()
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
@@ -257,10 +257,10 @@ def test_the_documented_install_snippets_are_the_documented_shape():
 @pytest.fixture
 def changed_under_its_index(project: Path, tmp_path: Path, wasm_runtime: Runtime) -> tuple[Path, Path]:
     """A project of 1,200 memories whose index (in a cache of its own) another process made stale."""
-    from rs_learn_host.services import HostServices
-    from rs_learn_host.targets.native import NativeGuest
-    from rs_learn_host.targets.runtime import cache_file_name, default_cache_dir
-    from rs_learn_host.vectors import IndexPolicy
+    from host_harness.services import HostServices
+    from host_harness.targets.native import NativeGuest
+    from host_harness.targets.runtime import cache_file_name, default_cache_dir
+    from host_harness.vectors import IndexPolicy
 
     cache = tmp_path / "cache"
     cache.mkdir()
@@ -281,8 +281,8 @@ def changed_under_its_index(project: Path, tmp_path: Path, wasm_runtime: Runtime
 
 
 def index_current(project: Path, cache: Path) -> bool:
-    from rs_learn_host.store import digest
-    from rs_learn_host.vectors import IndexDir, IndexPolicy
+    from host_harness.store import digest
+    from host_harness.vectors import IndexDir, IndexPolicy
 
     db = project / ".gm" / "rs-learn.db"
     ns = f"vectors/{EMBEDDER_ID}"
@@ -312,8 +312,8 @@ def test_the_warm_reader_answers_a_stale_index_from_keywords_too(changed_under_i
                                                                  request, monkeypatch):
     from conftest import make_guest
 
-    from rs_learn_host.config import resolve_store
-    from rs_learn_host.hooks.reader import HookGuest
+    from host_harness.config import resolve_store
+    from host_harness.hooks.reader import HookGuest
 
     project, cache = changed_under_its_index
     monkeypatch.setenv("RS_LEARN_CACHE_DIR", str(cache))

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from stores import store_digest
 
-from rs_learn_host.cli.main import cli
-from rs_learn_host.integrations.markdown import Found, front_matter, items
+from host_harness.cli.main import cli
+from host_harness.integrations.markdown import Found, front_matter, items
 
 CLAUDE_MD = """\
 # Acme

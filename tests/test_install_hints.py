@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import ROOT
 
-from rs_learn_host.store.pg.driver import DRIVER, install_hint
+from host_harness.store.pg.driver import DRIVER, install_hint
 
 PACKAGES = "'psycopg[binary]>=3.2,<4' 'pgvector>=0.3,<1'"
 
@@ -43,7 +43,7 @@ def test_a_virtualenv_gets_its_own_pip(tmp_path: Path):
     assert install_hint(tmp_path, python) == f"'{python}' -m pip install {PACKAGES}"
 
 
-BLOCKED = "import sys; sys.modules['psycopg'] = None; from rs_learn_host.cli.entry import main; main()"
+BLOCKED = "import sys; sys.modules['psycopg'] = None; from host_harness.cli.entry import main; main()"
 
 
 def test_the_cli_names_this_interpreters_pip_when_psycopg_is_missing(tmp_path: Path):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("guest", "rs_learn_host", "bench")
+PACKAGES = ("guest", "host_harness", "bench")
 
 
 def module_name(path: Path) -> str:
@@ -113,22 +113,22 @@ def test_no_private_name_is_imported_from_outside_its_package():
 
 def test_the_private_import_finder_finds_one(tmp_path: Path):
     source = tmp_path / "user.py"
-    source.write_text("from rs_learn_host.cli.hook import _run, budget\n", encoding="utf-8")
+    source.write_text("from host_harness.cli.hook import _run, budget\n", encoding="utf-8")
     known = modules()
-    assert private_imports(source, "tests.user", known) == ["rs_learn_host.cli.hook:_run"]
-    assert private_imports(source, "rs_learn_host.cli.capture", known) == []
+    assert private_imports(source, "tests.user", known) == ["host_harness.cli.hook:_run"]
+    assert private_imports(source, "host_harness.cli.capture", known) == []
 
 
-STORAGE = ("rs_learn_host.fs", "rs_learn_host.config", "rs_learn_host.store", "rs_learn_host.vectors",
-           "rs_learn_host.services")  # each imports only those before it (docs/layout.md)
+STORAGE = ("host_harness.fs", "host_harness.config", "host_harness.store", "host_harness.vectors",
+           "host_harness.services")  # each imports only those before it (docs/layout.md)
 
 
 def test_the_host_storage_packages_are_layers():
     known = modules()
 
     def layer(name: str) -> int | None:
-        if name.startswith("rs_learn_host.store.pg"):
-            return STORAGE.index("rs_learn_host.vectors")  # loaded on its own, it shares the vectors' top-k
+        if name.startswith("host_harness.store.pg"):
+            return STORAGE.index("host_harness.vectors")  # loaded on its own, it shares the vectors' top-k
         return next((i for i, p in enumerate(STORAGE) if name == p or name.startswith(p + ".")), None)
 
     upward = [(name, dep) for name, path in known.items() if (own := layer(name)) is not None
@@ -137,18 +137,18 @@ def test_the_host_storage_packages_are_layers():
 
 
 def test_the_hooks_form_one_package():
-    hooks = ROOT / "rs_learn_host" / "hooks"
+    hooks = ROOT / "host_harness" / "hooks"
     assert sorted(p.name for p in hooks.glob("*.py")) == [
         "__init__.py", "background.py", "command_line.py", "in_process.py", "pipeline.py", "prompt_ledger.py",
         "prompt_run.py", "protocol.py", "reader.py", "server.py", "sessions.py", "switches.py", "warm.py"]
     for old in ("hook.py", "hookio.py", "warm.py"):
-        assert not (ROOT / "rs_learn_host" / old).exists()
+        assert not (ROOT / "host_harness" / old).exists()
 
 
-# The host learns the guest's limits and fields from the component (``rs_learn_host/contract.json``,
+# The host learns the guest's limits and fields from the component (``host_harness/contract.json``,
 # the ``describe`` verb) and asks it how it reads a name (``names``): only the native target runs
 # the guest's code in the host's process (issue 37).
-NATIVE_TARGET = {"rs_learn_host.targets.native"}
+NATIVE_TARGET = {"host_harness.targets.native"}
 
 
 def guest_imports(path: Path) -> set[str]:
@@ -176,7 +176,7 @@ def test_the_guest_finder_sees_every_form(tmp_path: Path):
 
 def test_only_the_native_target_imports_the_guest():
     users = {name for name, path in modules().items()
-             if name.split(".")[0] == "rs_learn_host" and guest_imports(path)}
+             if name.split(".")[0] == "host_harness" and guest_imports(path)}
     assert users == NATIVE_TARGET
 
 

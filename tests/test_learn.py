@@ -198,7 +198,7 @@ def test_size_cap_at_the_boundary(guest, project):
 def test_cli_learn_and_skills_list(project, wasm_path, tmp_path):
     from click.testing import CliRunner
 
-    from rs_learn_host.cli.main import cli
+    from host_harness.cli.main import cli
 
     body = tmp_path / "body.md"
     body.write_text("1. Build\n2. Ship\n")

@@ -23,11 +23,11 @@ from hostprocs import HOOK_FACTS, Watcher, host, host_env, remember, wait_for
 from secret_corpus import true_cases
 
 from guest.screening.redact import MARKER, redact
-from rs_learn_host.fs.confine import OutsideProject
-from rs_learn_host.hooks import prompt_ledger, sessions, switches
-from rs_learn_host.hooks.pipeline import HookConfig, PromptSubmitHook, SessionStartHook
-from rs_learn_host.hooks.prompt_run import PromptRun
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.fs.confine import OutsideProject
+from host_harness.hooks import prompt_ledger, sessions, switches
+from host_harness.hooks.pipeline import HookConfig, PromptSubmitHook, SessionStartHook
+from host_harness.hooks.prompt_run import PromptRun
+from host_harness.targets.runtime import Runtime
 
 PROMPT = "which port does the staging server use?"
 PORT_FACT = HOOK_FACTS[0]

@@ -13,11 +13,11 @@ from envelopes import call, ok
 from hostprocs import host, host_env, wait_for
 from stores import store_digest
 
-from rs_learn_host.errors import HostFailure
-from rs_learn_host.services import HostServices
-from rs_learn_host.store import LockBudget, SqliteKV, WriteLockBusy
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.errors import HostFailure
+from host_harness.services import HostServices
+from host_harness.store import LockBudget, SqliteKV, WriteLockBusy
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.runtime import Runtime
 
 READS = [
     ("recall", {"query": "deploys"}),
@@ -204,8 +204,8 @@ class PgHolder:
     def __init__(self, project: Path) -> None:
         import psycopg
 
-        from rs_learn_host.config import resolve_store
-        from rs_learn_host.store.pg.driver import LOCK_CLASS, project_lock_key
+        from host_harness.config import resolve_store
+        from host_harness.store.pg.driver import LOCK_CLASS, project_lock_key
 
         choice = resolve_store(project)
         self.conn = psycopg.connect(choice.url, autocommit=True)
@@ -275,7 +275,7 @@ def test_waiting_writers_are_served_first_come_first_served(target: str, project
 
 def test_a_writer_does_not_go_past_queued_ones(project: Path):
     """A write that could take the free lock at once still waits its turn behind a queued writer."""
-    from rs_learn_host.store.queue import WriterQueue
+    from host_harness.store.queue import WriterQueue
 
     store = project / ".gm" / "rs-learn.db"
     kv = SqliteKV(store)

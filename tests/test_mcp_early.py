@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hostprocs import HOST, host_env
 
-from rs_learn_host.mcp import early, prebuilt
+from host_harness.mcp import early, prebuilt
 
 HEAVY = ("mcp", "mcp_types", "numpy", "wasmtime", "click", "pydantic", "anyio")
 CLIENT = {"name": "test", "version": "0"}
@@ -65,7 +65,7 @@ def test_recorded_replies_are_the_sdks_own():
 def test_the_responder_alone_answers_with_nothing_heavy_imported(tmp_path: Path, asked: str, negotiated: str):
     """The responder in a process of its own: both answers, then the modules it loaded."""
     child = ("import sys, threading\n"
-             "from rs_learn_host.mcp import early\n"
+             "from host_harness.mcp import early\n"
              "assert early.start(sys.argv[1:]) is early.active() is not None\n"
              "for thread in threading.enumerate():\n"
              "    if thread is not threading.current_thread():\n"

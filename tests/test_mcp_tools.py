@@ -21,14 +21,14 @@ from structured_helpers import db_digest, write_config
 
 from guest.structured import shapes, tree
 from guest.structured.fields import SCOPE_KEYS
-from rs_learn_host.mcp import server as server_module
-from rs_learn_host.mcp.outputs import OUTPUTS
-from rs_learn_host.mcp.schemas import property_names
-from rs_learn_host.mcp.server import RsLearnServer
-from rs_learn_host.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, ToolSpec, prepare
-from rs_learn_host.mcp.worker import GuestWorker
-from rs_learn_host.services import HostServices, ManualClock
-from rs_learn_host.targets.base import BaseGuest
+from host_harness.mcp import server as server_module
+from host_harness.mcp.outputs import OUTPUTS
+from host_harness.mcp.schemas import property_names
+from host_harness.mcp.server import RsLearnServer
+from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, ToolSpec, prepare
+from host_harness.mcp.worker import GuestWorker
+from host_harness.services import HostServices, ManualClock
+from host_harness.targets.base import BaseGuest
 
 ALL_TOOLS = {spec.name for spec in (*MEMORY_TOOLS, *STRUCTURED_TOOLS)}
 SEED_TOOLS = {"recall", "memorize", "learn", "archive", "recall_search", "create_checklist",
@@ -69,10 +69,10 @@ def serve(target: str, project: Path, clock: ManualClock,
     def open_guest() -> BaseGuest:  # on the worker thread, like the CLI's session
         services = HostServices(project, clock=clock)
         if runtime is None:
-            from rs_learn_host.targets.native import NativeGuest
+            from host_harness.targets.native import NativeGuest
 
             return NativeGuest(services)
-        from rs_learn_host.targets.component import WasmGuest
+        from host_harness.targets.component import WasmGuest
 
         return WasmGuest(runtime, services)
 

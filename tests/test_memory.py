@@ -195,7 +195,7 @@ def test_bad_requests_are_clear_errors_and_change_nothing(guest, project, verb, 
 
 
 def test_typed_export_errors(guest):
-    from rs_learn_host.errors import GuestError
+    from host_harness.errors import GuestError
 
     with pytest.raises(GuestError, match="field 'text' is empty"):
         guest.memorize("   ", "default")
@@ -211,7 +211,7 @@ def test_embed_verb_is_normalised(guest):
 
 
 def test_lone_surrogates_never_reach_the_guest(guest, project):
-    from rs_learn_host.errors import GuestError
+    from host_harness.errors import GuestError
 
     bad = "bad \udcff bytes"  # what undecodable argv bytes become under surrogateescape
     envelope = json.loads(guest.dispatch("memorize", bad))
@@ -234,7 +234,7 @@ def test_cli_rejects_invalid_utf8_argument(project, wasm_path):
     import subprocess
     import sys
 
-    cmd = [sys.executable, "-m", "rs_learn_host", "-p", str(project), "--wasm", str(wasm_path), "memorize"]
+    cmd = [sys.executable, "-m", "host_harness", "-p", str(project), "--wasm", str(wasm_path), "memorize"]
     done = subprocess.run([*cmd, os.fsdecode(b"\xff\xfe bad")], capture_output=True, text=True)
     assert done.returncode == 1
     assert "not valid Unicode" in done.stderr and "Traceback" not in done.stderr

@@ -10,9 +10,9 @@ import pytest
 from envelopes import call, ok
 
 from guest.learn.skills import sanitize_name
-from rs_learn_host.errors import StoreError
-from rs_learn_host.store import Project
-from rs_learn_host.store.enabled_list import BadName, check_name
+from host_harness.errors import StoreError
+from host_harness.store import Project
+from host_harness.store.enabled_list import BadName, check_name
 
 RESERVED = "validation: {what} 'host' is reserved: it is the host's read-only namespace, not a discipline"
 
@@ -158,7 +158,7 @@ def test_a_skill_named_like_a_device_is_reported_after_the_lesson(guest, project
 @pytest.mark.parametrize("name", [*DEVICES, "con.txt", "NUL.tar.gz", "CON ", "nul.", "COM\u00b9",
                                   "lpt\u00b3"])
 def test_the_host_refuses_device_names(project: Path, name: str):
-    from rs_learn_host.fs import is_device_name, valid_name
+    from host_harness.fs import is_device_name, valid_name
 
     assert is_device_name(name) and not valid_name(name)
     with pytest.raises(StoreError, match="not a Windows device name"):
@@ -169,16 +169,16 @@ def test_the_host_refuses_device_names(project: Path, name: str):
 
 @pytest.mark.parametrize("name", ["console", "nul2", "com10", "lpt", "aux-notes", "prn_x", "icon", "connect"])
 def test_names_that_only_start_like_a_device_are_fine(project: Path, name: str):
-    from rs_learn_host.fs import valid_name
+    from host_harness.fs import valid_name
 
     assert valid_name(name)
     assert Project(project).discipline_db(name).parent.name == name
 
 
 def test_the_host_refuses_a_discipline_or_skill_folder_differing_only_in_case(project: Path):
-    from rs_learn_host.fs import effects
-    from rs_learn_host.store import StoreRouter
-    from rs_learn_host.store.enabled_list import EnabledList
+    from host_harness.fs import effects
+    from host_harness.store import StoreRouter
+    from host_harness.store.enabled_list import EnabledList
 
     (project / ".gm" / "disciplines" / "frontend").mkdir(parents=True)
     with pytest.raises(StoreError, match="'Frontend' differs only in case from the existing 'frontend'"):
@@ -202,7 +202,7 @@ def test_the_host_refuses_a_discipline_or_skill_folder_differing_only_in_case(pr
 def test_the_cli_refuses_device_names_and_case_twins(project: Path):
     from click.testing import CliRunner
 
-    from rs_learn_host.cli.main import cli
+    from host_harness.cli.main import cli
 
     runner = CliRunner()
     for verb in ("create", "enable"):

@@ -22,17 +22,17 @@ from conftest import use_postgresql
 from envelopes import ok
 from hostprocs import Watcher, host, host_env, wait_for, write_request
 
-from rs_learn_host.cachedir import default_cache_dir
-from rs_learn_host.cli.main import cli
-from rs_learn_host.config import SQLITE, ConfigError, StoreChoice, redact, resolve_store
-from rs_learn_host.errors import HostError
-from rs_learn_host.services import HostServices
-from rs_learn_host.store.pg import schema
-from rs_learn_host.store.pg.connect import connect
-from rs_learn_host.store.pg.driver import PostgresError
-from rs_learn_host.store.pg.kv import PgKV, PgSession
-from rs_learn_host.store.pg.vectors import PgSearchPolicy, PgVectorIndex
-from rs_learn_host.targets.native import NativeGuest
+from host_harness.cachedir import default_cache_dir
+from host_harness.cli.main import cli
+from host_harness.config import SQLITE, ConfigError, StoreChoice, redact, resolve_store
+from host_harness.errors import HostError
+from host_harness.services import HostServices
+from host_harness.store.pg import schema
+from host_harness.store.pg.connect import connect
+from host_harness.store.pg.driver import PostgresError
+from host_harness.store.pg.kv import PgKV, PgSession
+from host_harness.store.pg.vectors import PgSearchPolicy, PgVectorIndex
+from host_harness.targets.native import NativeGuest
 
 SECRET = "s3cr3t-PassW0rd"
 

@@ -19,8 +19,8 @@ import pytest
 from agentclis import agent_clis, agent_env, claude_session, hook_context, run
 from conftest import ROOT
 
-from rs_learn_host.hooks import prompt_ledger
-from rs_learn_host.hooks.switches import OFF_TEXT
+from host_harness.hooks import prompt_ledger
+from host_harness.hooks.switches import OFF_TEXT
 
 PLUGIN = ROOT / "integrations" / "claude-code"
 SCRIPT = PLUGIN / "scripts" / "rs-learn"
@@ -61,7 +61,7 @@ def plain_env(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def test_without_rs_learn_host_a_hook_prints_nothing_exits_0_and_logs_how_to_install(tmp_path: Path):
+def test_without_host_harness_a_hook_prints_nothing_exits_0_and_logs_how_to_install(tmp_path: Path):
     home = tmp_path / "home"
     home.mkdir()
     for verb in ("prompt-submit", "session-start"):
@@ -101,7 +101,7 @@ PLACES = {
 
 
 @pytest.mark.parametrize("place", sorted(PLACES))
-def test_the_script_finds_rs_learn_host_where_uv_and_pipx_install_it(tmp_path: Path, place: str):
+def test_the_script_finds_host_harness_where_uv_and_pipx_install_it(tmp_path: Path, place: str):
     home = tmp_path / "home"
     folder, variables = PLACES[place]
     target = home / folder / "rs-learn-host"
@@ -114,7 +114,7 @@ def test_the_script_finds_rs_learn_host_where_uv_and_pipx_install_it(tmp_path: P
     assert done.stdout == f"ran {target} hook prompt-submit\n"
 
 
-def test_the_script_runs_the_real_rs_learn_host_on_path(tmp_path: Path, wasm_path: Path):
+def test_the_script_runs_the_real_host_harness_on_path(tmp_path: Path, wasm_path: Path):
     project = tmp_path / "project"
     (project / ".gm").mkdir(parents=True)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}/usr/bin:/bin",

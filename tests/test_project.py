@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hostprocs import HOST, host_env, wait_for, write_request
 
-from rs_learn_host.project import GIT_ROOT, GM_FOUND, WORKING_DIRECTORY, Found, chosen, find
+from host_harness.project import GIT_ROOT, GM_FOUND, WORKING_DIRECTORY, Found, chosen, find
 
 
 def in_folder(

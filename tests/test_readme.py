@@ -13,7 +13,7 @@ import pytest
 from conftest import use_postgresql
 from docpages import PAGES, blocks, page
 
-from rs_learn_host.cachedir import default_cache_dir
+from host_harness.cachedir import default_cache_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -128,7 +128,7 @@ def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path, wasm_runtime
         use_postgresql(work / checkout, pg_url, f"readme-{tmp_path.name}")
     shim = work / ".venv" / "bin" / "rs-learn-host"
     shim.parent.mkdir(parents=True)
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m rs_learn_host "$@"\n', encoding="utf-8")
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m host_harness "$@"\n', encoding="utf-8")
     shim.chmod(0o755)
     (work / "path" / "to" / "project").mkdir(parents=True)
     (work / "build.log").write_text("step 1 ok\nstep 2 failed: timeout\n", encoding="utf-8")

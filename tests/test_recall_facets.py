@@ -21,9 +21,9 @@ from stores import store_digest
 
 from guest.memory import records, rules
 from guest.strings.dates import DAY_MS, days_from_civil
-from rs_learn_host.git import driver
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.native import NativeGuest
+from host_harness.git import driver
+from host_harness.services import HostServices
+from host_harness.targets.native import NativeGuest
 
 NOW = days_from_civil(2026, 10, 14) * DAY_MS + 15 * 3_600_000  # a Wednesday, 15:00 UTC
 

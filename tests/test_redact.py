@@ -19,8 +19,8 @@ from envelopes import call, ok
 from secret_corpus import SECRETS, false_alarm_corpus, locomo_turns, true_cases
 
 from guest.screening.redact import redact
-from rs_learn_host.git import driver
-from rs_learn_host.services import HostServices
+from host_harness.git import driver
+from host_harness.services import HostServices
 
 AWS_ID = "AKIAQYLPMN5HHHFPZAM2"
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEK9"
@@ -197,7 +197,7 @@ def test_redaction_off_stores_the_text_as_given(guest_factory, project: Path, cl
 def test_a_bad_redact_setting_stops_the_host(project: Path):
     (project / ".gm").mkdir(exist_ok=True)
     (project / ".gm" / "config.json").write_text('{"redact": "no"}', encoding="utf-8")
-    from rs_learn_host.config import ConfigError
+    from host_harness.config import ConfigError
 
     with pytest.raises(ConfigError, match='redact must be true or false, got "no"'):
         HostServices(project)

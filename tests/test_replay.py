@@ -18,8 +18,8 @@ from envelopes import ok
 from hostprocs import write_request
 from stores import every_store_rows, ledger_tokens
 
-from rs_learn_host.services import HostServices
-from rs_learn_host.spool.watcher import Spool
+from host_harness.services import HostServices
+from host_harness.spool.watcher import Spool
 
 pytestmark = pytest.mark.both_stores
 

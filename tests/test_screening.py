@@ -26,9 +26,9 @@ from secret_corpus import ASSIGNMENTS, LOOK_ALIKES, SECRETS, true_cases
 from guest.host import bucket
 from guest.screening.injection import reason
 from guest.screening.redact import redact
-from rs_learn_host.cli.main import cli
-from rs_learn_host.git import driver
-from rs_learn_host.services import HostServices
+from host_harness.cli.main import cli
+from host_harness.git import driver
+from host_harness.services import HostServices
 
 ROUND_TWO = {  # the kinds issue 38 found missing
     "twilio-key", "sendgrid-key", "mailgun-key", "heroku-key", "digitalocean-token", "telegram-bot-token",

@@ -10,9 +10,9 @@ from envelopes import call, ok
 from hostprocs import host, host_env
 
 from guest.learn.discovery import CUT, HEADER, INTRO
-from rs_learn_host.fs.skills import MAX_HEAD_BYTES, description, discover
-from rs_learn_host.hooks.protocol import read_event
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.fs.skills import MAX_HEAD_BYTES, description, discover
+from host_harness.hooks.protocol import read_event
+from host_harness.targets.runtime import Runtime
 
 
 def head(path: Path) -> bytes:

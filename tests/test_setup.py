@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 from hostprocs import HeldCompile, wait_for
 
-from rs_learn_host.cli.main import cli
-from rs_learn_host.integrations.edits import backup_of
-from rs_learn_host.integrations.localstate import LOCAL_STATE
+from host_harness.cli.main import cli
+from host_harness.integrations.edits import backup_of
+from host_harness.integrations.localstate import LOCAL_STATE
 
 HOST = Path(sys.executable).parent / "rs-learn-host"  # the console script of this interpreter
 COMMAND = str(HOST.absolute())
@@ -357,7 +357,7 @@ def test_git_install_adds_the_gitignore_lines_too(repo: Path, tmp_path: Path, mo
     assert again.output.strip() == "already installed"
 
 
-def test_the_entries_run_the_installed_rs_learn_host_by_its_absolute_path(repo: Path, home: Path):
+def test_the_entries_run_the_installed_host_harness_by_its_absolute_path(repo: Path, home: Path):
     link = home / "bin" / "rs-learn-host"  # as `uv tool` links it into ~/.local/bin
     link.parent.mkdir()
     link.symlink_to(HOST)

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from agentclis import agent_clis, agent_env, claude_session, codex_first_request, hook_context, run
 
-from rs_learn_host.integrations.agents import CODEX_DEFAULTS, GEMINI_DEFAULTS
-from rs_learn_host.integrations.localstate import LOCAL_STATE
+from host_harness.integrations.agents import CODEX_DEFAULTS, GEMINI_DEFAULTS
+from host_harness.integrations.localstate import LOCAL_STATE
 
 HOST = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "rs-learn-host"
 
@@ -41,7 +41,7 @@ def repo(git_repo: Path) -> Path:
 
 @pytest.fixture
 def host(wasm_runtime) -> Path:  # the compile cache holds the component: servers start at once
-    from rs_learn_host.cli.setup import installed_host
+    from host_harness.cli.setup import installed_host
 
     return installed_host().resolve()  # what setup writes: links resolved (.venv may be one)
 

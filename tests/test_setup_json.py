@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rs_learn_host.integrations import jsonconf
-from rs_learn_host.integrations.jsonlayout import render
+from host_harness.integrations import jsonconf
+from host_harness.integrations.jsonlayout import render
 
 ENTRY = {"command": "/opt/rs/bin/rs-learn-host", "args": ["mcp"]}
 HOOK = "/opt/rs/bin/rs-learn-host hook prompt-submit"

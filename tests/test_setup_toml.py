@@ -6,8 +6,8 @@ import tomllib
 
 import pytest
 
-from rs_learn_host.integrations.edits import SetupError
-from rs_learn_host.integrations.tomlconf import drop_table, put_table
+from host_harness.integrations.edits import SetupError
+from host_harness.integrations.tomlconf import drop_table, put_table
 
 OURS = {"command": "/opt/rs/bin/rs-learn-host", "args": ["mcp"]}
 CONFIG = """\

@@ -26,9 +26,9 @@ from hostprocs import (
     write_request,
 )
 
-from rs_learn_host.services import HostServices
-from rs_learn_host.spool.lock import LockHeld, SpoolLock, pid_alive
-from rs_learn_host.spool.watcher import (
+from host_harness.services import HostServices
+from host_harness.spool.lock import LockHeld, SpoolLock, pid_alive
+from host_harness.spool.watcher import (
     ANSWERED,
     DEFERRED,
     BodyError,
@@ -37,9 +37,9 @@ from rs_learn_host.spool.watcher import (
     ignored,
     scan,
 )
-from rs_learn_host.targets.base import BaseGuest
-from rs_learn_host.targets.component import WasmGuest
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.targets.base import BaseGuest
+from host_harness.targets.component import WasmGuest
+from host_harness.targets.runtime import Runtime
 
 
 def spool_dir(project: Path) -> Path:
@@ -187,7 +187,7 @@ def test_a_request_written_after_an_answer_reuses_its_id(guest: BaseGuest, proje
 
 def test_a_fresh_empty_file_is_left_for_the_next_poll(guest: BaseGuest, project: Path,
                                                       monkeypatch: pytest.MonkeyPatch):
-    from rs_learn_host.spool import watcher
+    from host_harness.spool import watcher
 
     path = put(project, "version", "1.txt", "")
     spool = Spool(project, guest)

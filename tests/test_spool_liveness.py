@@ -18,10 +18,10 @@ import pytest
 from envelopes import ok
 from hostprocs import HOST, Watcher, host, host_env, wait_for, write_request
 
-from rs_learn_host.cli.spool import stop_handler
-from rs_learn_host.spool import claims as claims_module
-from rs_learn_host.spool.lock import SpoolLock
-from rs_learn_host.spool.watcher import ANSWERED, Spool
+from host_harness.cli.spool import stop_handler
+from host_harness.spool import claims as claims_module
+from host_harness.spool.lock import SpoolLock
+from host_harness.spool.watcher import ANSWERED, Spool
 
 
 def spool_dir(project: Path) -> Path:

@@ -13,9 +13,9 @@ from docpages import blocks, page
 from envelopes import ok
 from hostprocs import Watcher, host, host_env, wait_for, write_request
 
-from rs_learn_host.spool.inbox import request_id
-from rs_learn_host.spool.watcher import ANSWERED, DEFERRED, Spool
-from rs_learn_host.targets.base import BaseGuest
+from host_harness.spool.inbox import request_id
+from host_harness.spool.watcher import ANSWERED, DEFERRED, Spool
+from host_harness.targets.base import BaseGuest
 
 OUT = (".gm", "exec-spool", "out")
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from hostprocs import HOST, Watcher, host, host_env, wait_for
 
-from rs_learn_host.hooks import prompt_ledger
-from rs_learn_host.hooks.protocol import WARM_SOCKET
+from host_harness.hooks import prompt_ledger
+from host_harness.hooks.protocol import WARM_SOCKET
 
 HEAVY = {"mcp", "mcp_types", "numpy", "wasmtime", "pydantic", "anyio"}
 

@@ -18,9 +18,9 @@ import pytest
 from envelopes import call, ok
 from hostprocs import host, host_env, write_request
 
-from rs_learn_host.hooks.protocol import LOG_NAME, WARM_SOCKET
-from rs_learn_host.services import HostServices
-from rs_learn_host.spool.watcher import SPOOL, Spool
+from host_harness.hooks.protocol import LOG_NAME, WARM_SOCKET
+from host_harness.services import HostServices
+from host_harness.spool.watcher import SPOOL, Spool
 
 JOURNAL_MAGIC = bytes((0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7))
 
@@ -120,15 +120,15 @@ def test_a_fifo_beside_a_store_is_refused_without_blocking(target: str, project:
 LONG_LIVED = """
 import json, os, sys
 from pathlib import Path
-from rs_learn_host.services import HostServices
+from host_harness.services import HostServices
 project, target, wasm = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 services = HostServices(project)
 if target == "native":
-    from rs_learn_host.targets.native import NativeGuest
+    from host_harness.targets.native import NativeGuest
     guest = NativeGuest(services)
 else:
-    from rs_learn_host.targets.component import WasmGuest
-    from rs_learn_host.targets.runtime import Runtime
+    from host_harness.targets.component import WasmGuest
+    from host_harness.targets.runtime import Runtime
     guest = WasmGuest(Runtime.load(wasm), services)
 print(guest.dispatch("memorize", "A first fact about ports."), flush=True)
 os.mkfifo(project / ".gm" / "rs-learn.db-journal")  # planted while the connection is open
@@ -214,7 +214,7 @@ REAL_TAIL = bytes.fromhex("2f746d702f6d6a6578702f642f6d61696e2e64622d6d6a3341313
 
 
 def test_super_journal_names_are_read_as_sqlite_writes_them(tmp_path: Path):
-    from rs_learn_host.store import sqlite_files
+    from host_harness.store import sqlite_files
 
     real = Path("/tmp/mjexp/d/main.db-mj3A18859A6")
     assert journal_tail(real) == REAL_TAIL
@@ -253,7 +253,7 @@ def ignored(project: Path, paths: list[str]) -> list[str]:
 
 
 def test_the_first_write_keeps_local_state_out_of_git(guest, project: Path):
-    from rs_learn_host.fs import local_state
+    from host_harness.fs import local_state
 
     git(project, "init", "-q")
     assert call(guest, "recall", "anything")["ok"] is True
@@ -270,7 +270,7 @@ def test_an_existing_gm_gets_no_gitignore(guest, project: Path):
 
 
 def test_the_same_list_serves_the_projects_own_gitignore(project: Path):
-    from rs_learn_host.fs import local_state
+    from host_harness.fs import local_state
 
     git(project, "init", "-q")
     (project / ".gitignore").write_text("".join(line + "\n" for line in local_state.project_patterns()))

@@ -9,7 +9,7 @@ from docpages import page
 from envelopes import call, ok
 from structured_helpers import db_digest, fails, ids, nested, write_config
 
-from rs_learn_host.services import HostServices
+from host_harness.services import HostServices
 from tests.conftest import EPOCH_MS
 
 pytestmark = pytest.mark.both_stores

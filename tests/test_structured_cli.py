@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rs_learn_host.cli.main import cli
+from host_harness.cli.main import cli
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from hostprocs import host, host_env
 from structured_helpers import write_config
 
-from rs_learn_host.cli.main import cli
-from rs_learn_host.config.config import (
+from host_harness.cli.main import cli
+from host_harness.config.config import (
     ENV_FIELDS,
     ConfigError,
     MemoryConfig,
@@ -19,7 +19,7 @@ from rs_learn_host.config.config import (
     load_memory_config,
     read_memory_config,
 )
-from rs_learn_host.services import HostServices
+from host_harness.services import HostServices
 
 DEFAULTS = {
     "enabled": True,

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 from structured_helpers import ids, write_config
 
-from rs_learn_host.services import HostServices, ManualClock
-from rs_learn_host.targets.native import NativeGuest
+from host_harness.services import HostServices, ManualClock
+from host_harness.targets.native import NativeGuest
 
 MAX_DEPTH = 3
 TAGS = ("red", "green", "blue")

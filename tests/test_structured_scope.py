@@ -9,7 +9,7 @@ from envelopes import ok
 from structured_helpers import fails, ids, write_config
 
 from guest.structured.context import Scope
-from rs_learn_host.services import HostServices
+from host_harness.services import HostServices
 from tests.conftest import EPOCH_MS
 
 pytestmark = pytest.mark.both_stores

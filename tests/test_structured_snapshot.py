@@ -9,7 +9,7 @@ from envelopes import ok
 from structured_helpers import db_digest, fails, ids
 
 from guest.structured.slugs import MAX_SLUG, base, first_free
-from rs_learn_host.services import HostServices
+from host_harness.services import HostServices
 from tests.conftest import EPOCH_MS
 
 pytestmark = pytest.mark.both_stores

@@ -21,8 +21,8 @@ from stores import store_digest, store_rows
 from test_recall_facets import facet_keys, texts
 
 from guest.memory import records, rules
-from rs_learn_host.services import HostServices, ManualClock
-from rs_learn_host.targets.native import NativeGuest
+from host_harness.services import HostServices, ManualClock
+from host_harness.targets.native import NativeGuest
 
 GOLDEN: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parent / "golden" / "terms_v1_store.json").read_text(encoding="utf-8")

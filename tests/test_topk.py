@@ -21,10 +21,10 @@ import pytest
 from guest.index import keywords, postings, topk
 from guest.memory.records import Stats
 from guest.memory.reindex import remove
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.base import BaseGuest
-from rs_learn_host.targets.native import NativeGuest
-from rs_learn_host.vectors import IndexPolicy
+from host_harness.services import HostServices
+from host_harness.targets.base import BaseGuest
+from host_harness.targets.native import NativeGuest
+from host_harness.vectors import IndexPolicy
 
 WORDS = [f"w{i}" for i in range(400)]
 DOCS = 2600

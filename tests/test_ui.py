@@ -24,8 +24,8 @@ from browser import UiServer, launch, require_browser
 from conftest import ROOT
 from hostprocs import HOOK_FACTS, fingerprint, host, host_env, leftovers, remember
 
-from rs_learn_host.services import HostServices
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.services import HostServices
+from host_harness.targets.runtime import Runtime
 
 pytestmark = [pytest.mark.both_stores, pytest.mark.slow]  # a ui server and seeded processes each
 
@@ -286,8 +286,8 @@ def test_search_forget_approve_edit_and_the_ledger_in_a_browser(ui: UiServer, se
 
 @pytest.mark.sqlite_only
 def test_other_commands_do_not_import_the_web_library():
-    code = ("import sys, rs_learn_host.cli.main; "
-            "print([m for m in ('starlette', 'uvicorn', 'rs_learn_host.ui.app') if m in sys.modules])")
+    code = ("import sys, host_harness.cli.main; "
+            "print([m for m in ('starlette', 'uvicorn', 'host_harness.ui.app') if m in sys.modules])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert done.stdout.strip() == "[]"
 

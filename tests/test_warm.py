@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 from hostprocs import HOST, Watcher, host_env, remember, wait_for, write_lock_held, write_request
 
-from rs_learn_host.hooks import prompt_ledger
-from rs_learn_host.hooks.reader import WarmReader
-from rs_learn_host.hooks.server import WarmServer
-from rs_learn_host.hooks.warm import SOCKET_NAME, STARTED, NoServer, ask
-from rs_learn_host.targets.runtime import Runtime
+from host_harness.hooks import prompt_ledger
+from host_harness.hooks.reader import WarmReader
+from host_harness.hooks.server import WarmServer
+from host_harness.hooks.warm import SOCKET_NAME, STARTED, NoServer, ask
+from host_harness.targets.runtime import Runtime
 
 PROMPT = "which port does the staging server use?"
 HEAVY = ("wasmtime", "numpy")
@@ -90,8 +90,8 @@ def test_the_cold_path_loads_neither_the_warm_client_nor_the_postgresql_store(re
     """No socket: the hook goes cold at once; a project on SQLite never loads the PostgreSQL store."""
     cold, modules = hook(remembered)
     assert "8080" in cold
-    unused = {"rs_learn_host.hooks.warm", "rs_learn_host.store.pg.kv", "rs_learn_host.store.pg.vectors",
-              "rs_learn_host.store.pg.replay"}
+    unused = {"host_harness.hooks.warm", "host_harness.store.pg.kv", "host_harness.store.pg.vectors",
+              "host_harness.store.pg.replay"}
     assert not modules & unused, sorted(modules & unused)
 
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from conftest import ROOT
 from hostprocs import HOST, HeldCompile, wait_for
 
-from rs_learn_host.cli.warmup import BAR_WIDTH, Bar, Note
-from rs_learn_host.targets.runtime import (
+from host_harness.cli.warmup import BAR_WIDTH, Bar, Note
+from host_harness.targets.runtime import (
     COMPILE_SECONDS,
     COMPILE_SECONDS_KEEP,
     artifact_is_intact,
@@ -34,7 +34,7 @@ from rs_learn_host.targets.runtime import (
     prune,
     record_compile_s,
 )
-from rs_learn_host.warmup import Warmed, warmup
+from host_harness.warmup import Warmed, warmup
 
 EMPTY_COMPONENT = b"\x00asm\x0d\x00\x01\x00"  # valid, and compiled in no time
 
@@ -195,7 +195,7 @@ def test_the_bar_fills_with_the_expected_time_and_never_claims_done():
 
 def test_the_suite_compiles_into_a_cache_of_its_own(session_cache: Path, wasm_runtime, wasm_path: Path):
     """The tests never write compiled components into the user's ~/.cache/rs-learn (issue 32.15)."""
-    from rs_learn_host.cachedir import default_cache_dir
+    from host_harness.cachedir import default_cache_dir
 
     assert default_cache_dir() == session_cache != Path.home() / ".cache" / "rs-learn"
     assert os.environ["RS_LEARN_CACHE_DIR"] == str(session_cache), "inherited by every process a test starts"

@@ -20,7 +20,7 @@ from conftest import ROOT
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from rs_learn_host.targets.runtime import cache_file_name, default_cache_dir
+from host_harness.targets.runtime import cache_file_name, default_cache_dir
 
 pytestmark = pytest.mark.packaging  # builds the wheel in the checkout (build/, *.egg-info)
 
@@ -69,22 +69,22 @@ def seed_cache(cache: Path) -> None:
 def test_the_wheel_carries_the_component(wheel: Path, wasm_path: Path):
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-        assert archive.read("rs_learn_host/assets/rs_learn.wasm") == wasm_path.read_bytes()
-        replies = ROOT / "rs_learn_host" / "mcp" / "replies.json"  # the MCP server's first answers
-        assert archive.read("rs_learn_host/mcp/replies.json") == replies.read_bytes()
-        contract = ROOT / "rs_learn_host" / "contract.json"  # the guest's limits the MCP schemas read
-        assert archive.read("rs_learn_host/contract.json") == contract.read_bytes()
-    assert "rs_learn_host/cli/main.py" in names and "guest/host.py" in names
+        assert archive.read("host_harness/assets/rs_learn.wasm") == wasm_path.read_bytes()
+        replies = ROOT / "host_harness" / "mcp" / "replies.json"  # the MCP server's first answers
+        assert archive.read("host_harness/mcp/replies.json") == replies.read_bytes()
+        contract = ROOT / "host_harness" / "contract.json"  # the guest's limits the MCP schemas read
+        assert archive.read("host_harness/contract.json") == contract.read_bytes()
+    assert "host_harness/cli/main.py" in names and "guest/host.py" in names
     for page in ("index.html", "app.js", "app.css"):  # the web view, vendored (issue 36)
-        assert f"rs_learn_host/ui/static/{page}" in names
+        assert f"host_harness/ui/static/{page}" in names
     assert not [n for n in names if n.startswith(("tests/", "hosts/", "bench/", "dist/"))]
 
 
 @pytest.mark.network
 def test_a_fresh_venv_memorizes_and_recalls_outside_the_checkout(installed: Path, tmp_path: Path):
     bin_dir = installed / "bin"
-    where = subprocess.run([str(bin_dir / "python"), "-c", "import rs_learn_host, wasmtime;"
-                            "print(rs_learn_host.__file__)"], capture_output=True, text=True, check=True,
+    where = subprocess.run([str(bin_dir / "python"), "-c", "import host_harness, wasmtime;"
+                            "print(host_harness.__file__)"], capture_output=True, text=True, check=True,
                            cwd=tmp_path, env=clean_env())
     assert where.stdout.startswith(str(installed)), where.stdout
     assert subprocess.run([str(bin_dir / "python"), "-c", "import componentize_py"], capture_output=True,
@@ -207,7 +207,7 @@ def test_import_from_and_git_install_from_the_wheel(wheel_host: Installed, repo:
 @pytest.mark.network
 def test_the_conformance_runner_from_the_wheel(wheel_host: Installed, tmp_path: Path):
     traces = sorted((ROOT / "conformance" / "traces").glob("*.json"))
-    runner = [str(wheel_host.bin / "python"), "-m", "rs_learn_host.conformance", *map(str, traces)]
+    runner = [str(wheel_host.bin / "python"), "-m", "host_harness.conformance", *map(str, traces)]
     done = subprocess.run(runner, cwd=tmp_path, env=wheel_host.env, capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr

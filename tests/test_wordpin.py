@@ -17,7 +17,7 @@ from guest.generated.newwords import NEW_WORD_RANGES
 from guest.index import keywords
 from guest.memory import autorecall
 from guest.text.wordpin import lower, pinned
-from rs_learn_host.targets.native import NativeGuest
+from host_harness.targets.native import NativeGuest
 
 RAMS_HORN = "\ua7cb"  # LATIN CAPITAL LETTER RAMS HORN, Unicode 16; 3.14 lower-cases it to U+0264 (Unicode 14)
 GARAY = "\U00010d50\U00010d51"  # GARAY CAPITAL LETTERs, Unicode 16

@@ -1,6 +1,6 @@
 """``capture`` and ``capture_context``: store what a host found in an agent's session; show it back.
 
-The host reads the agent's transcript and decides *what* is worth keeping (``rs_learn_host/capture/``);
+The host reads the agent's transcript and decides *what* is worth keeping (``host_harness/capture/``);
 the guest decides *how* it is stored, so that every host and both targets store it alike:
 
 * a **directive** (a rule the user stated in a prompt) becomes a memory of source ``captured`` with

@@ -1,6 +1,6 @@
 """What a git driver shows the component, and the three-way rules every bucket shares.
 
-The host serves a driver's view read-only under ``git/`` (see ``rs_learn_host/git/services.py`` and
+The host serves a driver's view read-only under ``git/`` (see ``host_harness/git/services.py`` and
 ``docs/host-contract.md``): the ``host`` fact ``git`` (mode and path), ``git/buckets``,
 ``git/changed/<bucket>`` -- the keys where ours and theirs differ, with which sides hold each and
 which side still equals the base -- and the other two stores as ``git/base/<bucket>`` and

@@ -18,7 +18,7 @@ The data is the seed's tool result -- ``content: [{"type": "text", "text"}]``,
 ``namespace`` of the stored lesson. When a file must be written, it also carries
 ``write: {path, content}`` relative to ``<project>/.gm/``; the host writes it
 atomically after committing and removes ``write`` from what it passes on
-(``rs_learn_host/fs/effects.py``).
+(``host_harness/fs/effects.py``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The memory verbs' request bounds and recall modes, as plain constants.
 
 Nothing here imports the embedder, so a host can describe the verbs (the MCP server's tool schemas,
-``rs_learn_host/mcp/schemas.py``) without the model files or the component: ``guest/memory/verbs.py``
+``host_harness/mcp/schemas.py``) without the model files or the component: ``guest/memory/verbs.py``
 and ``guest/memory/recall.py`` validate requests against these same values.
 """
 

@@ -1,7 +1,7 @@
 """What the structured-memory verbs read: field lists, kinds, statuses and the bounds of a search.
 
 Constants only (and the light ``store`` tables they derive from): nothing here imports the embedder,
-so a host can describe the verbs (the MCP server's tool schemas, ``rs_learn_host/mcp/schemas.py``)
+so a host can describe the verbs (the MCP server's tool schemas, ``host_harness/mcp/schemas.py``)
 without the model files or the component. ``records``, ``query`` and ``retrieve`` validate bodies
 against these same values.
 """

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from rs_learn_host.cli.main import cli
+from host_harness.cli.main import cli
 
 Invoke = Callable[..., Result]
 

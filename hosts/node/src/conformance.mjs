@@ -1,5 +1,5 @@
 // The conformance-kit runner of the Node host: replays conformance/traces/*.json (format:
-// conformance/README.md) exactly as rs_learn_host/conformance.py does for the Python harness.
+// conformance/README.md) exactly as host_harness/conformance.py does for the Python harness.
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -154,7 +154,7 @@ export async function runTrace(trace, runtime, workdir) {
   return problems;
 }
 
-/** A short label of a step for messages (the same as rs_learn_host/conformance.py's). */
+/** A short label of a step for messages (the same as host_harness/conformance.py's). */
 function describe(step) {
   if (step.call === 'dispatch') return `dispatch ${step.verb}`;
   if ('value' in step) return `value ${step.value.ns}/${step.value.key}`;

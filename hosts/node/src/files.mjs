@@ -1,5 +1,5 @@
 // Project file digests, served read-only as `host` keys `file/<relative path>` (docs/host-contract.md,
-// section 8), as the Python harness serves them (rs_learn_host/fs/filedigest.py):
+// section 8), as the Python harness serves them (host_harness/fs/filedigest.py):
 //   {"sha256": "<hex>"}  a regular file of the project, at most MAX_FILE_BYTES;
 //   {"exists": false}    no regular file at that path;
 //   null                 the host cannot say: not a plain relative path, a link on the way (never followed),

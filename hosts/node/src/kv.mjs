@@ -1,5 +1,5 @@
 // SqliteKV: the host-kv-* contract on one SQLite file, in the SAME on-disk format as the Python
-// harness (rs_learn_host/store/kv.py; normative text: docs/host-contract.md, "On-disk store format").
+// harness (host_harness/store/kv.py; normative text: docs/host-contract.md, "On-disk store format").
 //
 // * table `kv(ns TEXT, key TEXT, value BLOB, PRIMARY KEY (ns, key)) WITHOUT ROWID`, migrations
 //   numbered by `PRAGMA user_version` (a new file gets them all, an older file is migrated by its

@@ -1,0 +1,50 @@
+"""``rs-learn-host`` and ``python -m host_harness``: a hook that a warm server answers imports nothing else.
+
+A plain hook command line (``host_harness/hooks/command_line.py`` reads it) goes to the fast path,
+the hook's one pipeline without click (:func:`host_harness.hooks.pipeline.answer_plain`): a running
+server's warm socket answers it without importing click, wasmtime, numpy or the guest, else the
+component loaded in this process (no click, none of the CLI's other commands); anything else goes
+to the full CLI (``host_harness/cli/main.py``), the event still on stdin. ``--version`` is
+answered here, and ``mcp`` starts answering the MCP handshake (:mod:`host_harness.mcp.early`)
+before the rest loads.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    """Answer a hook through a warm server if one listens; otherwise run the full command line."""
+    args = sys.argv[1:]
+    if args in (["--version"], ["-V"]):  # what click prints, without importing it
+        from host_harness import __version__
+
+        sys.stdout.write(f"rs-learn-host {__version__}\n")
+        return
+    if "mcp" in args:
+        from host_harness.mcp import early
+
+        early.start(args)  # answers initialize and tools/list while the rest loads
+    from host_harness.hooks import protocol
+    from host_harness.hooks.command_line import read_command_line
+    from host_harness.project import find_project
+
+    line = read_command_line(args)
+    if line.timeout is not None:
+        start = line.start  # the project until the event says
+        protocol.note_project(find_project(start) if start is not None else None)
+        if line.command == "prompt-submit":
+            from host_harness.hooks import prompt_run
+
+            protocol.on_timeout(prompt_run.unread_run)  # a run the budget ends is in the ledger too
+        protocol.arm(line.timeout)  # the budget is hard from here on, whatever answers
+        if line.options is not None:
+            from host_harness.hooks.pipeline import answer_plain
+
+            answer_plain(line.options)  # the warm server, else the component, without click: leaves
+    from host_harness.cli.main import main as full
+
+    full()
+
+

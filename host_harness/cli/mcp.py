@@ -1,0 +1,145 @@
+"""``rs-learn-host mcp``: serve the project's memory to MCP clients over stdio (issues #14, 26).
+
+The server answers ``initialize`` and ``tools/list`` at once: the stores open before it serves (a bad
+configuration fails here), the component loads on its own thread meanwhile (a first start after an
+install or upgrade compiles it), and the first tool call waits for it with progress notifications.
+The hooks' warm socket opens once the component is loaded, so a hook never waits for a compile: until
+then hooks take their own (cold) path.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from host_harness.cli.structured import scope_options, trusted_scope
+from host_harness.targets.session import Session
+
+if TYPE_CHECKING:
+    from host_harness.hooks.server import WarmServer
+    from host_harness.targets.runtime import Runtime
+
+
+TOOLS_MARK = "{tools}"
+
+
+class ListsItsTools(click.Command):
+    """A command whose help names every MCP tool, read when the help is shown.
+
+    The names come from the replies the server gives before the SDK is loaded (recorded from the
+    SDK's own, ``replies.json``), so the list cannot drift from what the server serves, and the help
+    imports neither the SDK nor the guest.
+    """
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The docstring with :data:`TOOLS_MARK` replaced by the tool names."""
+        from host_harness.mcp.early import tool_names
+
+        if self.help and TOOLS_MARK in self.help:
+            memory = tool_names("memory")
+            structured = [name for name in tool_names("structured") if name not in memory]
+            self.help = self.help.replace(TOOLS_MARK, f"{', '.join(memory)}; for structured memory (unless "
+                                                      f"memory.enabled is false) {', '.join(structured)}")
+        super().format_help_text(ctx, formatter)
+
+
+@click.command("mcp", cls=ListsItsTools)
+@click.option(
+    "-p", "--project", "project", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+    help="Project directory (the same as the global -p; this one wins).",
+)
+@scope_options
+@click.option(
+    "--timeout", type=click.FloatRange(0.05, 3600.0), default=60.0, show_default=True,
+    help="Deadline of one tool call inside the component, in seconds.",
+)
+@click.pass_obj
+def mcp(
+    session: Session,
+    project: Path | None,
+    actor: str | None,
+    conversation: str | None,
+    project_id: str | None,
+    thread: str | None,
+    is_global: bool,
+    timeout: float,
+) -> None:
+    """Serve rs-learn to an MCP client (Claude Code, Cursor, Codex...) over stdio.
+
+    The tools are {tools}. The resources are archived blocks
+    (rs-learn://archive/r7) and managed skills (rs-learn://skills/<name>). One warm
+    component serves every call, one transaction each, alongside a spool watcher or
+    hooks on the same project. The scope of structured memory comes from these
+    options (or RS_LEARN_SCOPE_*), never from a tool call. stdout carries the
+    protocol; logs go to stderr. The server answers at once; after an install or
+    upgrade its first tool call waits for the component to compile (run
+    `rs-learn-host warmup` ahead to spare that wait).
+
+    \b
+    Examples:
+      claude mcp add rs-learn -- rs-learn-host mcp -p /path/to/project
+      rs-learn-host -p ~/code/app mcp --project-id app
+    """
+    from host_harness.hooks.reader import start_warm_server
+    from host_harness.mcp import early
+    from host_harness.mcp.server import RsLearnServer  # the SDK takes ~1 s to import: only here
+    from host_harness.mcp.worker import GuestWorker
+    from host_harness.warmup import Compiling
+
+    if project is not None:
+        session.project = project.resolve()
+    session.scope = trusted_scope(actor, conversation, project_id, thread, is_global)
+    session.timeout_s = timeout
+    compiling = None if session.native else Compiling(session.require_wasm())
+    if compiling is not None:
+        session.load_runtime = lambda _wasm: compiling.runtime()
+    worker = GuestWorker(session.open, session.close)
+    services = worker.begin(session.open_services)  # a bad configuration or store fails here
+    server = RsLearnServer(worker, services.project, services.router.memory_config, compiling)
+    # once the component is loaded, hooks are answered by a guest of their own beside the tools'
+    # (host_harness/hooks/reader.py)
+    hooks = HooksOnceLoaded(
+        lambda: start_warm_server(services.project.root, services.store, session.guest_beside))
+    if compiling is None:
+        hooks.start()
+    else:
+        compiling.future.add_done_callback(hooks.loaded)
+    try:
+        # until stdin closes, SIGTERM or SIGINT: the call in progress finishes first
+        server.run_stdio(early.active())
+    finally:
+        hooks.close()
+        worker.close()
+
+
+class HooksOnceLoaded:
+    """Open the warm socket when the component has loaded, unless the server is closing by then."""
+
+    def __init__(self, start: Callable[[], WarmServer]) -> None:
+        self._start = start
+        self.warm: WarmServer | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def start(self) -> None:
+        """Serve hooks now (once)."""
+        with self._lock:
+            if not self._closed and self.warm is None:
+                self.warm = self._start()
+
+    def loaded(self, future: Future[Runtime]) -> None:
+        """The component finished loading (on the loading thread): serve hooks if it loaded."""
+        if future.exception() is None:
+            self.start()
+
+    def close(self) -> None:
+        """Stop serving hooks (or never start)."""
+        with self._lock:
+            self._closed = True
+            if self.warm is not None:
+                self.warm.close()

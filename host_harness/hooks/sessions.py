@@ -1,0 +1,127 @@
+"""What the prompt-submit hook remembers of an agent session: what it injected, and whether it is off.
+
+Claude Code's hook events carry a ``session_id``. The hook keeps one small file per session,
+``.gm/logs/sessions/<sha256 of the id, 32 hex>.json`` -- ``{"session", "injected": [ids], "off",
+"updated"}`` -- local state, never committed (``.gm/logs/`` is in ``.gm/.gitignore``), reached
+without following links (``host_harness/fs/confine.py``) and replaced atomically. It is bounded:
+the last :data:`MAX_IDS` ids, sessions idle for :data:`EXPIRE_S` removed, at most
+:data:`MAX_SESSIONS` files (the oldest go first) -- pruned whenever a session's first file is
+written. An event without a session id keeps no state: nothing is deduplicated, and a session
+cannot be turned off (the project and the environment still can).
+
+A ``SessionStart`` whose ``source`` is ``clear`` or ``compact`` empties the session's injected set:
+the context no longer holds those memories. The session's off switch stays as the user set it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import stat
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from host_harness.fs import confine
+
+FOLDER = (".gm", "logs", "sessions")
+MAX_IDS = 1000
+MAX_SESSIONS = 200
+EXPIRE_S = 7 * 86_400
+MAX_FILE_BYTES = 256 * 1024
+RESET_SOURCES = ("clear", "compact")
+
+
+@dataclass
+class SessionState:
+    """One session's state: the ids injected so far (oldest first) and whether auto-recall is off."""
+
+    session: str
+    injected: list[str] = field(default_factory=list)
+    off: bool = False
+    stored: bool = False  # read from its file (else new)
+
+    def add(self, ids: list[str]) -> None:
+        """Note ``ids`` as injected (the last :data:`MAX_IDS` are kept)."""
+        known = set(self.injected)
+        self.injected += [i for i in ids if i not in known]
+        del self.injected[:-MAX_IDS]
+
+
+def session_id(event: dict[str, Any]) -> str | None:
+    """The event's ``session_id`` (a non-empty string of at most 256 characters), else ``None``."""
+    value = event.get("session_id")
+    return value if isinstance(value, str) and 0 < len(value) <= 256 else None
+
+
+def file_name(session: str) -> str:
+    """The state file of ``session`` (a digest: the id never becomes a path)."""
+    return hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".json"
+
+
+def load(project: Path, session: str) -> SessionState:
+    """The state of ``session`` (new when it has none, or when its file is unreadable or expired)."""
+    try:
+        raw = confine.read_file(project, (*FOLDER, file_name(session)), MAX_FILE_BYTES)
+        value = json.loads(raw) if raw else None
+    except (OSError, ValueError):
+        value = None
+    if not isinstance(value, dict) or value.get("session") != session:
+        return SessionState(session)
+    updated = value.get("updated")
+    if not isinstance(updated, int | float) or time.time() - updated > EXPIRE_S:
+        return SessionState(session)
+    ids = value.get("injected")
+    injected = [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
+    return SessionState(session, injected[-MAX_IDS:], value.get("off") is True, stored=True)
+
+
+def save(project: Path, state: SessionState) -> None:
+    """Write ``state`` atomically (pruning old sessions when it is the session's first file)."""
+    data = {"session": state.session, "injected": state.injected, "off": state.off, "updated": time.time()}
+    confine.write_file(project, (*FOLDER, file_name(state.session)), json.dumps(data).encode("utf-8"))
+    if not state.stored:
+        state.stored = True
+        prune(project)
+
+
+def reset(project: Path, session: str) -> int:
+    """Forget what ``session`` was injected (its off switch stays); how many ids were forgotten."""
+    state = load(project, session)
+    if not state.injected:
+        return 0
+    forgotten = len(state.injected)
+    state.injected = []
+    save(project, state)
+    return forgotten
+
+
+def prune(project: Path, now: float | None = None) -> int:
+    """Remove expired session files, and the oldest beyond :data:`MAX_SESSIONS`; how many went."""
+    now = time.time() if now is None else now
+    try:
+        fd = confine.open_dir(project, FOLDER)
+    except OSError:
+        return 0
+    removed = 0
+    try:
+        files = []
+        for name in os.listdir(fd):
+            if not name.endswith(".json"):
+                continue
+            with contextlib.suppress(OSError):
+                st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                if stat.S_ISREG(st.st_mode):
+                    files.append((st.st_mtime, name))
+        files.sort(reverse=True)
+        for rank, (mtime, name) in enumerate(files):
+            if rank >= MAX_SESSIONS or now - mtime > EXPIRE_S:
+                with contextlib.suppress(OSError):
+                    os.unlink(name, dir_fd=fd)
+                    removed += 1
+    finally:
+        os.close(fd)
+    return removed

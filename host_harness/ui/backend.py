@@ -1,0 +1,59 @@
+"""The view's access to the project: guest verbs through one worker thread, and the project's folder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from host_harness.mcp.worker import GuestWorker
+from host_harness.services import HostServices, identity
+
+T = TypeVar("T")
+LEDGERS = ("ledger.jsonl", "ledger.jsonl.1")
+
+
+class UiError(Exception):
+    """A request the view cannot serve: the guest's error envelope, or a bad parameter (HTTP 400)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class Backend:
+    """Guest calls for the view: each one ``dispatch``, one transaction, on the worker's thread."""
+
+    def __init__(self, worker: GuestWorker, services: HostServices) -> None:
+        self.worker = worker
+        self.services = services  # used on the worker's thread only (run())
+        self.root: Path = services.project.root
+
+    async def call(self, verb: str, body: dict[str, Any]) -> Any:
+        """The verb's ``data``; :class:`UiError` with the guest's message when it fails."""
+        envelope = await self.worker.dispatch(verb, body)
+        if not envelope.get("ok"):
+            raise UiError(str(envelope.get("error", "unknown error")))
+        return envelope.get("data")
+
+    async def run(self, work: Callable[[HostServices], T]) -> T:
+        """``work(services)`` on the worker's thread (between two guest calls, outside any transaction)."""
+        return await self.worker.run(lambda: work(self.services))
+
+    async def stamp(self) -> str:
+        """What the page polls: changes with every committed write to the store and every ledger line."""
+        store = await self.run(lambda services: services.change_stamp())
+        return f"{store};{','.join(identity(_lstat(self.root / '.gm' / 'logs' / name)) for name in LEDGERS)}"
+
+    async def namespaces(self) -> list[str]:
+        """``default`` and every discipline with a store."""
+        return ["default", *await self.run(lambda services: services.stored_disciplines())]
+
+
+def _lstat(path: Path) -> os.stat_result | None:
+    try:
+        return path.lstat()
+    except OSError:
+        return None
