@@ -20,7 +20,8 @@ DISTRIBUTION = "rs-learn"
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*([^;]*?)\s*(?:;(.*))?$")
 _EXTRA = re.compile(r"""extra\s*==\s*["']([^"']+)["']""")
 _COMPARE: dict[str, Callable[[tuple[int, ...], tuple[int, ...]], bool]] = {
-    "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt}
+    "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le,
+    ">": operator.gt, "<": operator.lt}
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,12 @@ def run_cache(config: pytest.Config) -> tuple[Path, bool]:
         cache = Path(tempfile.mkdtemp(prefix="rs-learn-test-cache-"))
     cache.mkdir(parents=True, exist_ok=True)
     os.environ[CACHE_ENV] = str(cache)
+    if worker is None and WASM.is_file():
+        # compiled here, before any worker starts: no test's process then waits on another's compile
+        # (and prints the compile's progress on its stderr meanwhile)
+        from host_harness.warmup import warmup
+
+        warmup(WASM, cache)
     return cache, bool(lasting) or worker is not None  # only its maker removes it
 
 

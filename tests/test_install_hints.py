@@ -13,7 +13,7 @@ from conftest import ROOT
 
 from host_harness.store.pg.driver import DRIVER, install_hint
 
-PACKAGES = "'psycopg[binary]>=3.2,<4' 'pgvector>=0.3,<1'"
+PACKAGES = "'psycopg[binary]>=3.3,<3.4' 'pgvector>=0.5,<0.6'"
 
 
 def test_the_driver_is_the_postgresql_extra():
@@ -26,10 +26,10 @@ def test_a_uv_tool_gets_a_uv_command_from_its_receipt(tmp_path: Path):
         '[tool]\nrequirements = [{ name = "rs-learn", directory = "/home/me/src/rs-learn" }]\n'
         'entrypoints = [{ name = "rs-learn-host", install-path = "/home/me/.local/bin/rs-learn-host" }]\n',
         encoding="utf-8")
-    assert install_hint(tmp_path) == ("uv tool install --force --with 'psycopg[binary]>=3.2,<4' "
-                                      "--with 'pgvector>=0.3,<1' /home/me/src/rs-learn")
+    assert install_hint(tmp_path) == ("uv tool install --force --with 'psycopg[binary]>=3.3,<3.4' "
+                                      "--with 'pgvector>=0.5,<0.6' /home/me/src/rs-learn")
     (tmp_path / "uv-receipt.toml").write_text("[tool\n", encoding="utf-8")  # unreadable: a placeholder
-    assert install_hint(tmp_path).endswith("--with 'pgvector>=0.3,<1' <the rs-learn checkout or wheel you "
+    assert install_hint(tmp_path).endswith("--with 'pgvector>=0.5,<0.6' <the rs-learn checkout or wheel you "
                                            "installed>")
 
 
@@ -57,3 +57,25 @@ def test_the_cli_names_this_interpreters_pip_when_psycopg_is_missing(tmp_path: P
     assert done.returncode != 0
     assert "needs psycopg 3 and pgvector" in done.stderr, done.stderr
     assert f"{sys.executable} -m pip install {PACKAGES}" in done.stderr, done.stderr
+
+
+def test_a_wheel_without_the_component_is_refused_at_the_first_question(tmp_path: Path):
+    """`pip install .` before `make wasm`: refused before pip downloads the dependencies (issue 42)."""
+    import importlib.util
+
+    path = ROOT / "scripts" / "build_backend.py"
+    spec = importlib.util.spec_from_file_location("build_backend_under_test", path)
+    assert spec is not None and spec.loader is not None
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    backend.COMPONENT = tmp_path / "dist" / "rs_learn.wasm"
+    for hook in (backend.get_requires_for_build_wheel, lambda: backend.prepare_metadata_for_build_wheel(
+            str(tmp_path)), lambda: backend.build_wheel(str(tmp_path))):
+        try:
+            hook()
+        except SystemExit as refused:
+            assert "is missing: run `make wasm`" in str(refused.code)
+        else:
+            raise AssertionError("a wheel without its component was not refused")
+    editable = backend.get_requires_for_build_editable  # setuptools' own: no component needed
+    assert editable.__module__ == "setuptools.build_meta"

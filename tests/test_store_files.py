@@ -260,13 +260,39 @@ def test_the_first_write_keeps_local_state_out_of_git(guest, project: Path):
     assert not (project / GM).exists(), "a read creates nothing"
     ok(guest, "memorize", "A first fact.")
     assert (project / GM / ".gitignore").read_text() == local_state.gitignore_text()
+    assert (project / GM / ".gitattributes").read_text() == local_state.gitattributes_text()
     assert ignored(project, LOCAL + COMMITTED) == sorted(LOCAL)
 
 
-def test_an_existing_gm_gets_no_gitignore(guest, project: Path):
+def test_a_gm_made_by_hand_gets_its_local_files_and_keeps_the_users(guest, project: Path):
+    from host_harness.fs import local_state
+
     (project / GM).mkdir()
     ok(guest, "memorize", "A first fact.")
-    assert not (project / GM / ".gitignore").exists()
+    assert (project / GM / ".gitignore").read_text() == local_state.gitignore_text()
+    assert (project / GM / ".gitattributes").read_text() == local_state.gitattributes_text()
+    (project / GM / ".gitignore").write_text("mine\n")
+    ok(guest, "memorize", "A second fact.")
+    assert (project / GM / ".gitignore").read_text() == "mine\n", "an existing file is the user's"
+
+
+def test_the_spool_first_leaves_local_state_out_of_git(tmp_path: Path):
+    """The seed's own flow: a request dropped into a .gm/ made by hand, then `spool --once` (issue 42)."""
+    from click.testing import CliRunner
+
+    from host_harness.cli.main import cli
+
+    project = tmp_path / "p"
+    inbox = project / GM / "exec-spool" / "in" / "memorize"
+    inbox.mkdir(parents=True)
+    (inbox / "1.json").write_text('{"text": "Use pnpm, not npm."}')
+    git(project, "init", "-q")
+    done = CliRunner().invoke(cli, ["-p", str(project), "spool", "--once"])
+    assert done.exit_code == 0, done.output
+    assert (project / GM / "exec-spool" / "out" / "1.json").is_file()
+    git(project, "add", "-A")
+    staged = git(project, "diff", "--cached", "--name-only").stdout.split()
+    assert sorted(staged) == [".gm/.gitattributes", ".gm/.gitignore", ".gm/rs-learn.db"]
 
 
 def test_the_same_list_serves_the_projects_own_gitignore(project: Path):

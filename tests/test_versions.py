@@ -13,7 +13,8 @@ def test_every_installed_dependency_is_inside_its_tested_range():
 
 
 def test_every_dependency_has_an_upper_bound():
-    unbounded = [r.name for r in versions.declared() if not any(op in ("<", "<=", "==") for op, _ in r.specifiers)]
+    unbounded = [r.name for r in versions.declared()
+                 if not any(op in ("<", "<=", "==") for op, _ in r.specifiers)]
     assert unbounded == []
 
 

@@ -37,6 +37,7 @@ from host_harness.targets.runtime import (
 from host_harness.warmup import Warmed, warmup
 
 EMPTY_COMPONENT = b"\x00asm\x0d\x00\x01\x00"  # valid, and compiled in no time
+COMPILING = "compiling the component (once after an install or upgrade)..."
 
 
 def checkout_env(**extra: str) -> dict[str, str]:
@@ -92,21 +93,30 @@ def test_the_cli_draws_a_bar_on_a_terminal(wasm_runtime, wasm_path: Path, tmp_pa
     assert out.decode().startswith("compiled the component in ") and str(compile_.artifact) in out.decode()
 
 
-def test_the_cli_says_one_plain_line_off_a_terminal_and_nothing_when_compiled(wasm_runtime, wasm_path: Path,
-                                                                             tmp_path: Path):
-    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)
-    env = checkout_env(RS_LEARN_CACHE_DIR=str(compile_.cache), RS_LEARN_WASM=str(wasm_path))
+def run_while_compiling(compile_: HeldCompile, args: list[str], env: dict[str, str],
+                        tmp_path: Path) -> tuple[int, bytes, list[str]]:
+    """``rs-learn-host ARGS`` run while ``compile_`` holds the lock, released once the process says so.
+
+    Its exit code, stdout and stderr lines.
+    """
     errors = tmp_path / "stderr"
     with errors.open("wb") as sink:
-        proc = subprocess.Popen([*HOST, "warmup"], stdout=subprocess.PIPE, stderr=sink, env=env, cwd=tmp_path)
+        proc = subprocess.Popen([*HOST, *args], stdout=subprocess.PIPE, stderr=sink, env=env, cwd=tmp_path)
         try:
             wait_for(lambda: errors.read_bytes().endswith(b"...\n"), 300, "the compiling line")
         finally:
             compile_.finish()
             out, _ = proc.communicate(timeout=300)
-    assert proc.returncode == 0, errors.read_text()
-    first, *more = errors.read_text().splitlines()
-    assert first == "compiling the component (once after an install or upgrade)...", first
+    return proc.returncode, out, errors.read_text().splitlines()
+
+
+def test_the_cli_says_one_plain_line_off_a_terminal_and_nothing_when_compiled(wasm_runtime, wasm_path: Path,
+                                                                             tmp_path: Path):
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)
+    env = checkout_env(RS_LEARN_CACHE_DIR=str(compile_.cache), RS_LEARN_WASM=str(wasm_path))
+    code, out, (first, *more) = run_while_compiling(compile_, ["warmup"], env, tmp_path)
+    assert code == 0, more
+    assert first == COMPILING, first
     assert all(re.fullmatch(r"  still compiling: \d+ s", line) for line in more), more  # every 10 s
     assert out.decode().startswith("compiled the component in ")
     again = subprocess.run([*HOST, "warmup", "--json"], capture_output=True, text=True, env=env, cwd=tmp_path,
@@ -114,6 +124,18 @@ def test_the_cli_says_one_plain_line_off_a_terminal_and_nothing_when_compiled(wa
     assert again.returncode == 0 and again.stderr == ""
     assert json.loads(again.stdout) == {"artifact": str(compile_.artifact), "wasCached": True,
                                         "seconds": json.loads(again.stdout)["seconds"]}
+
+
+def test_any_command_that_compiles_says_so_on_stderr(wasm_runtime, wasm_path: Path, tmp_path: Path):
+    """Not only warmup: the first recall after an install shows the same line while it waits (issue 42)."""
+    compile_ = HeldCompile(tmp_path / "cache", wasm_runtime, wasm_path)
+    env = checkout_env(RS_LEARN_CACHE_DIR=str(compile_.cache), RS_LEARN_WASM=str(wasm_path))
+    recall = ["-p", str(tmp_path), "recall", "anything"]
+    code, out, lines = run_while_compiling(compile_, [*recall, "--json"], env, tmp_path)
+    assert code == 0 and lines[0] == COMPILING, lines
+    assert json.loads(out) == []
+    again = subprocess.run([*HOST, *recall], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert again.returncode == 0 and again.stderr == "", "a compiled component: not a word"
 
 
 def test_a_missing_component_is_a_clear_error(tmp_path: Path):

@@ -17,8 +17,10 @@ is hard-linked elsewhere, where a regular file of ours belongs raises :class:`Un
 whatever path the user chose. SQLite opens its files by name, so before it opens a database
 ``host_harness/store/sqlite_files.py`` checks every path it may open this way.
 
-Creating ``.gm/`` itself (the first write to a project) also writes ``.gm/.gitignore``, which keeps
-the local state out of git (``host_harness/fs/local_state.py``).
+Every write that makes a folder under ``.gm/`` (a store's first write, the spool's folders, its
+ledger) also gives ``.gm/`` its ``.gitignore``, which keeps the local state out of git, and its
+``.gitattributes``, which names the stores' diff and merge drivers (``host_harness/fs/local_state.py``):
+whoever made ``.gm/``, by hand or by a command, and never over a file that is already there.
 """
 
 from __future__ import annotations
@@ -104,13 +106,13 @@ def open_dir(root: Path, parts: Sequence[str], *, create: bool = False) -> int:
                     made = False
                 child = _open_child(part, fd, root, parts[: depth + 1])
                 if made and depth == 0 and part == ".gm":
-                    _write_gitignore(child)
-                elif made and depth == 1 and parts[0] == ".gm":  # a .gm/ made by hand: ignore its local state
-                    _write_gitignore(fd, missing_only=True)
+                    _write_local_files(child)
             except OSError as error:
                 if error.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK) and _is_link(part, fd):
                     raise refused(Path(root, *parts[: depth + 1])) from None
                 raise
+            if create and depth == 0 and part == ".gm":
+                _write_local_files(child, missing_only=True)  # whoever made .gm/: a write uses it now
             os.close(fd)
             fd = child
     except BaseException:
@@ -119,26 +121,27 @@ def open_dir(root: Path, parts: Sequence[str], *, create: bool = False) -> int:
     return fd
 
 
-def _write_gitignore(gm_fd: int, *, missing_only: bool = False) -> None:
-    """``.gm/.gitignore`` for a ``.gm/`` this process just created (best effort: never fails the write).
+def _write_local_files(gm_fd: int, *, missing_only: bool = False) -> None:
+    """``.gm/.gitignore`` and ``.gm/.gitattributes`` (best effort: never fails the write).
 
-    ``missing_only``: only when there is none (a ``.gm/`` the user made, say for a PostgreSQL
-    store's ``config.json``); an existing one is the user's.
+    ``missing_only``: only a file that is not there; an existing one is the user's.
     """
-    with contextlib.suppress(OSError):
-        if missing_only:
-            try:
-                os.stat(local_state.GITIGNORE, dir_fd=gm_fd, follow_symlinks=False)
-                return
-            except FileNotFoundError:
-                pass
-        write_atomic_at(gm_fd, local_state.GITIGNORE, local_state.gitignore_text().encode("utf-8"))
+    for name, text in ((local_state.GITIGNORE, local_state.gitignore_text()),
+                       (local_state.GITATTRIBUTES, local_state.gitattributes_text())):
+        with contextlib.suppress(OSError):
+            if missing_only:
+                try:
+                    os.stat(name, dir_fd=gm_fd, follow_symlinks=False)
+                    continue
+                except FileNotFoundError:
+                    pass
+            write_atomic_at(gm_fd, name, text.encode("utf-8"))
 
 
 def ensure_gitignore(root: Path) -> None:
-    """Give an existing ``root/.gm/`` its ``.gitignore`` when it has none (best effort)."""
+    """Give an existing ``root/.gm/`` its ``.gitignore`` and ``.gitattributes`` when missing (best effort)."""
     with contextlib.suppress(OSError), directory(root, (".gm",)) as gm_fd:
-        _write_gitignore(gm_fd, missing_only=True)
+        _write_local_files(gm_fd, missing_only=True)
 
 
 def _open_child(part: str, fd: int, root: Path, where: Sequence[str]) -> int:

@@ -40,7 +40,7 @@ import os
 import platform
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from wasmtime import Config, Engine, WasmtimeError
@@ -60,6 +60,8 @@ WASMTIME_VERSION = accel.WASMTIME_VERSION
 __all__ = ["CACHE_ENV", "Runtime", "default_cache_dir", "load_component", "make_engine"]
 
 log = logging.getLogger("rs_learn.host")
+Progress = Callable[[float, float | None], None]  # (seconds so far, seconds this compile took here before)
+PROGRESS_EVERY_S = 0.25
 
 
 def make_engine() -> Engine:
@@ -131,13 +133,47 @@ def _mtime(path: Path) -> int:
         return 0
 
 
-def load_component(engine: Engine, wasm_path: Path | str, cache_dir: Path | str | None = None) -> Component:
-    """Return the compiled component of ``wasm_path``, from the precompiled cache when possible."""
+def load_component(engine: Engine, wasm_path: Path | str, cache_dir: Path | str | None = None,
+                   progress: Progress | None = None) -> Component:
+    """Return the compiled component of ``wasm_path``, from the precompiled cache when possible.
+
+    ``progress(elapsed_s, expected_s)`` is called from a daemon thread every quarter second while this
+    process compiles, or waits for another one that compiles (never when the cache has the artifact).
+    """
     wasm = Path(wasm_path).read_bytes()
     path = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     path = path / cache_file_name(wasm)
     if artifact_is_intact(path) and (component := _deserialize(engine, path)) is not None:
         return component
+    with _reporting(progress, expected_compile_s(wasm, path.parent)):
+        return _compile_into(engine, wasm, wasm_path, path)
+
+
+@contextlib.contextmanager
+def _reporting(progress: Progress | None, expected_s: float | None) -> Iterator[None]:
+    """Call ``progress`` on a daemon thread until the block ends."""
+    if progress is None:
+        yield
+        return
+    done = threading.Event()
+    started = time.monotonic()
+
+    def report() -> None:
+        while not done.wait(PROGRESS_EVERY_S):
+            progress(time.monotonic() - started, expected_s)
+
+    progress(0.0, expected_s)
+    reporter = threading.Thread(target=report, name="rs-learn-compile-progress", daemon=True)
+    reporter.start()
+    try:
+        yield
+    finally:
+        done.set()
+        reporter.join()
+
+
+def _compile_into(engine: Engine, wasm: bytes, wasm_path: Path | str, path: Path) -> Component:
+    """Compile ``wasm`` into the artifact ``path`` under its lock (or load what another process wrote)."""
     with compile_lock(path):  # an artifact being written reads as damaged until its writer lets go
         if artifact_is_intact(path):
             if (component := _deserialize(engine, path)) is not None:
@@ -272,10 +308,11 @@ class Runtime:
         self.ticker = Ticker(engine)
 
     @classmethod
-    def load(cls, wasm_path: Path | str, cache_dir: Path | str | None = None) -> Runtime:
-        """Compile (or load from the cache) ``wasm_path`` in a fresh harness engine."""
+    def load(cls, wasm_path: Path | str, cache_dir: Path | str | None = None,
+             progress: Progress | None = None) -> Runtime:
+        """Compile (or load from the cache) ``wasm_path`` in a fresh engine (see :func:`load_component`)."""
         engine = make_engine()
-        return cls(engine, load_component(engine, wasm_path, cache_dir))
+        return cls(engine, load_component(engine, wasm_path, cache_dir, progress))
 
     def close(self) -> None:
         """Stop the deadline clock."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -116,10 +117,19 @@ class Session:
 
 
 def load_runtime(wasm: Path) -> Runtime:
-    """The component at ``wasm``, loaded (compiled, or from the precompiled cache)."""
+    """The component at ``wasm``, loaded: from the precompiled cache, else compiled with progress on stderr.
+
+    The first command after an install or upgrade compiles for tens of seconds: it says so, as
+    ``warmup`` does, instead of sitting silent (a bar on a terminal, a line every 10 s otherwise).
+    """
+    from host_harness.cli.warmup import progress_for
     from host_harness.targets.runtime import Runtime
 
-    return Runtime.load(wasm)
+    shown = progress_for(sys.stderr)
+    try:
+        return Runtime.load(wasm, progress=shown)
+    finally:
+        shown.clear()
 
 
 def echo_json(value: Any) -> None:

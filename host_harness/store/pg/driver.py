@@ -17,7 +17,7 @@ from typing import Any
 
 from host_harness.config import ConfigError, scrub
 
-DRIVER = ("psycopg[binary]>=3.2,<4", "pgvector>=0.3,<1")  # the `postgresql` extra of pyproject.toml
+DRIVER = ("psycopg[binary]>=3.3,<3.4", "pgvector>=0.5,<0.6")  # the `postgresql` extra of pyproject.toml
 LOCK_CLASS = 0x52534C4E  # "RSLN": the first key of every advisory lock rs-learn takes
 CONNECT_TIMEOUT_S = 10
 SERIALIZATION_FAILURE = "40001"
