@@ -134,7 +134,8 @@ def test_any_command_that_compiles_says_so_on_stderr(wasm_runtime, wasm_path: Pa
     code, out, lines = run_while_compiling(compile_, [*recall, "--json"], env, tmp_path)
     assert code == 0 and lines[0] == COMPILING, lines
     assert json.loads(out) == []
-    again = subprocess.run([*HOST, *recall], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    again = subprocess.run([*HOST, *recall], capture_output=True, text=True, env=env, cwd=tmp_path,
+                           timeout=120)
     assert again.returncode == 0 and again.stderr == "", "a compiled component: not a word"
 
 
