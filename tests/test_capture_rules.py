@@ -37,14 +37,14 @@ def test_the_live_rules_are_rules(prompt):
     assert rules.directives(prompt) == [prompt]
 
 
-@pytest.mark.parametrize(
+@pytest.mark.parametrize(  # each worded as a rule is: what makes it chat wins
     "sentence, why",
     [
-        ("Should we always run the tests", "question"),
+        ("Should we use pnpm from now on", "question"),
         ("Why does the build always hang?", "question"),
-        ("Nvm, use npm this time.", "never mind"),
-        ("Skip the e2e tests for now.", "temporary"),
-        ("Use port 8081 this time.", "temporary"),
+        ("Never mind the docs, from now on use pnpm.", "never mind"),
+        ("Always skip the e2e tests for now.", "temporary"),
+        ("Use port 8081, not 8080, this time.", "temporary"),
         ("Maybe we should always pin versions.", "hedged"),
         ("Use the left layout, not the right one.", "a one-off choice"),
         ("We prefer the dark theme you mocked up.", "a one-off choice"),

@@ -50,10 +50,10 @@ class QuarantineVerbs:
     def redact(self, body: dict[str, Any]) -> dict[str, Any]:
         """``redact {text}``: ``text`` as it would be stored, its secrets redacted, and ``redacted``.
 
-        ``redact {texts}``: each of ``texts`` so (``{texts, redacted}``, in order).
         For a host that splits or joins a file before storing its parts (``import --from
-        claude-md``): redacting the whole first keeps a key's body and its header together. For a host
-        that keeps texts of its own (capture's state): one call for all of them.
+        claude-md``): redacting the whole first keeps a key's body and its header together.
+        ``redact {texts}`` answers ``{texts, redacted}``, each text so, in order: one call for all
+        the texts a host keeps of its own (capture's state file).
         """
         screen = Screen(self.host)
         if "texts" in body:

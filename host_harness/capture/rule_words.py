@@ -4,19 +4,63 @@ Each table lists phrases in the languages users of coding agents commonly type (
 French, German, Spanish, Portuguese, Italian, Dutch, Polish, Russian, Ukrainian, Turkish, Swedish,
 Japanese, Chinese, Korean), compiled case-insensitively into one pattern. A phrase names a *kind* of
 wording, never one sentence: the classifier combines them with where they stand in the sentence.
+The texts they are matched against are lower case (``str.casefold``).
 """
 
 from __future__ import annotations
 
 import re
 
+SYNTAX = frozenset("^$.|?*+()[]{}")
+TOKENS = re.compile(r"\\.|[\^$.|?*+()\[\]{}]|[^\\^$.|?*+()\[\]{}]+")  # a phrase's syntax, or literal text
 
-def _any(phrases: list[str], *, start: bool = False, words: bool = True) -> re.Pattern[str]:
-    """One pattern matching any of ``phrases`` (``start``: only at the start; ``words``: whole words)."""
-    body = "|".join(sorted(phrases, key=len, reverse=True))
-    edge = r"(?<![\w'])" if words else ""
-    tail = r"(?![\w])" if words else ""
-    return re.compile(("^" if start else edge) + f"(?:{body})" + tail, re.I)
+
+class Phrases:
+    """Phrases compiled into one pattern, searched only when a text each phrase needs is in the text.
+
+    ``start``: only at the start of the text; ``words``: whole words only.
+
+    A big alternation costs tens of microseconds per sentence in ``re``; most sentences hold none of
+    the phrases, and ``in`` finds that out for a microsecond or two.
+    """
+
+    def __init__(self, phrases: list[str], *, start: bool = False, words: bool = True) -> None:
+        body = "|".join(sorted(phrases, key=len, reverse=True))
+        edge = r"(?<![\w'])" if words else ""
+        tail = r"(?![\w])" if words else ""
+        self.pattern = re.compile(("^" if start else edge) + f"(?:{body})" + tail, re.I)
+        needed = [_needed(phrase) for phrase in phrases]
+        self.keys = None if "" in needed else tuple(sorted(set(needed)))
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """The first phrase in ``text`` (lower case)."""
+        if self.keys is not None and not any(key in text for key in self.keys):
+            return None
+        return self.pattern.search(text)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        """A phrase at the start of ``text``."""
+        return self.pattern.match(text)
+
+    def sub(self, repl: str, text: str) -> str:
+        """``text`` with each phrase replaced by ``repl``."""
+        return text if self.search(text) is None else self.pattern.sub(repl, text)
+
+
+def _needed(phrase: str) -> str:
+    """The longest run of literal text outside any group of ``phrase``: every match holds it ("" if none)."""
+    runs, run, depth = [], "", 0
+    for token in TOKENS.findall(phrase):
+        syntax = token.startswith("\\") or token in SYNTAX
+        if not syntax:
+            run += token if depth == 0 else ""
+            continue
+        if token == "|" and depth == 0:
+            return ""  # a phrase of alternatives: no text they all hold
+        runs.append(run[:-1] if token in "?*{" else run)  # a quantified character may be absent
+        run = ""
+        depth += (token in "([{") - (token in ")]}")
+    return max([*runs, run], key=len).casefold()
 
 
 def _set(*words: str) -> frozenset[str]:
@@ -24,10 +68,12 @@ def _set(*words: str) -> frozenset[str]:
 
 
 # "From now on": a rule for the time after this prompt, wherever it stands.
-FROM_NOW_ON = _any([
+FROM_NOW_ON = Phrases([
     "from now on", "going forward", "moving forward", r"from here on(?: out)?", "henceforth", "hereafter",
-    r"in (?:the )?future", r"from (?:this point|today|tomorrow|this day|here) (?:on(?:wards?)?|forward)",
-    r"starting (?:now|today|tomorrow)", r"as of (?:now|today)",
+    r"in (?:the )?future", *(rf"from {when} (?:on(?:wards?)?|forward)" for when in ("this point", "today",
+                                                                                  "tomorrow", "this day")),
+    "from here onwards", "from here forward", "starting now", "starting today", "starting tomorrow",
+    "as of now", "as of today",
     "à partir de maintenant", "a partir de maintenant", "désormais", "dorénavant", "à l'avenir",
     "dès maintenant", "ab jetzt", "von nun an", "ab sofort", "künftig", "zukünftig", "in zukunft", "fortan",
     "a partir de ahora", "de ahora en adelante", "en adelante", "desde ahora",
@@ -39,11 +85,11 @@ FROM_NOW_ON = _any([
     "відтепер", "надалі", "з цього моменту", "bundan sonra", "bundan böyle",
     "från och med nu", "framöver", "hädanefter", "i fortsättningen",
 ])
-FROM_NOW_ON_CJK = _any(["今後", "これから", "以後", "今から", "以后", "今后", "从现在开始",
-                        "从今以后", "往后", "앞으로", "이제부터", "지금부터"], words=False)
+FROM_NOW_ON_CJK = Phrases(["今後", "これから", "以後", "今から", "以后", "今后", "从现在开始",
+                           "从今以后", "往后", "앞으로", "이제부터", "지금부터"], words=False)
 
 # Chat, not a rule: "never mind", a scope that ends, a hedge.
-NEVER_MIND = _any([
+NEVER_MIND = Phrases([
     r"never\s*mind", "nvm", r"forget (?:it|that|about it)", "scratch that", r"(?:ignore|disregard) that",
     "laisse tomber", r"oublie (?:ça|ca)", "peu importe", "tant pis",
     r"vergiss (?:es|das)", "schon gut", r"lass (?:es|mal) gut sein",
@@ -54,10 +100,10 @@ NEVER_MIND = _any([
     "неважно", "не важно", "забудь", "проехали", "неважливо",
     "boş ver", "boşver", "unut gitsin", "önemli değil", "strunt i det", "glöm det", "skit samma",
 ])
-NEVER_MIND_CJK = _any(["気にしないで", "もういい", "やっぱりいい", "算了", "没关系", "不用了", "别管了",
-                       "됐어", "신경 쓰지 마", "신경쓰지마"], words=False)
+NEVER_MIND_CJK = Phrases(["気にしないで", "もういい", "やっぱりいい", "算了", "没关系", "不用了",
+                          "别管了", "됐어", "신경 쓰지 마", "신경쓰지마"], words=False)
 NOT_A_SCOPE = r"(?!repo\b|repository|project|codebase|team|company|package|module|service|app\b|library)"
-TEMPORARY = _any([
+TEMPORARY = Phrases([
     "for now", "for the moment", "for the time being", "just this once", r"(?:only )?this time(?: only)?",
     "today", "tonight", "right now", "at the moment", "temporarily", r"while (?:we|i|you)(?:'re| are)?",
     r"for the rest of (?:this|the) (?:session|day|week|conversation)", r"^until",
@@ -74,13 +120,13 @@ TEMPORARY = _any([
     "на этот раз", "временно", "поки що", "цього разу", "тимчасово", "şimdilik", "bu seferlik", "bu sefer",
     "geçici olarak", "tills vidare", "den här gången", "tillfälligt",
 ])
-TEMPORARY_CJK = _any(["今回", "とりあえず", "今だけ", "一時的", "暂时", "这次", "이번만", "이번에는", "일단",
-                      "지금은", "임시로"], words=False)
-HEDGE = _any(["might", "maybe", "perhaps", "probably", "possibly", "hopefully", "i guess", "i wonder",
-              "i suppose", "i think"])
+TEMPORARY_CJK = Phrases(["今回", "とりあえず", "今だけ", "一時的", "暂时", "这次", "이번만", "이번에는",
+                         "일단", "지금은", "임시로"], words=False)
+HEDGE = Phrases(["might", "maybe", "perhaps", "probably", "possibly", "hopefully", "i guess", "i wonder",
+                 "i suppose", "i think"])
 
 # A one-off choice among what the assistant offered ("the second option you gave").
-CHOICE = _any([
+CHOICE = Phrases([
     r"you (?:gave|suggested|proposed|showed|mentioned|listed|offered)",
     r"you (?:wrote|described|did) (?:above|earlier|before)",
     r"(?:option|alternative|suggestion|proposal|variant|approach|solution) #?(?:\d+|[a-d])",
@@ -101,8 +147,8 @@ REPORTED_SPEECH = re.compile(
     r"|argues?|wrote|writes)\b", re.I)
 
 # Questions: a sentence opening these is asked, not told (with or without its question mark).
-ASKS = _any(["should", "would", "is", "are", "was", "were", "shall", "why", "how", "what", "what's", "which",
-             "who", "whose", "where", "any idea", "any reason", "wonder if"], start=True)
+ASKS = Phrases(["should", "would", "is", "are", "was", "were", "shall", "why", "how", "what", "what's",
+                "which", "who", "whose", "where", "any idea", "any reason", "wonder if"], start=True)
 ASKS_WHEN_FOLLOWED = re.compile(
     r"^(?:do|does|did|can|could|will|have|has|may)\s+(?:we|i|you|it|they|there|the|this|that|these|those|he"
     r"|she|our|my|your)\b", re.I)
@@ -125,8 +171,10 @@ HAPPENS = _set(
     "forget forgot think thought know knew understand understood have had get got end ended seem seemed",
     "wonder find found feel felt see saw hit struggle lose lost miss missed break broke hate love like wish",
     "mean meant expect hear heard need was were been be")
-MODAL = re.compile(r"\b(?:should|must|shall|has to|have to|needs? to)\s+(?:always|never|not ever)\b|"
-                   r"^(?:nobody|no one|noone)\s+(?:should|must|shall|may)\b", re.I)
+MODAL = Phrases([f"{modal} {adverb}" for modal in ("should", "must", "shall", "has to", "have to", "need to",
+                                                    "needs to") for adverb in ("always", "never", "not ever")]
+                + [f"^{nobody} {modal}" for nobody in ("nobody", "no one", "noone")
+                   for modal in ("should", "must", "shall", "may")])
 # "No more print debugging, ever." / "Nothing goes to prod untested, ever."
 EVER_AFTER = re.compile(r"^(?:no|nothing|nobody|no one|not)\b.*\bever(?: again)?$", re.I)
 # "Tabs, not spaces, in Go files." / "We deploy with Helm, not kubectl apply."
@@ -143,10 +191,10 @@ USE_NOT = re.compile(
     r"^(?:(?:we|you should|you must)\s+)?(?:use|prefer)\s+\S+(?:\s+\S+){0,4}?,?\s+(?:not|instead of"
     r"|rather than|over)\s+\S|^prefer\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S", re.I)
 REMEMBER = re.compile(r"^remember (to|that)\s+(.*)$", re.I)
-CLAUSE_VERB = _any(["is", "are", "isn't", "aren't", "has", "have", "hasn't", "haven't", "must", "can",
-                    "cannot", "can't", "should", "needs", "need", "runs", "uses", "lives", "belongs",
-                    "doesn't", "don't", "does", "will", "won't", "goes", "stays", "requires", "expects",
-                    "only"])
+CLAUSE_VERB = Phrases(["is", "are", "isn't", "aren't", "has", "have", "hasn't", "haven't", "must", "can",
+                       "cannot", "can't", "should", "needs", "need", "runs", "uses", "lives", "belongs",
+                       "doesn't", "don't", "does", "will", "won't", "goes", "stays", "requires", "expects",
+                       "only"])
 SHARED_PAST = re.compile(r"\b(?:i|we|you)\s+(?:\w+\s+)?(?:mentioned|wrote|did|saw|talked|discussed|fixed|made"
                          r"|built|found|had|sent|showed|used|looked|tried|added|opened)\b", re.I)
 WHENEVER = re.compile(r"^(?:whenever|every time|each time|any ?time|(?:before|after) (?:every|each|any)"
@@ -176,11 +224,11 @@ ARTICLES = _set(
     "este esta ese esa questo questa dit deze dat dieser diese это этот эта тот та он она оно bu şu")
 DESCRIBES_RU = re.compile(r"(?:ет|ёт|ит|ат|ят|ут|ют|ется|ится|ался|ал|ала|ало|али)$")  # "тест всегда падает"
 CYRILLIC = re.compile(r"[а-яіїє]")
-ALWAYS_CJK = _any(["总是", "始终", "一直", "永远", "常に", "いつも", "必ず", "絶対", "決して",
-                   "항상", "반드시", "절대"], words=False)
-ORDER_CJK = _any(["ください", "して", "しないで", "するな", "すること", "しろ", "请", "要", "不要",
-                  "别", "不许", "禁止", "必须", "务必", "세요", "하지 마", "마세요", "해라", "하십시오"],
-                 words=False)
+ALWAYS_CJK = Phrases(["总是", "始终", "一直", "永远", "常に", "いつも", "必ず", "絶対", "決して",
+                      "항상", "반드시", "절대"], words=False)
+ORDER_CJK = Phrases(["ください", "して", "しないで", "するな", "すること", "しろ", "请", "要", "不要",
+                     "别", "不许", "禁止", "必须", "务必", "세요", "하지 마", "마세요", "해라", "하십시오"],
+                    words=False)
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 # Openers that do not change what follows: "Also, please …", "Important: …", "Btw, …".
@@ -191,6 +239,6 @@ LEAD = re.compile(
     r"|bitte|por favor|s'il te plaît|s'il vous plaît|stp|svp|per favore|alsjeblieft|proszę|пожалуйста"
     r"|lütfen|snälla|auch|aussi|también|também|anche|ook)\b[,:!]?\s+)", re.I)
 # A label before a colon that is not an opener: "My colleague said: …", "The linter output: …".
-REPORTED = _any(["said", "says", "say", "wrote", "writes", "reads", "read", "posted", "output", "printed",
-                 "shows", "claims", "states", "mentions", "suggests", "recommends", "commented", "replied",
-                 "asked", "titled", "message", "error", "log", "sentence", "line", "text", "comment"])
+REPORTED = Phrases(["said", "says", "say", "wrote", "writes", "reads", "read", "posted", "output", "printed",
+                    "shows", "claims", "states", "mentions", "suggests", "recommends", "commented", "replied",
+                    "asked", "titled", "message", "error", "log", "sentence", "line", "text", "comment"])

@@ -33,6 +33,7 @@ QUOTED = re.compile(r"`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”|«[^»\n]*»|„[^�
 BULLET = re.compile(r"^(?:[-*•+]|\d{1,3}[.)])\s+")
 LABEL = re.compile(r"^([^,:]{1,30}):\s+")
 LABEL_WORDS = 3
+FOREIGN_HEAD = 6  # the words of a sentence an "always"/"never" of another language may open
 
 
 def directives(prompt: str) -> list[str]:
@@ -57,8 +58,23 @@ def verdict(sentence: str) -> str | None:
     if text.endswith(("?", "？")) or text.startswith("¿"):
         return "question"
     plain = QUOTED.sub(" Q ", text).replace(", ever,", " ever")
-    plain = " ".join(plain.split()).rstrip(" .!;。！")
-    lowered = plain.casefold()
+    lowered = " ".join(plain.split()).rstrip(" .!;。！").casefold()
+    core = opening(lowered)
+    if not _cue(lowered, core):  # most sentences: the costlier checks below are never run
+        return "no rule in it"
+    return _chat(lowered, core)
+
+
+def _cue(lowered: str, core: str) -> bool:
+    """Whether the sentence words something as a rule does (chat may still be what it is)."""
+    if w.CJK.search(core):
+        return _cjk_rule(core)
+    return bool(w.FROM_NOW_ON.search(lowered) or w.CONVENTION.match(lowered) or _english_rule(core)
+                or _foreign_rule(core))
+
+
+def _chat(lowered: str, core: str) -> str | None:
+    """What makes a sentence worded as a rule chat after all; ``None`` when nothing does."""
     if w.NEVER_MIND.search(lowered) or w.NEVER_MIND_CJK.search(lowered):
         return "never mind"
     scoped = w.FROM_NOW_ON.sub(" ", lowered)  # "from today on" is no scope that ends
@@ -68,18 +84,11 @@ def verdict(sentence: str) -> str | None:
         return "someone else's words"
     if w.HEDGE.search(lowered):
         return "hedged"
-    core = opening(lowered)
     if w.CHOICE.search(lowered) or w.CHOSEN.match(core):
         return "a one-off choice"
     if w.ASKS.match(core) or w.ASKS_WHEN_FOLLOWED.match(core):
         return "question"
-    if w.CJK.search(core):
-        return None if _cjk_rule(core) else "no rule in it"
-    if w.FROM_NOW_ON.search(lowered) or w.CONVENTION.match(lowered):
-        return None
-    if _english_rule(core) or _foreign_rule(core):
-        return None
-    return "no rule in it"
+    return None
 
 
 def opening(lowered: str) -> str:
@@ -131,17 +140,17 @@ def _acts(word: str) -> bool:
 
 def _foreign_rule(core: str) -> bool:
     """"Verwende immer …", "Nunca hagas …", "Ne pousse jamais …", "Wir verwenden immer …"."""
-    tokens = core.replace("her zaman", "her_zaman").replace("hiçbir zaman", "hiçbir_zaman").split()
-    words = [token.strip(",.;:!") for token in tokens]
-    at = next((i for i, word in enumerate(words) if word in w.ALWAYS_NEVER), None)
-    if at is None or not words or words[0] in w.ARTICLES:
+    head = core[:120].replace("her zaman", "her_zaman").replace("hiçbir zaman", "hiçbir_zaman")
+    words = [token.strip(",.;:!") for token in head.split(None, FOREIGN_HEAD)[:FOREIGN_HEAD]]
+    if w.ALWAYS_NEVER.isdisjoint(words) or words[0] in w.ARTICLES:
         return False
+    at = next(i for i, word in enumerate(words) if word in w.ALWAYS_NEVER)
     before = [word for word in words[:at] if word not in w.NEGATION]
     allowed = 2 if words[0] in w.WE_WORDS else 1
     if len(before) > allowed:
         return False
     after = [word for word in words[at + 1 : at + 3] if word not in w.NEGATION]
-    return not (after and w.DESCRIBES_RU.search(after[0]) and re.search("[а-яіїє]", after[0]))
+    return not (after and w.DESCRIBES_RU.search(after[0]) and w.CYRILLIC.search(after[0]))
 
 
 def _cjk_rule(core: str) -> bool:

@@ -27,7 +27,7 @@ from host_harness.capture.switches import Switches, switches
 MAX_BLOCK_BYTES = 256 * 1024  # an archived block keeps at most this much of a huge result
 MAX_BATCH_BYTES = 1_500_000  # one capture request (the guest takes 2 MiB bodies)
 MAX_REDACT_TEXTS = 5000  # the guest's redact {texts} limit
-MAX_ITEMS = 500  # the guest's capture {blocks} limit
+MAX_ITEMS = 500  # the guest's limit of directives, lessons or blocks in one capture request
 Dispatch = Callable[[str, dict[str, Any]], Any]
 
 
@@ -81,7 +81,7 @@ def _capture(
         reader = transcript.Reader(path, saved.offset)
         found = extract.scan(reader, tracker, project, on.block_bytes)
         offset = reader.offset
-        report.read_bytes, report.entries = offset - min(saved.offset, offset), reader.entries
+        report.read_bytes, report.entries = offset - reader.start, reader.entries
         report.skipped = reader.skipped
         report.session = session = session or tracker.session or path.stem
         bodies: list[dict[str, Any]] = [{"session": session}]
