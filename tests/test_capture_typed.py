@@ -209,7 +209,9 @@ print(json.dumps({{"texts": texts, "skipped": [s.reason for s in reader.skipped]
         f"the line is {300 * 1024 * 1024 + 3:,} bytes; a transcript line is read up to "
         f"{jsonl.MAX_LINE_BYTES:,}"
     ]
-    assert out["peak_kib"] < 100 * 1024, out  # the old reader held the whole line: over 900 MiB
+    # never the whole line: a few copies of the 16 MiB bound at most (45-102 MiB measured; the old
+    # reader, which held the line, peaked over 900 MiB)
+    assert out["peak_kib"] < 200 * 1024, out
 
 
 def test_a_fifo_or_a_device_is_refused_at_once_and_the_lock_stays_free(project, tmp_path, wasm_path):

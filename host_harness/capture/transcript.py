@@ -12,14 +12,15 @@ and 0-9 replaced by ->/<session id>.jsonl``. The entries capture reads:
 Each entry also carries ``timestamp`` (ISO 8601), ``sessionId``, ``cwd`` and ``gitBranch``.
 :class:`Reader` streams the complete lines after a byte offset through :mod:`host_harness.capture.jsonl`
 (regular files only, bounded lines, a bad line skipped and said) and says where the next run starts.
-:func:`entry_of` is the one function that knows Claude Code's format: a reader for another agent's
-transcript maps its lines onto :class:`Entry` the same way.
+:func:`entry_of` is the one function that knows Claude Code's format: another agent's transcript is
+read by the same :class:`Reader` given its own function that maps a line's object onto an
+:class:`Entry` (and its own allow-list of what its user typed, as :mod:`host_harness.capture.typed`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -45,17 +46,22 @@ class Entry:
     results: list[dict[str, Any]] = field(default_factory=list)  # tool_result blocks
 
 
+EntryOf = Callable[[dict[str, Any], int, int], Entry]  # (a line's object, its offset, its length)
+
+
 class Reader:
     """The entries of the complete lines of ``path`` after ``offset``, read as they are iterated.
 
     After the iteration, :attr:`offset` is where the next run starts, :attr:`entries` how many were
     read and :attr:`skipped` the lines that could not be (each with why). An offset beyond the file's
     end (the file was replaced or cut) starts again from 0. :class:`jsonl.NotRegular` for a FIFO or a
-    device.
+    device. ``parse_entry`` maps one line's object (and where the line is) to an :class:`Entry`:
+    Claude Code's :func:`entry_of` unless another agent's format is read.
     """
 
-    def __init__(self, path: Path, offset: int) -> None:
+    def __init__(self, path: Path, offset: int, parse_entry: EntryOf | None = None) -> None:
         self.path, self.start, self.offset = path, offset, offset
+        self.parse_entry = parse_entry or entry_of
         self.entries = 0
         self.skipped: list[Skipped] = []
 
@@ -71,7 +77,7 @@ class Reader:
                     self.skipped.append(Skipped(line.offset, value))
                 elif value is not None:
                     self.entries += 1
-                    yield entry_of(value, line.offset, line.length)
+                    yield self.parse_entry(value, line.offset, line.length)
 
 
 def read_line(path: Path, offset: int, length: int) -> dict[str, Any] | None:
