@@ -157,17 +157,16 @@ def reading_speed(folder: Path) -> dict[str, float]:
             out.write(lines)
     size = big.stat().st_size
     started = time.perf_counter()
-    entries, offset = transcript.read_from(big, 0)
-    extract.scan(entries, extract.Tracker(), Path(CWD), 2048)
+    reader = transcript.Reader(big, 0)
+    extract.scan(reader, extract.Tracker(), Path(CWD), 2048)
     whole = time.perf_counter() - started
     with open(big, "a", encoding="utf-8") as out:
         out.write(lines.splitlines(keepends=True)[0])
     started = time.perf_counter()
-    more, _ = transcript.read_from(big, offset)
-    extract.scan(more, extract.Tracker(), Path(CWD), 2048)
+    extract.scan(transcript.Reader(big, reader.offset), extract.Tracker(), Path(CWD), 2048)
     return {
         "bytes": size,
-        "entries": len(entries),
+        "entries": reader.entries,
         "whole_s": whole,
         "one_more_s": time.perf_counter() - started,
     }

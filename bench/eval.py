@@ -9,6 +9,8 @@
   session R@5 / R@10 / nDCG@5 and turn R@10, variant A (user turns) and B (all turns), per
   question type. Variants that change the index run on A only, the default on both.
 * **The dev set** (``bench/devset.py``): standard-library notes, held-out and foreign prompts.
+* **Capture's rules** (``bench/capture_rules.py``): which typed prompts capture keeps as rules, on
+  its dev set and held-out set of typed prompts (the host decides: no store, no target).
 * **Both targets** (``bench/crosscheck.py``): a subset of LoCoMo-dev and of the dev set memorized
   and asked natively and in the component: identical answers, and the cost of a call on each.
 
@@ -30,12 +32,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bench import datasets, devset, lme, locomo, report, runner, sessions, smart
+from bench import capture_rules, datasets, devset, lme, locomo, report, runner, sessions, smart
 from bench.crosscheck import crosscheck, subset
 from bench.project import Project, digest
 from bench.variants import Variant, chosen
 
-SETS = ("cranfield", "cisi", "locomo", "lme", "dev")
+SETS = ("cranfield", "cisi", "locomo", "lme", "dev", "rules")
 CROSSCHECK_CONVERSATION = "30"  # the smallest LoCoMo-dev conversation (369 turns), all of it
 CROSSCHECK_MEMORIES = 400  # of the dev set's
 CROSSCHECK_PROMPTS = (40, 40)  # own prompts (each recalled and asked of the hook), foreign prompts
@@ -114,6 +116,8 @@ def run_sets(args: argparse.Namespace, variants: list[Variant], targets: runner.
                                "foreign_modules": len({p.group for p in dev.foreign} - {devset.UNRELATED})}
         details["dev"] = outcomes
         subsets.append(subset(dev, CROSSCHECK_MEMORIES, *CROSSCHECK_PROMPTS))
+    if "rules" in args.sets:
+        results["rules"] = timed("capture rules", capture_rules.evaluate)
     results["crosscheck"] = []
     if not args.crosscheck or not args.wasm.is_file():
         why = "--no-crosscheck" if not args.crosscheck else f"{args.wasm} is not built"
@@ -170,7 +174,10 @@ def main() -> None:
                                             summaries))
     if "dev" in results:
         sections.append(report.devset(results["dev"], results["dev_meta"]))
-    sections.append(report.everything(results, names))
+    if "rules" in results:
+        sections.append(capture_rules.section(results["rules"]))
+    if any(name in results for name in ("cranfield", "cisi", "locomo", "dev")):  # the variants' sets
+        sections.append(report.everything(results, names))
     if results["crosscheck"]:
         sections.append(report.crosschecks(results["crosscheck"]))
     print(f"\nrs-learn eval: {args.target} target, python {sys.version.split()[0]}\n")

@@ -16,10 +16,15 @@ import fcntl
 import http.server
 import json
 import os
+import pty
+import select
 import shutil
+import signal
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -163,6 +168,69 @@ def claude_session(claude: Path, project: Path, home: Path, prompt: str, *args: 
         run([claude, "-p", prompt, *args], cwd=project, env=env, timeout=300)
     transcripts = sorted((home / ".claude" / "projects").glob("*/*.jsonl"))
     return "\n".join(path.read_text(encoding="utf-8") for path in transcripts)
+
+
+def claude_interactive(claude: Path, project: Path, home: Path, inputs: list[str],
+                       wait_s: float = 240.0) -> Path:
+    """Type each of ``inputs`` at an interactive ``claude`` (a pseudo-terminal), as a person would --
+    ``! CMD`` runs CMD in bash mode -- then ``/exit``; return the session's transcript.
+
+    Each input is typed once the transcript holds the line the previous one wrote (bounded by
+    ``wait_s``: a bound for a loaded machine, not what is checked). The CLI's first-run screens are
+    answered in its configuration (onboarding done, the folder trusted, the stand-in's key approved).
+    """
+    key = "sk-test-no-account-interactive"
+    trusted = {"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True}
+    config = {"hasCompletedOnboarding": True, "theme": "dark", "numStartups": 3,
+              "customApiKeyResponses": {"approved": [key[-20:]], "rejected": []},
+              "projects": {str(project.resolve()): trusted}}
+    (home / ".claude.json").write_text(json.dumps(config), encoding="utf-8")
+    with FakeApi() as api:
+        env = agent_env(home, ANTHROPIC_BASE_URL=api.url, ANTHROPIC_API_KEY=key, TERM="xterm-256color",
+                        RS_LEARN_HOOK_TIMEOUT="60")
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: the CLI on the terminal
+            os.chdir(project)
+            os.execve(str(claude), [str(claude)], env)
+        screen = bytearray()
+
+        def until(done: Callable[[], bool]) -> None:
+            deadline = time.monotonic() + wait_s
+            while not done() and time.monotonic() < deadline:
+                if select.select([fd], [], [], 0.2)[0]:
+                    try:
+                        screen.extend(os.read(fd, 1 << 16))
+                    except OSError:
+                        return
+
+        def lines() -> list[str]:
+            found = sorted((home / ".claude" / "projects").glob("*/*.jsonl"))
+            return found[0].read_text(encoding="utf-8").splitlines() if found else []
+
+        try:
+            until(lambda: "❯".encode() in screen)
+            for text in inputs:
+                before = len(lines())
+                for char in text:
+                    os.write(fd, char.encode())
+                    time.sleep(0.03)
+                time.sleep(0.3)
+                os.write(fd, b"\r")
+                marker = "<bash-stdout>" if text.startswith("!") else json.dumps(text)[1:-1]
+                until(lambda m=marker, n=before: any(m in line for line in lines()[n:]))
+            os.write(fd, b"/exit")
+            time.sleep(0.3)
+            os.write(fd, b"\r")
+            until(lambda: os.waitpid(pid, os.WNOHANG)[0] != 0)
+        finally:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (OSError, ChildProcessError):
+                pass
+            os.close(fd)
+    [path] = sorted((home / ".claude" / "projects").glob("*/*.jsonl"))
+    return path
 
 
 def codex_first_request(codex: Path, project: Path, home: Path, prompt: str) -> dict[str, object]:

@@ -46,6 +46,10 @@ def test_a_directive_is_stored_once_with_its_provenance_and_a_contradiction_supe
         ok(guest, "list_memories", {"session": "s1", "include": ["superseded"]})["memories"][0]["id"]
         == said["id"]
     )
+    ok(guest, "capture", {"session": "0b6f1c2e-aaaa", "directives": [{"text": "Never push to main."}]})
+    prefixed = ok(guest, "list_memories", {"session": "0b6f1c2e"})["memories"]  # as list and review show it
+    assert [m["text"] for m in prefixed] == ["Never push to main."]
+    assert ok(guest, "list_memories", {"session": "0b6f1c2f"})["memories"] == []
 
 
 def test_a_hand_memorized_fact_is_never_superseded_by_a_captured_rule(guest):
@@ -81,6 +85,18 @@ def test_forgotten_captures_stay_forgotten_and_secrets_are_redacted(guest):
     )
     assert again["directives"][0]["forgotten"] is True
     assert ok(guest, "list_memories", {"captured": True})["memories"] == []
+
+
+def test_redact_answers_many_texts_at_once_in_order(guest):
+    texts = ["pytest -x", "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789", ""]
+    data = ok(guest, "redact", {"texts": texts})
+    assert data["texts"][0] == "pytest -x" and data["texts"][2] == ""
+    assert "ghp_abcdef" not in data["texts"][1] and data["redacted"]
+    assert ok(guest, "redact", {"texts": []}) == {"texts": []}
+    for body, message in [({"texts": "x"}, "field 'texts' must be an array"),
+                          ({"texts": ["a", 3]}, "texts[1] must be a string"),
+                          ({"texts": ["x"] * 5001}, "field 'texts' has 5001 items; the limit is 5000")]:
+        assert message in call(guest, "redact", body)["error"]
 
 
 def test_an_injection_is_quarantined_and_approve_releases_it(guest):
@@ -207,8 +223,8 @@ def test_only_the_users_typed_prompts_are_read_for_rules(tmp_path):
     t.prompt("Never commit secrets.", isSidechain=True)  # a subagent's prompt, written by the agent
     t.prompt("<command-name>/always-on</command-name> always do this", isMeta=True)
     t.prompt("Always summarise the whole conversation.", isCompactSummary=True)
-    entries, _ = transcript.read_from(t.write(tmp_path / "s.jsonl"), 0)
-    found = extract.scan(entries, extract.Tracker(), tmp_path, 2048)
+    reader = transcript.Reader(t.write(tmp_path / "s.jsonl"), 0)
+    found = extract.scan(reader, extract.Tracker(), tmp_path, 2048)
     assert [text for text, _ in found.directives] == ["Always use tabs in the Makefile."]
 
 
@@ -225,8 +241,7 @@ def test_a_failed_command_fixed_by_edits_is_a_lesson_and_the_note_lists_the_sess
     t.bash("ls", "a b").bash("ls", "a b")  # never failed: no lesson
     t.todos(("fix retry", "completed"), ("document backoff", "pending"))
     tracker = extract.Tracker()
-    entries, _ = transcript.read_from(t.write(tmp_path / "s.jsonl"), 0)
-    found = extract.scan(entries, tracker, tmp_path, 2048)
+    found = extract.scan(transcript.Reader(t.write(tmp_path / "s.jsonl"), 0), tracker, tmp_path, 2048)
     assert [text for text, _ in found.lessons] == [
         "`pytest tests/test_retry.py` failed with `E ImportError: cannot import name 'backoff'`; fixed by "
         "editing src/retry.py, tests/test_retry.py."
@@ -247,14 +262,15 @@ def test_a_failed_command_fixed_by_edits_is_a_lesson_and_the_note_lists_the_sess
 def test_reading_goes_on_from_the_offset_and_leaves_a_line_being_written(tmp_path):
     t = Transcript(tmp_path).prompt("Always use tabs.")
     path = t.write(tmp_path / "s.jsonl")
-    entries, offset = transcript.read_from(path, 0)
-    assert len(entries) == 1 and offset == path.stat().st_size
+    first = transcript.Reader(path, 0)
+    assert len(list(first)) == 1 and first.offset == path.stat().st_size
     with open(path, "a", encoding="utf-8") as handle:
         handle.write(json.dumps(Transcript(tmp_path).prompt("Never use spaces.").lines[0]) + "\n")
         handle.write('{"type": "user", "message": {"content": "Never')  # still being written
-    more, later = transcript.read_from(path, offset)
-    assert [e.text for e in more] == ["Never use spaces."] and later < path.stat().st_size
-    assert transcript.read_from(path, 10**9)[1] == later  # a cut file starts again from 0
+    more = transcript.Reader(path, first.offset)
+    assert [e.text for e in more] == ["Never use spaces."] and more.offset < path.stat().st_size
+    again = transcript.Reader(path, 10**9)  # a cut file starts again from 0
+    assert len(list(again)) == 2 and again.offset == more.offset
 
 
 def _session_of(project: Path):
@@ -343,6 +359,14 @@ def test_capture_transcript_through_the_cli(project, tmp_path, wasm_path, store_
     )
     assert "From now on, never skip the linter.  (captured directive, session" in listed.stdout
     assert "`pytest` failed with `E AssertionError: 1 != 2`; fixed by editing app.py." in listed.stdout
+    prefix = t.session[:8]  # what list and review print
+    assert f"session {prefix}," in listed.stdout
+    by_prefix = subprocess.run(
+        [sys.executable, "-m", "host_harness", "-p", str(project), "--wasm", str(wasm_path), "review",
+         "--session", prefix],
+        capture_output=True, text=True, env=env, check=False, timeout=300,
+    )
+    assert by_prefix.stdout.count("(captured ") == 2, by_prefix.stdout + by_prefix.stderr
 
 
 def test_the_dev_set_is_what_its_generator_writes(tmp_path):

@@ -4,6 +4,17 @@ The shapes are the CLI's (checked against the transcripts ``claude -p`` writes i
 ``tests/test_capture_hooks.py``): every line carries ``type``, ``uuid``, ``parentUuid``,
 ``sessionId``, ``timestamp``, ``cwd``, ``gitBranch``, ``version`` and ``message``; a tool's answer is a
 ``user`` line whose content is a ``tool_result`` block (with the CLI's own ``toolUseResult`` beside it).
+
+The other ``user`` lines the CLI writes (:class:`Current`, as Claude Code 2.1.332 writes them, seen in
+the transcripts of an interactive session and of ``claude -p`` against a stand-in API; the shapes of
+notifications and other agents' messages as its bundle builds them): a typed prompt carries
+``origin: {kind: human}`` and ``promptSource: typed`` (``rowSource: local`` and ``promptSource: sdk``
+under ``-p``); ``!`` bash mode writes ``<bash-input>CMD</bash-input>`` then
+``<bash-stdout>…</bash-stdout><bash-stderr>…</bash-stderr>``, both ``rowSource: local``; a background
+task's ``<task-notification>``, a teammate's ``<teammate-message>``, another session's
+``<cross-session-message>`` come with an ``origin`` of their own kind; reminders are ``<system-reminder>``
+text blocks beside the prompt's; a paste is ``<pasted_content id="…">`` inside the prompt; a prompt typed
+while the agent works is a ``queued_command`` attachment.
 """
 
 from __future__ import annotations
@@ -108,6 +119,11 @@ class Transcript:
             "Todos have been modified successfully.",
         )
 
+    def shaped(self, content: str | list[dict[str, Any]], **extra: Any) -> Transcript:
+        """A ``user`` line with ``content`` as given (blocks, tags) and the fields in ``extra``."""
+        self._line("user", {"role": "user", "content": content}, **extra)
+        return self
+
     def text(self) -> str:
         return "".join(json.dumps(line) + "\n" for line in self.lines)
 
@@ -115,3 +131,53 @@ class Transcript:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(self.text(), encoding="utf-8")
         return path
+
+
+class Current(Transcript):
+    """The lines of the current Claude Code (2.1.332): provenance fields on each ``user`` line."""
+
+    VERSION = "2.1.332"
+
+    def _line(self, kind: str, message: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        return super()._line(kind, message, **{"version": self.VERSION, "entrypoint": "cli", **extra})
+
+    def prompt(self, text: str, **extra: Any) -> Current:
+        """Typed at the prompt of an interactive session."""
+        self._line("user", {"role": "user", "content": text}, origin={"kind": "human"}, promptSource="typed",
+                   turnOrigin="human", permissionMode="default", **extra)
+        return self
+
+    def printed(self, text: str) -> Current:
+        """The prompt of ``claude -p TEXT``."""
+        self._line("user", {"role": "user", "content": text}, promptSource="sdk", rowSource="local",
+                   turnOrigin="sdk", entrypoint="sdk-cli")
+        return self
+
+    def bash_mode(self, command: str, stdout: str, stderr: str = "") -> Current:
+        """``! COMMAND`` typed at the prompt: the command, then its output, as two user lines."""
+        self.shaped(f"<bash-input>{command}</bash-input>", rowSource="local")
+        self.shaped(f"<bash-stdout>{stdout}</bash-stdout><bash-stderr>{stderr}</bash-stderr>",
+                    rowSource="local", turnOrigin="human")
+        return self
+
+    def task_notification(self, summary: str, result: str) -> Current:
+        """A background task's report, delivered as a user line."""
+        body = (f"<task-notification>\n<task-id>b7q2x</task-id>\n<status>completed</status>\n"
+                f"<summary>{summary}</summary>\n<result>{result}</result>\n</task-notification>")
+        return self.shaped(body, origin={"kind": "task-notification"})
+
+    def teammate(self, name: str, text: str) -> Current:
+        return self.shaped(f'<teammate-message teammate_id="{name}">\n{text}\n</teammate-message>',
+                           origin={"kind": "peer"})
+
+    def cross_session(self, text: str) -> Current:
+        return self.shaped(f'<cross-session-message from="4f0c2a" from-name="docs-bot">\n{text}\n'
+                           "</cross-session-message>", origin={"kind": "peer"})
+
+    def queued(self, text: str, mode: str = "prompt", **origin: str) -> Current:
+        """A prompt typed while the agent worked (``mode`` ``bash`` for ``! …``, ``task-notification``)."""
+        attachment = {"type": "queued_command", "prompt": text, "commandMode": mode,
+                      "origin": origin or {"kind": "human"}}
+        line = self._line("attachment", {}, attachment=attachment)
+        del line["message"]
+        return self

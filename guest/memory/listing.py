@@ -8,7 +8,8 @@ the last; memories stored between two pages come before the cursor, so a page ne
 one. A page reads the entries it shows and at most :data:`MAX_SCAN` entries in all, so its cost does
 not grow with the store: with a ``query`` (a case-insensitive substring of the text, not a ranked
 recall), ``stale: true``, ``quarantined: true``, ``captured: true`` (only the memories captured from an
-agent's session, ``guest/capture/verbs.py``; ``session`` narrows them to one session) a page may come
+agent's session, ``guest/capture/verbs.py``; ``session`` narrows them to the sessions whose id starts
+with it, as ``list`` and ``review`` show the first 8 characters) a page may come
 back short, with a ``next`` to go
 on from.
 
@@ -72,7 +73,9 @@ def list_memories(host: Host, body: dict[str, Any]) -> dict[str, Any]:
         if (only_stale and "stale" not in shown) or (only_quarantined and "quarantined" not in shown):
             continue
         captured = shown.get("captured")
-        if (only_captured or session) and (captured is None or session not in ("", captured.get("session"))):
+        if (only_captured or session) and (
+            captured is None or not str(captured.get("session", "")).startswith(session or "")
+        ):
             continue
         out.append(shown)
     return {"namespace": namespace, "memories": out, "next": f"m{seq}" if seq > 0 else None}

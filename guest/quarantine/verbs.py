@@ -7,7 +7,8 @@ one -- a memory id (``mem-…``; without ``namespace`` the default store, then e
 or a block id (``r7``) -- by adding ``approved: {ts}`` beside its ``quarantined`` (kept as history).
 Approving what is not quarantined marks it approved all the same (``learn`` then trusts a lesson
 whose skill body looked suspect). ``list_quarantined {namespace?, limit?}`` lists what is held.
-``redact {text}`` answers a text as it would be stored (for a host that splits a file first).
+``redact {text}`` answers a text as it would be stored (for a host that splits a file first);
+``redact {texts: [...]}`` answers many at once (capture's state file, ``host_harness/capture/run.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from guest.screening.screen import APPROVED, QUARANTINED, Screen, quarantine_of
 from guest.verbs import Verb
 
 MEMORY_ID = re.compile(r"mem-[0-9a-f]{16}-[0-9]{1,10}")
+MAX_TEXTS = 5000
 DEFAULT_LIST = 100
 MAX_LIST = 1000
 EXCERPT_CHARS = 160
@@ -50,13 +52,26 @@ class QuarantineVerbs:
 
         For a host that splits or joins a file before storing its parts (``import --from
         claude-md``): redacting the whole first keeps a key's body and its header together.
+        ``redact {texts}`` answers ``{texts, redacted}``, each text so, in order: one call for all
+        the texts a host keeps of its own (capture's state file).
         """
+        screen = Screen(self.host)
+        if "texts" in body:
+            texts = body["texts"]
+            if not isinstance(texts, list):
+                raise InvalidRequest(f"field 'texts' must be an array, not {requests.kind_of(texts)}")
+            if len(texts) > MAX_TEXTS:
+                raise InvalidRequest(f"field 'texts' has {len(texts)} items; the limit is {MAX_TEXTS}")
+            for i, item in enumerate(texts):
+                if not isinstance(item, str):
+                    raise InvalidRequest(f"texts[{i}] must be a string, not {requests.kind_of(item)}")
+                requests.check_unicode(item, f"texts[{i}]")
+            return screen.report({"texts": [screen.text(item) for item in texts]})
         value = body.get("text")
         if not isinstance(value, str):
             raise InvalidRequest("missing field 'text'" if value is None else
                                  f"field 'text' must be a string, not {requests.kind_of(value)}")
         requests.check_unicode(value, "text")
-        screen = Screen(self.host)
         return screen.report({"text": screen.text(value)})
 
     def approve(self, body: dict[str, Any]) -> dict[str, Any]:

@@ -1,10 +1,10 @@
 """What is worth keeping in a session, decided without a model: rules, lessons, big blocks, the note.
 
-* **Directives**: sentences of the user's own prompts (never the assistant's or a tool's text, where
-  injected instructions come from) that state a rule: starting with *always*, *never*, *from now on*,
-  *going forward*, *remember that/to*, *we/I prefer*, *prefer*, *we always/never*, *don't ever*, or
-  saying *use X, not Y* / *use X instead of Y*. Questions, and sentences longer than
-  :data:`MAX_DIRECTIVE_CHARS`, are not rules; code blocks are skipped.
+* **Directives**: sentences of the user's own typed prompts (never the assistant's, a tool's or any
+  other text the CLI writes as a user entry: ``host_harness/capture/typed.py``) that state a rule
+  (``host_harness/capture/rules.py``): "Always …", "Don't ever …", "From now on …", "We use X, not
+  Y" -- not a question, "never mind", a scope that ends ("for now", "for this test"), a one-off
+  choice, a description, quoted text or code.
 * **Lessons**: a shell command that failed, then edits, then the same command (white space aside)
   succeeding: "`CMD` failed with `the error line`; fixed by editing a.py, b.py."
 * **Blocks**: tool results, files read, edits and pastes of at least ``block_bytes`` bytes, where
@@ -12,67 +12,31 @@
 * **The session note**: the files edited, the commands run, the branch and the open todos.
 
 :class:`Tracker` carries what a later run needs (a failure still waiting for its fix, the note's
-lists) in the transcript's state (``host_harness/capture/state.py``).
+lists) in the transcript's state (``host_harness/capture/state.py``); :meth:`Tracker.redact` passes
+every text it holds through the guest's redaction before it is saved.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from host_harness.capture.rules import directives
 from host_harness.capture.transcript import Entry, result_text
 
-MAX_DIRECTIVE_CHARS = 400
-MIN_DIRECTIVE_WORDS = 3
 MAX_LABEL_CHARS = 100
 MAX_FAILURES = 50
 MAX_PENDING_BLOCKS = 500
 MAX_LISTED = 200
 SHELL_TOOLS = frozenset({"Bash"})
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
-FENCE = re.compile(r"```.*?(```|$)", re.S)
-SENTENCE_END = re.compile(r"(?<=[.!;])\s+|\n+")
-LEAD = r"^(?:(?:ok(?:ay)?|also|and|so|actually|note|important|please|pls|btw|fyi)[,:]?\s+)*"
-RULES = [
-    re.compile(
-        LEAD + r"(?:always|never|from now on|going forward|in future|in the future|remember (?:that|to)|"
-        r"(?:we|i)\s+(?:always|never|prefer)|prefer|(?:don't|do not) ever|make sure (?:to )?always)\b",
-        re.I,
-    ),
-    re.compile(
-        LEAD
-        + r"(?:(?:we|you should|you must)\s+)?use\s+\S+(?:\s+\S+){0,3}?,?\s+(?:not|instead of|rather than)"
-        r"\s+\S+",
-        re.I,
-    ),
-]
 NAMED_ERROR = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b|\b[Ee]rror:")
-MAYBE = re.compile(r"always|never|from now on|going forward|in (?:the )?future|remember|prefer|\buse\b", re.I)
 ERROR_LINE = re.compile(r"error|exception|failed|failure|traceback|not found|cannot|denied|fatal", re.I)
 EXIT_LINE = re.compile(r"^exit code \d+$", re.I)
-
-
-def directives(prompt: str) -> list[str]:
-    """The sentences of a user's prompt that state a rule, as typed (trimmed)."""
-    if not MAYBE.search(prompt):
-        return []  # most prompts: one pass, no sentence split
-    text = FENCE.sub("\n", prompt)
-    found = []
-    for sentence in SENTENCE_END.split(text):
-        sentence = sentence.strip().strip("-*> ").strip()
-        if (
-            not sentence
-            or len(sentence) > MAX_DIRECTIVE_CHARS
-            or sentence.endswith("?")
-            or len(sentence.split()) < MIN_DIRECTIVE_WORDS
-        ):
-            continue
-        if any(rule.search(sentence) for rule in RULES):
-            found.append(sentence)
-    return found
 
 
 def command_of(use: dict[str, Any]) -> str | None:
@@ -147,6 +111,36 @@ class Tracker:
         """The form :meth:`load` reads."""
         return asdict(self)
 
+    def redact(self, clean: Callable[[list[str]], list[str]]) -> None:
+        """Replace every text the tracker holds by ``clean``'s answer for it (one call for all, in order).
+
+        The first prompt, the branch, the files, the commands, the errors, the todos, the labels: what
+        the state file keeps, so that it keeps no secret the guest's redaction knows.
+        """
+        texts: list[str] = [self.first_prompt, self.branch or ""]
+        texts += self.files + list(self.commands) + [t["content"] for t in self.todos]
+        texts += [b["label"] for b in self.blocks]
+        for use in self.uses.values():
+            texts += [use["label"], use.get("command") or ""]
+        for command, failure in self.failures.items():
+            texts += [command, failure["error"], *failure["edits"]]
+        done = iter(clean(texts))
+        self.first_prompt, branch = next(done), next(done)
+        self.branch = branch or None
+        self.files = [next(done) for _ in self.files]
+        self.commands = {next(done): runs for runs in self.commands.values()}
+        for todo in self.todos:
+            todo["content"] = next(done)
+        for block in self.blocks:
+            block["label"] = next(done)
+        for use in self.uses.values():
+            use["label"], command = next(done), next(done)
+            use["command"] = command or None
+        self.failures = {
+            next(done): {**failure, "error": next(done), "edits": [next(done) for _ in failure["edits"]]}
+            for failure in self.failures.values()
+        }
+
 
 @dataclass
 class Found:
@@ -156,7 +150,7 @@ class Found:
     lessons: list[tuple[str, int | None]] = field(default_factory=list)
 
 
-def scan(entries: list[Entry], tracker: Tracker, project: Path, block_bytes: int) -> Found:
+def scan(entries: Iterable[Entry], tracker: Tracker, project: Path, block_bytes: int) -> Found:
     """Go through new ``entries``: what they state or teach, and the tracker brought up to date."""
     found = Found()
     for entry in entries:
@@ -169,7 +163,7 @@ def scan(entries: list[Entry], tracker: Tracker, project: Path, block_bytes: int
             if not tracker.first_prompt:
                 tracker.first_prompt, tracker.changed = clip(entry.text, 200), True
             found.directives += [(text, entry.at) for text in directives(entry.text)]
-            if len(entry.text.encode("utf-8")) >= block_bytes:
+            if entry.size >= block_bytes:
                 _pending(tracker, entry, "prompt", f"pasted by the user: {clip(entry.text, 60)}")
         for use in entry.uses:
             _used(tracker, entry, use, project, block_bytes)

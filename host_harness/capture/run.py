@@ -4,7 +4,10 @@
 do: under the transcript's lock, read the lines after the saved offset, find the directives and
 lessons in them (``host_harness/capture/extract.py``), send them, the session note and -- with
 ``archive`` (a compaction is coming) -- the pending big blocks to the guest's ``capture`` verb, then
-save the new offset. Nothing is sent for a kind that is switched off
+save the new offset and what the next run needs, its texts redacted by the guest (``redact``: the
+state file never holds a secret the guest's catalogue knows). A transcript that is not a regular file
+is refused before the lock is taken; a line that cannot be read is skipped and reported
+(:attr:`Report.skipped`). Nothing is sent for a kind that is switched off
 (:mod:`host_harness.capture.switches`); nothing is ever sent to a model.
 """
 
@@ -18,11 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from host_harness.capture import extract, state, transcript
+from host_harness.capture import extract, jsonl, state, transcript
 from host_harness.capture.switches import Switches, switches
 
 MAX_BLOCK_BYTES = 256 * 1024  # an archived block keeps at most this much of a huge result
 MAX_BATCH_BYTES = 1_500_000  # one capture request (the guest takes 2 MiB bodies)
+MAX_REDACT_TEXTS = 5000  # the guest's redact {texts} limit
+MAX_ITEMS = 500  # the guest's limit of directives, lessons or blocks in one capture request
 Dispatch = Callable[[str, dict[str, Any]], Any]
 
 
@@ -39,10 +44,11 @@ class Report:
     blocks: list[dict[str, Any]] = field(default_factory=list)
     note: dict[str, Any] | None = None
     off: list[str] = field(default_factory=list)
+    skipped: list[jsonl.Skipped] = field(default_factory=list)  # lines that could not be read
 
     def as_json(self) -> dict[str, Any]:
         """The report as JSON (``capture --json``)."""
-        return dict(vars(self))
+        return {**vars(self), "skipped": [line.as_json() for line in self.skipped]}
 
 
 def capture(
@@ -68,24 +74,28 @@ def _capture(
     report = Report(str(path), off=on.off())
     if on.all_off():
         return report
+    jsonl.check_regular(path)  # a FIFO or a device: refused before the lock, never waited on
     with state.locked(project, path):
         saved = state.load(project, path)
         tracker = saved.tracker or extract.Tracker()
-        entries, offset = transcript.read_from(path, saved.offset)
-        report.read_bytes, report.entries = offset - min(saved.offset, offset), len(entries)
-        found = extract.scan(entries, tracker, project, on.block_bytes)
+        reader = transcript.Reader(path, saved.offset)
+        found = extract.scan(reader, tracker, project, on.block_bytes)
+        offset = reader.offset
+        report.read_bytes, report.entries = offset - reader.start, reader.entries
+        report.skipped = reader.skipped
         report.session = session = session or tracker.session or path.stem
-        body: dict[str, Any] = {"session": session}
-        if on.directives and found.directives:
-            body["directives"] = [_item(text, at) for text, at in found.directives]
-        if on.lessons and found.lessons:
-            body["lessons"] = [_item(text, at) for text, at in found.lessons]
+        bodies: list[dict[str, Any]] = [{"session": session}]
+        for kind, wanted, items in (("directives", on.directives, found.directives),
+                                    ("lessons", on.lessons, found.lessons)):
+            for batch in batches([_item(text, at) for text, at in items] if wanted else []):
+                bodies.append({"session": session, kind: batch})
         note = extract.note_of(tracker, commit(project)) if on.notes and tracker.changed else None
         if note is not None:
-            body["note"] = note
+            bodies[0]["note"] = note
             tracker.changed = False
-        if len(body) > 1:
-            _stored(report, dispatch("capture", body))
+        for body in bodies:
+            if len(body) > 1:
+                _stored(report, dispatch("capture", body))
         if archive and on.archive and tracker.blocks:
             blocks = [b for b in (block_of(path, p) for p in tracker.blocks) if b is not None]
             compaction = str(int(time.time() * 1000))
@@ -96,9 +106,18 @@ def _capture(
                 )
         if archive or not on.archive:
             tracker.blocks = []  # archived, or never will be
+        tracker.redact(lambda texts: _redacted(dispatch, texts))
         saved.offset, saved.tracker = offset, tracker
         state.save(project, path, saved)
     return report
+
+
+def _redacted(dispatch: Dispatch, texts: list[str]) -> list[str]:
+    """``texts`` as the guest redacts them (a ``redact {texts}`` call per batch of them)."""
+    out: list[str] = []
+    for batch in batches(texts, MAX_REDACT_TEXTS):
+        out += dispatch("redact", {"texts": batch})["texts"]
+    return out
 
 
 def _item(text: str, at: int | None) -> dict[str, Any]:
@@ -122,7 +141,7 @@ def block_of(path: Path, pending: dict[str, Any]) -> dict[str, Any] | None:
     kind, _, ident = str(pending["part"]).partition(":")
     text = ""
     if kind == "prompt":
-        text = transcript.prompt_text(content)
+        text = transcript.prompt_block(line)
     elif isinstance(content, list):
         for block in content:
             if not isinstance(block, dict):
@@ -142,16 +161,16 @@ def block_of(path: Path, pending: dict[str, Any]) -> dict[str, Any] | None:
     return {"label": label, "content": text, **({"at": pending["at"]} if pending.get("at") else {})}
 
 
-def batches(blocks: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """``blocks`` in requests of at most :data:`MAX_BATCH_BYTES` (escaped), in order."""
-    out: list[list[dict[str, Any]]] = []
+def batches(items: list[Any], most: int = MAX_ITEMS) -> list[list[Any]]:
+    """``items`` in requests of at most :data:`MAX_BATCH_BYTES` (as JSON) and ``most`` items, in order."""
+    out: list[list[Any]] = []
     size = MAX_BATCH_BYTES
-    for block in blocks:
-        cost = len(json.dumps(block, ensure_ascii=False).encode("utf-8")) + 2
-        if size + cost > MAX_BATCH_BYTES:
+    for item in items:
+        cost = len(json.dumps(item, ensure_ascii=False).encode("utf-8", "surrogatepass")) + 2
+        if size + cost > MAX_BATCH_BYTES or len(out[-1]) >= most:
             out.append([])
             size = 0
-        out[-1].append(block)
+        out[-1].append(item)
         size += cost
     return out
 

@@ -3,36 +3,31 @@
 The CLI appends one entry per line to ``~/.claude/projects/<the folder, every character but a-z, A-Z
 and 0-9 replaced by ->/<session id>.jsonl``. The entries capture reads:
 
-* ``{"type": "user", "message": {"content": "..."}}``: a prompt the user typed (``content`` may also
-  be a list of ``{"type": "text"}`` blocks). Not a prompt: an entry marked ``isMeta`` (the CLI's own
-  additions), ``isSidechain`` (a subagent's conversation: its "user" is the main agent),
-  ``isCompactSummary`` (the model's summary after a compaction), and texts the CLI wraps in
-  ``<command-name>``, ``<local-command-stdout>``, ``<system-reminder>`` ...;
+* a prompt the user typed: a ``user`` entry (or a ``queued_command`` attachment) that the allow-list
+  of :mod:`host_harness.capture.typed` accepts, reduced to its typed text;
 * ``{"type": "assistant", "message": {"content": [{"type": "tool_use", "id", "name", "input"}]}}``;
 * ``{"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id", "content",
   "is_error"}]}}``: what a tool answered.
 
 Each entry also carries ``timestamp`` (ISO 8601), ``sessionId``, ``cwd`` and ``gitBranch``.
-:func:`read_from` parses the complete lines after a byte offset (a line still being written is
-left for the next run) and says where the next run starts.
+:class:`Reader` streams the complete lines after a byte offset through :mod:`host_harness.capture.jsonl`
+(regular files only, bounded lines, a bad line skipped and said) and says where the next run starts.
+:func:`entry_of` is the one function that knows Claude Code's format: another agent's transcript is
+read by the same :class:`Reader` given its own function that maps a line's object onto an
+:class:`Entry` (and its own allow-list of what its user typed, as :mod:`host_harness.capture.typed`).
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-NOT_TYPED = re.compile(
-    r"^\s*(<command-|<local-command-|<system-reminder>|<user-prompt-submit-hook>|"
-    r"\[Request interrupted|Caveat: The messages below)"
-)
-CHUNK = 1 << 20
+from host_harness.capture import jsonl, typed
+from host_harness.capture.jsonl import Skipped
 
 
 @dataclass
@@ -45,91 +40,95 @@ class Entry:
     at: int | None  # epoch milliseconds
     session: str | None = None
     branch: str | None = None
-    text: str = ""  # a prompt's text
+    text: str = ""  # a prompt's typed text
+    size: int = 0  # a prompt's bytes, pastes and all (what an archived paste would hold)
     uses: list[dict[str, Any]] = field(default_factory=list)  # tool_use blocks
     results: list[dict[str, Any]] = field(default_factory=list)  # tool_result blocks
 
 
-def read_from(path: Path, offset: int) -> tuple[list[Entry], int]:
-    """The entries of the complete lines after ``offset``, and the offset after the last of them.
+EntryOf = Callable[[dict[str, Any], int, int], Entry]  # (a line's object, its offset, its length)
 
-    An offset beyond the file's end (the file was replaced or cut) starts again from 0.
+
+class Reader:
+    """The entries of the complete lines of ``path`` after ``offset``, read as they are iterated.
+
+    After the iteration, :attr:`offset` is where the next run starts, :attr:`entries` how many were
+    read and :attr:`skipped` the lines that could not be (each with why). An offset beyond the file's
+    end (the file was replaced or cut) starts again from 0. :class:`jsonl.NotRegular` for a FIFO or a
+    device. ``parse_entry`` maps one line's object (and where the line is) to an :class:`Entry`:
+    Claude Code's :func:`entry_of` unless another agent's format is read.
     """
-    with open(path, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        if offset > size:
-            offset = 0
-        handle.seek(offset)
-        data = handle.read(size - offset)
-    end = data.rfind(b"\n") + 1  # only complete lines
-    entries = list(parse(data[:end], offset))
-    return entries, offset + end
+
+    def __init__(self, path: Path, offset: int, parse_entry: EntryOf | None = None) -> None:
+        self.path, self.start, self.offset = path, offset, offset
+        self.parse_entry = parse_entry or entry_of
+        self.entries = 0
+        self.skipped: list[Skipped] = []
+
+    def __iter__(self) -> Iterator[Entry]:
+        with jsonl.open_regular(self.path) as handle:
+            size = handle.seek(0, 2)
+            if self.start > size:
+                self.start = self.offset = 0
+            for line in jsonl.lines(handle, self.start):
+                self.offset = line.offset + line.length + 1
+                value = jsonl.parse(line)
+                if isinstance(value, str):
+                    self.skipped.append(Skipped(line.offset, value))
+                elif value is not None:
+                    self.entries += 1
+                    yield self.parse_entry(value, line.offset, line.length)
 
 
 def read_line(path: Path, offset: int, length: int) -> dict[str, Any] | None:
-    """The JSON object of the line at ``offset`` (``None`` when it is no longer there)."""
-    with open(path, "rb") as handle:
-        handle.seek(offset)
-        raw = handle.read(length)
-    try:
-        value = json.loads(raw)
-    except ValueError:
+    """The JSON object of the line at ``offset`` (``None`` when it is no longer there or not one)."""
+    if length > jsonl.MAX_LINE_BYTES:
         return None
+    with jsonl.open_regular(path) as handle:
+        handle.seek(offset)
+        value = jsonl.parse(jsonl.Line(offset, length, handle.read(length)))
     return value if isinstance(value, dict) else None
 
 
-def parse(data: bytes, base: int = 0) -> Iterator[Entry]:
-    """The entries of ``data`` (complete lines), ``base`` being the offset of its first byte."""
-    start = 0
-    while start < len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        line = data[start:end]
-        if line.strip():
-            entry = entry_of(line, base + start)
-            if entry is not None:
-                yield entry
-        start = end + 1
-
-
-def entry_of(line: bytes, offset: int) -> Entry | None:
-    """The :class:`Entry` of one line, ``None`` for a line that is not a JSON object."""
-    try:
-        value = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(value, dict):
-        return None
+def entry_of(value: dict[str, Any], offset: int, length: int) -> Entry:
+    """The :class:`Entry` of one line's JSON object."""
     message = value.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     entry = Entry(
-        offset,
-        len(line),
-        "other",
-        timestamp_ms(value.get("timestamp")),
-        _string(value.get("sessionId")),
-        _string(value.get("gitBranch")),
+        offset, length, "other", timestamp_ms(value.get("timestamp")),
+        _string(value.get("sessionId")), _string(value.get("gitBranch")),
     )
-    if value.get("isSidechain") or value.get("isMeta"):
-        return entry  # a subagent's or the CLI's own text: never the user's
+    if value.get("isSidechain"):
+        return entry  # a subagent's conversation: its "user" is the main agent
     if value.get("type") == "assistant" and isinstance(content, list):
         entry.uses = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
         entry.kind = "tool_use" if entry.uses else "other"
-    elif value.get("type") == "user":
-        if isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") == "tool_result" for b in content
-        ):
-            entry.kind = "tool_result"
-            entry.results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
-        elif not value.get("isCompactSummary") and not value.get("isVisibleInTranscriptOnly"):
-            text = prompt_text(content)
-            if text and not NOT_TYPED.match(text):
-                entry.kind, entry.text = "prompt", text
+    elif value.get("type") == "user" and isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in content
+    ):
+        entry.kind = "tool_result"  # never typed, whatever it says
+        entry.results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+    elif (text := typed.typed_text(value) or typed.queued_text(value)) is not None:
+        entry.kind, entry.text = "prompt", text
+        entry.size = len(prompt_text(_prompt_content(value)).encode("utf-8"))
     return entry
 
 
+def prompt_block(value: dict[str, Any]) -> str:
+    """The whole text of a prompt's line (what is archived for a long paste)."""
+    return prompt_text(_prompt_content(value))
+
+
+def _prompt_content(value: dict[str, Any]) -> Any:
+    attachment = value.get("attachment")
+    if isinstance(attachment, dict):
+        return attachment.get("prompt")
+    message = value.get("message")
+    return message.get("content") if isinstance(message, dict) else None
+
+
 def prompt_text(content: Any) -> str:
-    """The text of a user message's ``content`` (a string, or its text blocks joined)."""
+    """The text of a message's ``content`` (a string, or its text blocks joined)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):

@@ -66,8 +66,10 @@ def capture(session: Session, path: Path, session_id: str | None, archive: bool,
     """
     try:
         report = run_capture(session.project, path, session.dispatch, session=session_id, archive=archive)
-    except ConfigError as error:
+    except (ConfigError, OSError) as error:
         raise click.ClickException(str(error)) from None
+    for line in report.skipped:  # said on stderr: .gm/logs/capture.log for the hooks' runs
+        click.echo(f"skipped the line at byte {line.offset:,} of {path}: {line.reason}", err=True)
     if as_json:
         echo_json(report.as_json())
         return
@@ -89,7 +91,8 @@ def capture(session: Session, path: Path, session_id: str | None, archive: bool,
 
 
 @click.command("review")
-@click.option("--session", "session_id", help="Only what this session captured.")
+@click.option("--session", "session_id", metavar="ID",
+              help="Only what this session captured (or the sessions whose id starts with ID, as listed).")
 @click.option("-l", "--limit", type=click.IntRange(1, 200), default=50, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the memories as JSON.")
 @click.pass_obj
@@ -99,7 +102,7 @@ def review(session: Session, session_id: str | None, limit: int, as_json: bool) 
     \b
     Examples:
       rs-learn-host review
-      rs-learn-host review --session 0b6f1c2e-… --json
+      rs-learn-host review --session 0b6f1c2e --json
     """
     body: dict[str, Any] = {
         "captured": True,
