@@ -21,7 +21,7 @@ from pathlib import Path
 from conftest import ROOT
 from hostprocs import HOST, HeldCompile, wait_for
 
-from host_harness.cli.warmup import BAR_WIDTH, Bar, Note
+from host_harness.progress import BAR_WIDTH, Bar, Note
 from host_harness.targets.runtime import (
     COMPILE_SECONDS,
     COMPILE_SECONDS_KEEP,

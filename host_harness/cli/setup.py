@@ -94,7 +94,7 @@ def installed_host() -> Path:
 
 def warm_up(wasm: Path) -> None:
     """Compile the component into the cache now (as ``warmup``), so an agent's first start finds it ready."""
-    from host_harness.cli.warmup import progress_for
+    from host_harness.progress import progress_for
     from host_harness.warmup import warmup
 
     if not wasm.is_file():

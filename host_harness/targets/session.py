@@ -122,7 +122,7 @@ def load_runtime(wasm: Path) -> Runtime:
     The first command after an install or upgrade compiles for tens of seconds: it says so, as
     ``warmup`` does, instead of sitting silent (a bar on a terminal, a line every 10 s otherwise).
     """
-    from host_harness.cli.warmup import progress_for
+    from host_harness.progress import progress_for
     from host_harness.targets.runtime import Runtime
 
     shown = progress_for(sys.stderr)
