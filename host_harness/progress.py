@@ -1,4 +1,4 @@
-"""Progress of a compile on stderr: a bar on a terminal, a plain line every few seconds otherwise (issue 42)."""
+"""Progress of a compile on stderr: a bar on a terminal, else a plain line every few seconds (issue 42)."""
 
 from __future__ import annotations
 
