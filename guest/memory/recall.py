@@ -32,7 +32,7 @@ from guest.host import WARN, Host, bucket
 from guest.index import keywords, postings, topk
 from guest.index.pending import Pending
 from guest.index.postings import PostingsCache
-from guest.memory import freshness, lookup, rules
+from guest.memory import freshness, lookup, origin, rules
 from guest.memory.channels import MIN_COSINE as VECTOR_FLOOR
 from guest.memory.channels import NONE, Channels, evident, f32
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
@@ -65,6 +65,7 @@ class Hit:
     ts: int = 0  # when it was memorized (epoch ms)
     context: str | None = field(default=None, compare=False)  # where an imported note stood (a heading)
     captured: str | None = None  # the kind, for a memory captured from an agent's session (guest/capture/)
+    provenance: dict[str, Any] | None = field(default=None, compare=False)  # guest/memory/origin.py: shown()
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,7 @@ def recall(
             ts=m.ts,
             context=m.context,
             captured=captured_kind(m.extra) if m.extra else None,
+            provenance=origin.shown(m.extra),
         ))
     hits.sort(key=lambda h: -h.score)  # stable: only a stale hit moves (below equal fresh ones)
     return [replace(hit, score=f32(hit.score)) for hit in hits]

@@ -19,6 +19,7 @@ from guest.memory import (
     disciplines,
     listing,
     lookup,
+    origin,
     relevance,
     rules,
     tombstones,
@@ -118,7 +119,9 @@ class MemoryVerbs:
         """``memorize``: ``{id, namespace, deduped}`` (and what applies of the fields below).
 
         ``redacted``, ``quarantined`` (:mod:`guest.screening.screen`), ``supersedes`` and ``similar``. Every
-        id of ``supersedes`` is checked before anything is stored (:mod:`guest.memory.correct`).
+        id of ``supersedes`` is checked before anything is stored (:mod:`guest.memory.correct`); one
+        whose memory is more trusted than the new one (:mod:`guest.memory.origin`) is not replaced
+        until the new one is approved: ``supersede_waits`` lists those.
         """
         screen = Screen(self.host)
         text, namespace = self.target(body, screen)
@@ -134,14 +137,17 @@ class MemoryVerbs:
             close = similar(self.host, self.embedder, namespace, text, vector, set(replaced))
         reason = quarantine(text)
         stored = memorize(self.host, self.embedder, text, namespace, quarantine=reason, vector=vector,
-                          ts=ts, known=known)
+                          ts=ts, known=known, origin=origin.typed(body))
+        waiting: list[str] = []
         if old and stored.record is not None:
-            correct.link(self.host, namespace, stored.record, old)
+            waiting = correct.link_trusted(self.host, namespace, stored.record, old)
         out: dict[str, Any] = {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
         if stored.quarantined:
             out["quarantined"] = stored.quarantined
         if replaced:
-            out["supersedes"] = replaced
+            out["supersedes"] = [key for key in replaced if key not in waiting]
+        if waiting:
+            out["supersede_waits"] = waiting
         if close:
             out["similar"] = close
         return screen.report(out)
@@ -222,7 +228,8 @@ class MemoryVerbs:
         dated = autorecall.Dated(self.host.now_ms(), when.asks_when(target.text))
         verdict = decisions.decide(merged, limit, gate, budget, per_hit, not target.explicit,
                                    closed=gate and not evidence.passed, dated=dated,
-                                   covers=lambda h: evidence.covers(held.get((h.namespace, h.id), "")))
+                                   covers=lambda h: evidence.covers(held.get((h.namespace, h.id), "")),
+                                   untrusted=origin.untrusted_mode(self.host))
         out = {"context": verdict.context, "query": derived.query, "hits": [_hit(h) for h in verdict.shown],
                "candidates": [decisions.candidate(h, d) for h, d in verdict.candidates],
                "tokens": verdict.tokens, "recalled_with": used, "evidence": evidence.as_json()}
