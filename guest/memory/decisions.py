@@ -7,8 +7,8 @@ in this order:
   session); it did not count in the limit, so its slot went to the next hit;
 * ``quarantined``: it reads as an instruction aimed at the agent (``docs/secrets.md``): never injected;
 * ``untrusted``: its origin is not trusted (tool output, an unreviewed import, a git merge from someone
-  else: :mod:`guest.memory.origin`) and nobody approved it; with ``memory.untrustedRecall:
-  "labelled"`` it is injected instead, its origin shown before its text;
+  else: :mod:`guest.memory.origin`) and nobody approved it; with ``untrusted: "labelled"`` (the
+  hook's ``untrusted_recall`` setting) it is injected instead, its origin shown before its text;
 * ``limit``: beyond the body's ``limit`` (only when the ``both`` strategy merged two lists);
 * ``gate``: no evidence for this prompt -- the store as a whole has none
   (:mod:`guest.memory.relevance`: the answer's ``evidence`` says why), or this hit has none of its

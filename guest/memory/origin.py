@@ -20,19 +20,18 @@ approved (``approve``); ``agent``: typed through MCP or by an unnamed caller, le
 reviewed file, arrived through git from this checkout's own user, or unknown (a store from before
 origins: what it held was injected before and stays so); ``untrusted``: tool output, imported from
 an unreviewed file, arrived through git from someone else. ``auto_recall`` injects an untrusted
-memory only once approved, or -- with ``memory.untrustedRecall: "labelled"`` in ``.gm/config.json``
--- with its origin shown (:mod:`guest.memory.decisions`); a supersede from a less trusted origin
-waits for approval (:func:`outranks`). An approval that arrived through git from someone else is not
-theirs to give: the merge drops it (:func:`arrived`).
+memory only once approved, or -- with ``"untrusted_recall": "labelled"`` in ``.gm/config.json`` (the
+hook passes it as ``auto_recall {untrusted}``) -- with its origin shown
+(:mod:`guest.memory.decisions`); a supersede from a less trusted origin waits for approval
+(:func:`outranks`). An approval that arrived through git from someone else is not theirs to give:
+the merge drops it (:func:`arrived`).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from guest.errors import InvalidRequest
-from guest.host import HOST_NS, Host
 from guest.requests import kind_of
 
 FIELD = "origin"
@@ -43,7 +42,6 @@ USER, AGENT, UNTRUSTED = 3, 2, 1
 LEVELS = {USER: "user", AGENT: "agent", UNTRUSTED: "untrusted"}
 MAX_DETAIL_CHARS = 512
 HOLD, LABELLED = "hold", "labelled"
-CONFIG_KEY = "untrustedRecall"  # memory.untrustedRecall in .gm/config.json (served as host/memory-config)
 
 
 def typed(body: dict[str, Any]) -> dict[str, Any]:
@@ -187,13 +185,3 @@ def shown(extra: dict[str, Any] | None) -> dict[str, Any]:
     """The origin as ``show`` and the listings carry it: its fields, ``trust`` and ``label``."""
     origin = of(extra)
     return {**origin, "trust": LEVELS[trust(extra)], "label": label(origin)}
-
-
-def untrusted_mode(host: Host) -> str:
-    """``memory.untrustedRecall`` of ``.gm/config.json``: ``hold`` (default) or ``labelled``."""
-    raw = host.kv_get(HOST_NS, "memory-config")
-    try:
-        value = json.loads(raw).get(CONFIG_KEY) if raw else None
-    except (ValueError, AttributeError):
-        value = None
-    return LABELLED if value == LABELLED else HOLD

@@ -365,7 +365,10 @@ def _groups(
     options: RecallOptions,
     exclude: frozenset[str] = frozenset(),
 ) -> list[_Group]:
-    """Group near-duplicates; the newest memory of a group takes the group's best rank.
+    """Group near-duplicates; the most trusted, then newest memory of a group takes its best rank.
+
+    (Trust by origin, :mod:`guest.memory.origin`: a near-copy from a tool's output or an unreviewed
+    file, "We use npm, not pnpm", never hides the rule the user typed, "We use pnpm, not npm".)
 
     Two memories are near-duplicates when their embeddings are close (cosine >=
     ``duplicate_cosine``) *and* they share most of their terms (Jaccard >=
@@ -413,7 +416,7 @@ def _groups(
             if group.vector is None:
                 group.vector = _vector(host, embedder, group.key)
             if vector and group.vector and cosine(vector, group.vector) >= options.duplicate_cosine:
-                if (memory.ts, memory.id) > (group.kept.ts, group.kept.id):
+                if _rank(memory) > _rank(group.kept):
                     group.kept = memory
                 break
         else:
@@ -444,6 +447,11 @@ class _Group:
         self.key, self.words, self.kept, self.score, self.via = key, words, kept, score, via
         self.at = at  # the first member's place among the candidates walked
         self.vector: list[float] | None = None
+
+
+def _rank(memory: Memory) -> tuple[int, int, str]:
+    """Which near-duplicate a group keeps: the most trusted, then the newest (ties by id)."""
+    return origin.trust(memory.extra), memory.ts, memory.id
 
 
 def _vector(host: Host, embedder: StaticEmbedder, key: Key) -> list[float]:

@@ -177,6 +177,9 @@ class MemoryVerbs:
         when ``log_prompt`` asks for it (the hook's ledger). The ids of ``exclude`` (already
         injected in this session) are not injected again.
 
+        ``untrusted``: ``hold`` (default) or ``labelled``, what becomes of a memory of an untrusted
+        origin (:mod:`guest.memory.origin`; the hook passes ``untrusted_recall`` of ``.gm/config.json``).
+
         The prompt is redacted first, whatever ``.gm/config.json`` says (:func:`redact`, the
         stored text's redaction): every field of the answer derived from it -- ``query``,
         ``evidence`` (``unknown_names``, ``why``), ``prompt`` -- goes to the hook's ledger, which
@@ -190,6 +193,7 @@ class MemoryVerbs:
         gate = requests.boolean(body, "gate", True)
         exclude = decisions.excluded(body)
         log_prompt = requests.boolean(body, "log_prompt", False)
+        untrusted = requests.choice(body, "untrusted", origin.HOLD, (origin.HOLD, origin.LABELLED))
         cleaned = autorecall.clean(prompt)  # markup an agent injected cannot choose a discipline
         host = ReadOnce(self.host)  # ranking words and recalling read the same stats, list and heads
         target = disciplines.for_read(host, cleaned, disciplines.requested(body))
@@ -229,7 +233,7 @@ class MemoryVerbs:
         verdict = decisions.decide(merged, limit, gate, budget, per_hit, not target.explicit,
                                    closed=gate and not evidence.passed, dated=dated,
                                    covers=lambda h: evidence.covers(held.get((h.namespace, h.id), "")),
-                                   untrusted=origin.untrusted_mode(self.host))
+                                   untrusted=untrusted)
         out = {"context": verdict.context, "query": derived.query, "hits": [_hit(h) for h in verdict.shown],
                "candidates": [decisions.candidate(h, d) for h, d in verdict.candidates],
                "tokens": verdict.tokens, "recalled_with": used, "evidence": evidence.as_json()}
