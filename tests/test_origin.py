@@ -173,3 +173,15 @@ def test_a_git_merge_records_who_it_came_from(tmp_path, clock, guest_factory):
     assert "We use pnpm, not npm" in context and "We use npm, not pnpm" not in context
     history.ok("ours", "approve", {"id": ok_theirs["id"]})
     assert history.ok("ours", "get_memory", {"id": mine})["superseded_by"] == ok_theirs["id"]
+
+
+def test_the_injection_dev_sets_hold_what_the_issue_asks():
+    from bench import injection_eval
+
+    attacks, notes = injection_eval.load("attacks"), injection_eval.load("notes")
+    texts = [text for case in attacks for text in case["texts"]]
+    assert len(texts) >= 150 and len(set(texts)) == len(texts)
+    assert len({case["lang"] for case in attacks}) >= 5
+    assert {"paraphrase", "language", "split", "heading", "tool-tag"} <= {case["kind"] for case in attacks}
+    assert sum(len(case["texts"]) > 1 for case in attacks) >= 10
+    assert len(notes) >= 100 and len({note["text"] for note in notes}) == len(notes)
