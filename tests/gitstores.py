@@ -49,13 +49,16 @@ class History:
         for name in ("ours", "theirs"):
             shutil.copytree(self.folder("base"), self.folder(name))
 
-    def merge(self, into: str = "ours", other: str = "theirs", base: str = "base") -> driver.Merged:
-        """Run the merge driver: ``other`` into ``into``."""
+    def merge(self, into: str = "ours", other: str = "theirs", base: str = "base",
+              came: dict | None = None) -> driver.Merged:
+        """Run the merge driver: ``other`` into ``into``; ``came``: who wrote ``other`` (by default
+        this checkout's own user, as when one person merges their branches)."""
         for name in (base, into, other):
             self.db(name).parent.mkdir(parents=True, exist_ok=True)
             self.db(name).touch()
         path = ".gm/rs-learn.db"
-        return driver.merge(self.db(base), self.db(into), self.db(other), path, self.make, self.clock)
+        came = {"self": True} if came is None else came
+        return driver.merge(self.db(base), self.db(into), self.db(other), path, self.make, self.clock, came)
 
     def text(self, name: str) -> str:
         return driver.textconv(self.db(name), self.make, self.clock)

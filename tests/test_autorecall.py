@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from guest.memory.autorecall import HEADER, clean, derive, render
+from guest.memory.autorecall import CLOSE, FRAME, HEADER, OPEN, clean, derive, render
 from guest.memory.recall import Hit
 
 FACTS = [
@@ -71,8 +71,8 @@ def test_derive_keeps_two_to_six_content_words_rarest_first():
 def test_render_respects_budget_and_caps_hits():
     hits = [Hit(f"m{i}", "word " * 400, 1.0 - i / 10, "default") for i in range(5)]
     context, shown = render(hits, budget_tokens=300, max_hit_tokens=100)
-    assert context.startswith(HEADER + "\n1. ")
-    assert len(shown) == 2  # each hit is capped to ~100 tokens; two fit in 300 with the header
+    assert context.startswith(f"{HEADER}\n{FRAME}\n{OPEN}\n1. ")
+    assert len(shown) == 2  # each hit is capped to ~100 tokens; two fit in 300 with the header and frame
     assert all(len(line) <= 400 + 4 for line in context.splitlines()[1:])
     assert render([], 1500, 200) == ("", [])
 
@@ -81,7 +81,8 @@ def test_auto_recall_injects_only_relevant_memories(guest):
     for fact in FACTS:
         guest.dispatch("memorize", json.dumps({"text": fact}))
     data = auto(guest, {"prompt": "/review which package manager should we install deps with?"})
-    assert data["context"].startswith("## Recall for this prompt\n1. Use pnpm")
+    assert data["context"].startswith(f"## Recall for this prompt\n{FRAME}\n{OPEN}\n1. Use pnpm")
+    assert data["context"].endswith(f"\n{CLOSE}\n")
     assert [h["text"] for h in data["hits"]] == [FACTS[0]]
     assert auto(guest, {"prompt": "how do I bake a chocolate cake"}) == {
         "context": "",

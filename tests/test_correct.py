@@ -49,7 +49,7 @@ def test_list_pages_newest_first_and_a_cursor_survives_new_memories(guest, clock
     memorize(guest, clock, *(f"fact number {i} about the build" for i in range(7)))
     first = ok(guest, "list_memories", {"limit": 3})
     assert [m["text"] for m in first["memories"]] == [f"fact number {i} about the build" for i in (6, 5, 4)]
-    assert set(first["memories"][0]) == {"id", "text", "namespace", "ts"}
+    assert set(first["memories"][0]) == {"id", "text", "namespace", "ts", "provenance"}
     assert first["memories"][0]["ts"] == clock.now_ms
     memorize(guest, clock, "a fact stored between two pages")
     second = ok(guest, "list_memories", {"limit": 3, "cursor": first["next"]})
@@ -98,7 +98,7 @@ def test_get_memory_shows_one_memory(guest, clock):
     [fact] = memorize(guest, clock, "The release checklist lives in the wiki.")
     assert ok(guest, "get_memory", {"id": fact}) == {
         "id": fact, "text": "The release checklist lives in the wiki.", "namespace": "default",
-        "ts": clock.now_ms,
+        "ts": clock.now_ms, "provenance": {"kind": "typed", "trust": "agent", "label": "typed"},
     }
     assert ok(guest, "get_memory", fact)["id"] == fact  # raw body: the id
     missing = memory_id("default", "never stored")

@@ -10,6 +10,8 @@ the guest decides *how* it is stored, so that every host and both targets store 
   finds it may contradict ("use pnpm, not npm" after "use npm, not pnpm");
 * a **lesson** (a command that failed, edits, the same command passing) is a memory of the same
   source, importance 0.8, citing the edited files (so the stale-by-code marks watch it);
+* their origin (``guest/memory/origin.py``): a directive's ``prompt`` (trusted as the user's own
+  words), a lesson's ``tool-output`` (not injected until approved);
 * a **block** (a big tool result, file, diff or paste, before a compaction) is archived verbatim
   (redacted) once: the bucket ``capture-blocks`` maps the stored content's address to its ``r<n>``;
   the blocks of a session's latest compaction are listed under the session in ``capture-sessions``;
@@ -155,6 +157,7 @@ class CaptureVerbs:
             ts=at,
             importance=LESSON_IMPORTANCE if kind == "lesson" else None,
             captured=provenance,
+            origin={"kind": "prompt" if kind == "directive" else "tool-output", "session": session},
         )
         answer["deduped"] = stored.deduped
         if stored.quarantined:
@@ -166,8 +169,11 @@ class CaptureVerbs:
             and _kind(record) == "directive"
         ]
         if old and not stored.deduped and stored.record is not None:
-            correct.link(host, NAMESPACE, stored.record, old)
-            answer["supersedes"] = [record.id for record in old]
+            waiting = correct.link_trusted(host, NAMESPACE, stored.record, old)
+            if len(waiting) < len(old):
+                answer["supersedes"] = [record.id for record in old if record.id not in waiting]
+            if waiting:
+                answer["supersede_waits"] = waiting
         return answer
 
     def _block(self, label: str, raw: str, at: int | None, session: str, screen: Screen) -> dict[str, Any]:

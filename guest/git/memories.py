@@ -30,16 +30,24 @@ then id) wins: the superseded memory and the earlier successor both point to it,
 its ``supersedes``, and the earlier successor no longer lists the memory it lost (every link has its
 counterpart). One head stands for the chain, so recall shows one, and the merge reports the
 decision as a conflict (decided: the exit status stays 0) naming both, for the user to check.
+
+Origin (:mod:`guest.memory.origin`): a memory theirs added arrives with ``{"kind": "git", commit,
+author, self, was}`` -- what the driver knows of the branch merged in (``git_merge {theirs}``) --
+and, from someone else, without an approval it carried. Theirs' supersede of a memory of ours by
+one that arrived so never replaces a more trusted head: the link waits for ``approve`` of the new
+memory (:func:`guest.memory.correct.link_pending`), and the merge reports it.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
 from guest.git.sides import Report, Sides, State, take
 from guest.host import Host, bucket
-from guest.memory import timeline, tombstones
+from guest.memory import origin, timeline, tombstones
+from guest.memory.correct import PENDING
 from guest.memory.memorize import write
 from guest.memory.records import Memory, Stats
 from guest.memory.reindex import rebuild, remove
@@ -71,12 +79,15 @@ class _Plan:
     forks: list[tuple[str, str, str]] = field(default_factory=list)  # (memory, ours' and theirs' successor)
 
 
-def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report) -> None:
-    """Merge theirs' memories and tombstones into ours."""
+def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report,
+          through: dict[str, Any] | None = None) -> None:
+    """Merge theirs' memories and tombstones into ours (``through``: the git origin of what theirs adds)."""
     plan = _Plan([], [], [], [], [])
     records = sides.changed(MEMORIES)
     for key in sorted(set(records) | set(sides.changed(FORGOTTEN))):
         _decide(sides, key, records.get(key), plan, report)
+    if through is not None:
+        _arrive(plan, through, report)
     for memory in sorted(plan.added, key=lambda m: (m.ts, m.id)):
         vector = sides.get("theirs", f"vectors/{memory.embedder}", memory.id)
         if vector is None:
@@ -105,6 +116,22 @@ def merge(host: Host, embedder: StaticEmbedder, sides: Sides, report: Report) ->
         report.count("memories", "merged", len(plan.replaced))
     if plan.tombs:
         report.count("memories", "forgotten", len(plan.tombs))
+
+
+def _arrive(plan: _Plan, through: dict[str, Any], report: Report) -> None:
+    """Give what theirs adds its git origin; hold theirs' supersedes of more trusted heads of ours."""
+    added = {memory.id: memory for memory in plan.added}
+    for memory in plan.added:
+        memory.extra = origin.arrived(memory.extra, through)
+    for number, (ours, record) in enumerate(plan.replaced):
+        successor = added.get(record.superseded_by or "")
+        if ours.superseded_by or successor is None or not origin.outranks(ours.extra, successor.extra):
+            continue
+        plan.replaced[number] = (ours, replace(record, superseded_by=None))
+        successor.supersedes = [key for key in successor.supersedes or [] if key != ours.id] or None
+        successor.extra[PENDING] = sorted(set(successor.extra.get(PENDING, [])) | {ours.id})
+        report.note(f"memory {ours.id}: theirs superseded it by {successor.id}, which is less trusted "
+                    f"here ({origin.label(origin.of(successor.extra))}); approve {successor.id} to let it")
 
 
 def _decide(sides: Sides, key: str, state: State | None, plan: _Plan, report: Report) -> None:

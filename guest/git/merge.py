@@ -16,16 +16,21 @@ from typing import Any
 from guest.git import archive, memories, records
 from guest.git.sides import Report, Sides, take
 from guest.host import Host
+from guest.memory import origin
 from guest.text.embed import StaticEmbedder
 
 OWNERS: list[Callable[[str], bool]] = [memories.owns, archive.owns, records.owns]
 
 
-def merge_store(host: Host, embedder: StaticEmbedder) -> dict[str, Any]:
-    """Merge theirs (``git/theirs/``) into ours (the store) against the base; the report."""
+def merge_store(host: Host, embedder: StaticEmbedder, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Merge theirs (``git/theirs/``) into ours (the store) against the base; the report.
+
+    ``body``: ``{theirs: {commit?, author?, self?}}``, what the driver knows of the branch merged in
+    (the origin of the memories it adds: :func:`guest.memory.origin.git`).
+    """
     sides = Sides(host, "merge")
     report = Report()
-    memories.merge(host, embedder, sides, report)
+    memories.merge(host, embedder, sides, report, origin.git(body or {}))
     archive.merge(host, sides, report)
     records.merge(host, embedder, sides, report)
     for bucket, counts in sorted(sides.buckets().items()):

@@ -27,6 +27,7 @@ from guest.git import archive, memories
 from guest.git.merge import OWNERS
 from guest.git.sides import Sides
 from guest.host import Host
+from guest.memory import origin
 from guest.memory.records import Memory
 from guest.memory.tombstones import Tombstone
 from guest.structured import store, tree
@@ -69,6 +70,13 @@ def _memory_line(kind: str, memory: Memory, extra: dict[str, Any]) -> str:
     fields = _shown({k: v for k, v in vars(memory).items() if k not in HIDDEN} | extra)
     if fields.get("source") in ("learn", "memorize"):
         del fields["source"]
+    came = origin.of(memory.extra)
+    if isinstance(fields.get("extra"), dict) and origin.FIELD in fields["extra"]:
+        fields["extra"] = {k: v for k, v in fields["extra"].items() if k != origin.FIELD}
+        if not fields["extra"]:
+            del fields["extra"]
+    if came not in ({"kind": "typed"}, {"kind": "unknown"}, {"kind": "learned"}):  # (a lesson says learned)
+        fields["from"] = origin.label(came)
     return f"{kind} {memory.id} {_quote(memory.text)} {_attrs(fields)}".rstrip()
 
 

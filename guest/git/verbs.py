@@ -2,7 +2,8 @@
 
 They run only inside the host's git drivers (``rs-learn-host git textconv`` / ``merge-driver``),
 which serve the view they read (``host`` fact ``git`` and the ``git/`` namespaces); anywhere else
-they answer ``validation:``. Neither takes a body.
+they answer ``validation:``. ``git_text`` takes no body; ``git_merge`` takes ``{theirs: {commit?,
+author?, self?}}`` when the driver knows who wrote the branch merged in (``guest/memory/origin.py``).
 """
 
 from __future__ import annotations
@@ -33,4 +34,4 @@ class GitVerbs:
 
     def merge(self, body: dict[str, Any]) -> dict[str, Any]:
         """``git_merge``: merge theirs into the store; the report."""
-        return merge_store(self.host, self.embedder)
+        return merge_store(self.host, self.embedder, body)

@@ -100,6 +100,7 @@ class LearnVerbs:
             suspect=suspect,
             importance=IMPORTANCE,
             context=context,
+            origin={"kind": "learned"},
         )
         lesson_id = screen.report({"id": stored.id, "namespace": stored.namespace})
         if stored.quarantined:

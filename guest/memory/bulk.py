@@ -26,21 +26,30 @@ instructions aimed at the agent quarantined -- whatever the item says -- and the
 ``redacted`` and ``quarantined``. Items may carry supersede links, files and tombstones
 (:mod:`guest.memory.carry`): the answer then also counts ``forgotten``, the tombstones that took
 effect (with ``dry_run``, those that would).
+
+**origin** (:mod:`guest.memory.origin`): an export line carries its memory's ``provenance`` (when it
+has one). An import's ``origin`` ``{file?, reviewed?}`` says what the host read and whether the user
+said they reviewed it; each new memory's origin is ``{"kind": "imported", file, reviewed}``, with the
+line's own ``provenance`` under ``was`` -- or, from a reviewed file, the line's ``provenance`` itself
+(restoring an export keeps its origins). A line never gives a more trusted stored memory a
+``superseded_by``.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import math
 import re
 import struct
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from guest import requests
 from guest.errors import InvalidRequest
 from guest.host import Host, bucket
-from guest.memory import carry, disciplines
+from guest.memory import carry, disciplines, origin
 from guest.memory.carry import Carried
 from guest.memory.limits import MAX_TEXT_BYTES
 from guest.memory.memorize import write
@@ -110,6 +119,8 @@ def _exported(memory: Memory) -> dict[str, Any]:
         item["context"] = memory.context
     if quarantine_of(memory.extra):
         item["quarantined"] = quarantine_of(memory.extra)
+    if origin.FIELD in memory.extra:
+        item["provenance"] = origin.of(memory.extra)
     return {**item, **carry.exported(memory)}
 
 
@@ -129,6 +140,7 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
     skip_invalid = requests.boolean(body, "skip_invalid", False)
     split = requests.boolean(body, "split", False)
     with_ids = requests.boolean(body, "ids", False)
+    came = origin.imported(body)
     screen = Screen(host)
     checked: list[tuple[int, Memory, bytes | None, Carried]] = []
     skipped: list[dict[str, Any]] = []
@@ -136,7 +148,7 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
         counted = dict(screen.counts)
         try:
             checked += [(i, *piece) for piece in _item(host, embedder, it, f"memories[{i}]", fallback, screen,
-                                                       split)]
+                                                       split, came)]
         except InvalidRequest as error:
             if not skip_invalid:
                 raise
@@ -155,7 +167,9 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
         raw = host.kv_get(bucket(memory.namespace, "memories"), memory.id)
         if raw is not None:
             if not dry_run:
-                carry.link_stored(host, Memory.decode(raw), carried)
+                stored = Memory.decode(raw)
+                trusted = origin.outranks(stored.extra, memory.extra)
+                carry.link_stored(host, stored, replace(carried, superseded_by=None) if trusted else carried)
             continue
         if memory.id in seen or carry.blocked(host, memory, revive=not dry_run):
             continue
@@ -194,6 +208,7 @@ def import_batch(host: Host, embedder: StaticEmbedder, body: dict[str, Any]) -> 
 def _item(
     host: Host, embedder: StaticEmbedder, item: Any, where: str, fallback: str | None, screen: Screen,
     split: bool = False,
+    came: dict[str, Any] | None = None,
 ) -> list[tuple[Memory, bytes | None, Carried]]:
     """Validate one item: the memory to store (``doc`` not yet assigned) and its vector, if usable.
 
@@ -218,6 +233,7 @@ def _item(
         importance = None if item.get("importance") is None else requests.number(item, "importance", 0, 0, 1)
         vector = _vector(item, embedder) if text == given else None  # embedded from the secret: redo it
         carried = carry.check(item, _created, screen)
+        provenance = _provenance(item, came or origin.imported({}), screen)
     except InvalidRequest as error:
         raise InvalidRequest(f"{where}: {error.message}") from None
     ts = host.now_ms() if created is None else created
@@ -225,12 +241,26 @@ def _item(
     out = []
     for number, piece in enumerate(pieces):
         reason = quarantine(piece)  # the input's own marks are not trusted: screened again
-        extra = quarantined(reason) if reason else {}
+        extra = {**(quarantined(reason) if reason else {}), origin.FIELD: provenance}
         memory = Memory(memory_id(namespace, piece), piece, namespace, ts, embedder.id, source, 0, importance,
                         context, extra)
         links = carried if number == 0 else Carried(None, None, None, carried.forgotten, carried.reason)
         out.append((memory, vector if len(pieces) == 1 else None, links))
     return out
+
+
+def _provenance(item: dict[str, Any], came: dict[str, Any], screen: Screen) -> dict[str, Any]:
+    """The origin of an import line's memory: the import's, its own under ``was`` (its own, when reviewed)."""
+    value = item.get("provenance")
+    if value is None:
+        return came
+    if not isinstance(value, dict) or value.get("kind") not in origin.KINDS:
+        kinds = ", ".join(origin.KINDS)
+        raise InvalidRequest(f"field 'provenance' must be an object whose kind is one of {kinds}")
+    if len(json.dumps(value)) > origin.MAX_DETAIL_CHARS * 4:
+        raise InvalidRequest("field 'provenance' is too long")
+    carried = screen.strings({key: part for key, part in value.items() if key not in ("trust", "label")})
+    return carried if came.get("reviewed") else {**came, "was": carried}
 
 
 def pieces_of(text: str, limit: int) -> list[str]:

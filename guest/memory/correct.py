@@ -13,6 +13,12 @@ nothing and says which (``not_found: supersedes[1]: …``). Then the new memory 
 when the text was stored already), each old record gets ``superseded_by`` = the new id, and the new
 record lists them in ``supersedes`` and loses any ``superseded_by`` of its own: the latest decision
 makes it the head of its chain.
+
+**trust**: a supersede never lets a less trusted origin replace a more trusted memory
+(:func:`guest.memory.origin.outranks`: "We use npm, not pnpm" from an unreviewed CONTRIBUTING.md
+against the user's typed "We use pnpm, not npm"). The new memory is stored, the old one stays the
+head, and the new record keeps ``pending_supersedes``: ``approve`` of the new memory links them then
+(:func:`link_pending`).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from typing import Any
 
 from guest.errors import InvalidRequest, NotFound
 from guest.host import Host, bucket
-from guest.memory import lookup, timeline, tombstones
+from guest.memory import lookup, origin, timeline, tombstones
 from guest.memory.records import Memory
 from guest.memory.reindex import remove
 from guest.memory.tombstones import Tombstone
@@ -65,6 +71,36 @@ def superseded(host: Host, namespace: str, memory_ids: list[str], new_id: str) -
             raise NotFound(f"{where}: memory {memory_id!r} {state} in store {namespace!r}; nothing stored")
         out.append(record)
     return out
+
+
+PENDING = "pending_supersedes"
+
+
+def link_trusted(host: Host, namespace: str, new: Memory, old: list[Memory]) -> list[str]:
+    """:func:`link` ``old`` to ``new`` but those more trusted than ``new``: their ids, left waiting."""
+    waiting = [record for record in old if origin.outranks(record.extra, new.extra)]
+    if waiting:
+        ids = sorted(set(new.extra.get(PENDING, [])) | {record.id for record in waiting})
+        new.extra = {**new.extra, PENDING: ids}
+        host.kv_put(bucket(namespace, "memories"), new.id, new.encode())
+    linked = [record for record in old if record not in waiting]
+    if linked:
+        link(host, namespace, new, linked)
+    return [record.id for record in waiting]
+
+
+def link_pending(host: Host, namespace: str, new: Memory) -> list[str]:
+    """Once ``new`` is approved: link the live memories its supersede waited for; their ids."""
+    ids = new.extra.get(PENDING)
+    if not isinstance(ids, list):
+        return []
+    new.extra = {key: value for key, value in new.extra.items() if key != PENDING}
+    old = [record for key in ids if isinstance(key, str)
+           and (record := lookup.record(host, namespace, key)) is not None and record.id != new.id]
+    host.kv_put(bucket(namespace, "memories"), new.id, new.encode())
+    if old:
+        link(host, namespace, new, old)
+    return [record.id for record in old]
 
 
 def link(host: Host, namespace: str, new: Memory, old: list[Memory]) -> None:

@@ -6,6 +6,9 @@ in this order:
 * ``seen``: already injected in this session (the body's ``exclude``, which the hook keeps per
   session); it did not count in the limit, so its slot went to the next hit;
 * ``quarantined``: it reads as an instruction aimed at the agent (``docs/secrets.md``): never injected;
+* ``untrusted``: its origin is not trusted (tool output, an unreviewed import, a git merge from someone
+  else: :mod:`guest.memory.origin`) and nobody approved it; with ``untrusted: "labelled"`` (the
+  hook's ``untrusted_recall`` setting) it is injected instead, its origin shown before its text;
 * ``limit``: beyond the body's ``limit`` (only when the ``both`` strategy merged two lists);
 * ``gate``: no evidence for this prompt -- the store as a whole has none
   (:mod:`guest.memory.relevance`: the answer's ``evidence`` says why), or this hit has none of its
@@ -27,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from guest.errors import InvalidRequest
-from guest.memory import autorecall, disciplines
+from guest.memory import autorecall, disciplines, origin
 from guest.memory.recall import Hit
 from guest.requests import kind_of
 
@@ -35,7 +38,7 @@ MAX_EXCLUDE = 5000
 MAX_ID_CHARS = 200
 EXCERPT_CHARS = 80
 TAIL_FLOOR = 0.0  # past the gate, a hit scoring below this share of the best hit's score is not injected
-DECISIONS = ("injected", "stale", "budget", "gate", "limit", "quarantined", "seen")
+DECISIONS = ("injected", "stale", "budget", "gate", "limit", "quarantined", "untrusted", "seen")
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ def excluded(body: dict[str, Any]) -> frozenset[str]:
 
 def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, label: bool,
            closed: bool = False, dated: autorecall.Dated | None = None,
-           covers: Callable[[Hit], float] | None = None) -> Verdict:
+           covers: Callable[[Hit], float] | None = None, untrusted: str = origin.HOLD) -> Verdict:
     """Every candidate's decision and the context of those injected.
 
     ``label``: prefix a fanned-out discipline's hits with ``[discipline:<name>] `` (as injected);
@@ -80,7 +83,8 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
     which hits show their date (:func:`guest.memory.autorecall.render`); ``covers``: the share of the
     prompt's informative weight a hit holds (its own evidence; default: 1 if a query term matched it).
     An open gate does not inject a weak tail: a hit scoring below :data:`TAIL_FLOOR` times the best
-    eligible hit's score is decided ``gate`` too.
+    eligible hit's score is decided ``gate`` too. ``untrusted``: what becomes of a hit of an untrusted
+    origin (:data:`guest.memory.origin.HOLD`: not injected; ``LABELLED``: injected with its origin).
     """
     if covers is None:
         covers = _matched
@@ -94,6 +98,8 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
             decided.append((hit, "seen"))
         elif hit.quarantined:
             decided.append((hit, "quarantined"))
+        elif untrusted == origin.HOLD and _untrusted(hit):
+            decided.append((hit, "untrusted"))
         elif live >= limit:
             decided.append((hit, "limit"))
         else:
@@ -105,10 +111,19 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
                 best = max(best, hit.score)
                 eligible.append(hit)
                 decided.append((hit, ""))
-    context, shown = autorecall.render(eligible, budget, per_hit, dated)
+    context, shown = autorecall.render(eligible, budget, per_hit, dated, _label)
     injected = {(h.namespace, h.id) for h in shown}
     candidates = [(h, d or _shown(h, injected)) for h, d in decided]
     return Verdict(context, shown, candidates)
+
+
+def _untrusted(hit: Hit) -> bool:
+    return hit.provenance is not None and hit.provenance.get("trust") == "untrusted"
+
+
+def _label(hit: Hit) -> str:
+    """The origin shown before an untrusted hit's text (only ``labelled`` mode injects one)."""
+    return str(hit.provenance.get("label", "")) if hit.provenance is not None and _untrusted(hit) else ""
 
 
 def _matched(hit: Hit) -> float:
@@ -128,6 +143,8 @@ def candidate(hit: Hit, decision: str) -> dict[str, Any]:
                            **hit.channels.as_json()}
     if hit.captured:
         out["captured"] = hit.captured
+    if hit.provenance is not None:
+        out["origin"] = {"label": hit.provenance.get("label"), "trust": hit.provenance.get("trust")}
     if hit.quarantined:
         out["quarantined"] = hit.quarantined
     else:

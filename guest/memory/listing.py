@@ -15,7 +15,8 @@ on from.
 
 Hidden unless ``include`` names them: ``forgotten`` memories (their tombstones) and ``superseded``
 ones. Each memory is ``{id, text, namespace, ts}`` plus, when they apply, ``origin`` (how it was
-stored, when not by ``memorize``: ``learn``, ``import`` …), ``supersedes``, ``superseded_by``,
+stored, when not by ``memorize``: ``learn``, ``import`` …), ``provenance`` (where its text came from
+and how far it is trusted: :mod:`guest.memory.origin`), ``supersedes``, ``superseded_by``,
 ``files`` (the project files it names), ``stale: {files}`` (those that changed or vanished since),
 ``quarantined`` (why it is held back from the agent, until approved: ``guest/screening/screen.py``),
 ``captured: {kind, session, at}`` (found in an agent's session, not stored by anyone) and
@@ -32,7 +33,8 @@ from typing import Any
 from guest import requests
 from guest.errors import InvalidRequest, NotFound
 from guest.host import Host
-from guest.memory import disciplines, freshness, lookup, timeline, tombstones
+from guest.memory import disciplines, freshness, lookup, origin, timeline, tombstones
+from guest.memory.correct import PENDING
 from guest.memory.records import Memory
 from guest.memory.tombstones import Tombstone
 from guest.screening.screen import quarantine_of
@@ -108,6 +110,9 @@ def item(host: Host, memory: Memory, tombstone: Tombstone | None = None) -> dict
                            "ts": memory.ts}
     if memory.source != "memorize":
         out["origin"] = memory.source
+    out["provenance"] = origin.shown(memory.extra)
+    if isinstance(memory.extra.get(PENDING), list):
+        out["supersede_waits"] = memory.extra[PENDING]
     out.update(memory.links())
     if memory.files:
         out["files"] = sorted(memory.files)

@@ -17,6 +17,7 @@ from guest.host import Host, bucket
 from guest.index import keywords
 from guest.index.postings import length
 from guest.memory import freshness, rules, timeline, tombstones
+from guest.memory.origin import FIELD as ORIGIN
 from guest.memory.records import Memory, Stats, memory_id, write_stats
 from guest.memory.reindex import rebuild
 from guest.screening.screen import APPROVED, quarantine_of, quarantined
@@ -62,6 +63,7 @@ def memorize(
     ts: int | None = None,
     captured: dict[str, Any] | None = None,
     known: Known | None = None,
+    origin: dict[str, Any] | None = None,
 ) -> Stored:
     """Store ``text`` in ``namespace`` (already validated) unless it is already there.
 
@@ -70,7 +72,8 @@ def memorize(
     ``vector``: the text's embedding when the caller computed it already. ``ts``: when it was said
     (epoch ms, validated), for an import of old notes; the host clock's now by default. ``known``:
     the id and stored record when the caller read them already (:meth:`Known.read`). ``captured``:
-    the provenance of a memory found in an agent's session (``guest/capture/verbs.py``).
+    the provenance of a memory found in an agent's session (``guest/capture/verbs.py``). ``origin``:
+    where the text came from (:mod:`guest.memory.origin`), kept with a new record.
     """
     known = known or Known.read(host, namespace, text)
     key, raw = known.id, known.raw
@@ -83,6 +86,8 @@ def memorize(
     extra = quarantined(quarantine) if quarantine else {}
     if captured is not None:
         extra["captured"] = captured
+    if origin is not None:
+        extra[ORIGIN] = origin
     when = host.now_ms() if ts is None else ts
     record = Memory(key, text, namespace, when, embedder.id, source, 0, importance, context, extra,
                     files=freshness.digests(host, text) or None)

@@ -32,7 +32,7 @@ from guest.host import WARN, Host, bucket
 from guest.index import keywords, postings, topk
 from guest.index.pending import Pending
 from guest.index.postings import PostingsCache
-from guest.memory import freshness, lookup, rules
+from guest.memory import freshness, lookup, origin, rules
 from guest.memory.channels import MIN_COSINE as VECTOR_FLOOR
 from guest.memory.channels import NONE, Channels, evident, f32
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
@@ -65,6 +65,7 @@ class Hit:
     ts: int = 0  # when it was memorized (epoch ms)
     context: str | None = field(default=None, compare=False)  # where an imported note stood (a heading)
     captured: str | None = None  # the kind, for a memory captured from an agent's session (guest/capture/)
+    provenance: dict[str, Any] | None = field(default=None, compare=False)  # guest/memory/origin.py: shown()
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,7 @@ def recall(
             ts=m.ts,
             context=m.context,
             captured=captured_kind(m.extra) if m.extra else None,
+            provenance=origin.shown(m.extra),
         ))
     hits.sort(key=lambda h: -h.score)  # stable: only a stale hit moves (below equal fresh ones)
     return [replace(hit, score=f32(hit.score)) for hit in hits]
@@ -363,7 +365,10 @@ def _groups(
     options: RecallOptions,
     exclude: frozenset[str] = frozenset(),
 ) -> list[_Group]:
-    """Group near-duplicates; the newest memory of a group takes the group's best rank.
+    """Group near-duplicates; the most trusted, then newest memory of a group takes its best rank.
+
+    (Trust by origin, :mod:`guest.memory.origin`: a near-copy from a tool's output or an unreviewed
+    file, "We use npm, not pnpm", never hides the rule the user typed, "We use pnpm, not npm".)
 
     Two memories are near-duplicates when their embeddings are close (cosine >=
     ``duplicate_cosine``) *and* they share most of their terms (Jaccard >=
@@ -411,7 +416,7 @@ def _groups(
             if group.vector is None:
                 group.vector = _vector(host, embedder, group.key)
             if vector and group.vector and cosine(vector, group.vector) >= options.duplicate_cosine:
-                if (memory.ts, memory.id) > (group.kept.ts, group.kept.id):
+                if _rank(memory) > _rank(group.kept):
                     group.kept = memory
                 break
         else:
@@ -442,6 +447,11 @@ class _Group:
         self.key, self.words, self.kept, self.score, self.via = key, words, kept, score, via
         self.at = at  # the first member's place among the candidates walked
         self.vector: list[float] | None = None
+
+
+def _rank(memory: Memory) -> tuple[int, int, str]:
+    """Which near-duplicate a group keeps: the most trusted, then the newest (ties by id)."""
+    return origin.trust(memory.extra), memory.ts, memory.id
 
 
 def _vector(host: Host, embedder: StaticEmbedder, key: Key) -> list[float]:

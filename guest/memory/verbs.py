@@ -19,6 +19,7 @@ from guest.memory import (
     disciplines,
     listing,
     lookup,
+    origin,
     relevance,
     rules,
     tombstones,
@@ -118,7 +119,9 @@ class MemoryVerbs:
         """``memorize``: ``{id, namespace, deduped}`` (and what applies of the fields below).
 
         ``redacted``, ``quarantined`` (:mod:`guest.screening.screen`), ``supersedes`` and ``similar``. Every
-        id of ``supersedes`` is checked before anything is stored (:mod:`guest.memory.correct`).
+        id of ``supersedes`` is checked before anything is stored (:mod:`guest.memory.correct`); one
+        whose memory is more trusted than the new one (:mod:`guest.memory.origin`) is not replaced
+        until the new one is approved: ``supersede_waits`` lists those.
         """
         screen = Screen(self.host)
         text, namespace = self.target(body, screen)
@@ -134,14 +137,17 @@ class MemoryVerbs:
             close = similar(self.host, self.embedder, namespace, text, vector, set(replaced))
         reason = quarantine(text)
         stored = memorize(self.host, self.embedder, text, namespace, quarantine=reason, vector=vector,
-                          ts=ts, known=known)
+                          ts=ts, known=known, origin=origin.typed(body))
+        waiting: list[str] = []
         if old and stored.record is not None:
-            correct.link(self.host, namespace, stored.record, old)
+            waiting = correct.link_trusted(self.host, namespace, stored.record, old)
         out: dict[str, Any] = {"id": stored.id, "namespace": stored.namespace, "deduped": stored.deduped}
         if stored.quarantined:
             out["quarantined"] = stored.quarantined
         if replaced:
-            out["supersedes"] = replaced
+            out["supersedes"] = [key for key in replaced if key not in waiting]
+        if waiting:
+            out["supersede_waits"] = waiting
         if close:
             out["similar"] = close
         return screen.report(out)
@@ -171,6 +177,9 @@ class MemoryVerbs:
         when ``log_prompt`` asks for it (the hook's ledger). The ids of ``exclude`` (already
         injected in this session) are not injected again.
 
+        ``untrusted``: ``hold`` (default) or ``labelled``, what becomes of a memory of an untrusted
+        origin (:mod:`guest.memory.origin`; the hook passes ``untrusted_recall`` of ``.gm/config.json``).
+
         The prompt is redacted first, whatever ``.gm/config.json`` says (:func:`redact`, the
         stored text's redaction): every field of the answer derived from it -- ``query``,
         ``evidence`` (``unknown_names``, ``why``), ``prompt`` -- goes to the hook's ledger, which
@@ -184,6 +193,7 @@ class MemoryVerbs:
         gate = requests.boolean(body, "gate", True)
         exclude = decisions.excluded(body)
         log_prompt = requests.boolean(body, "log_prompt", False)
+        untrusted = requests.choice(body, "untrusted", origin.HOLD, (origin.HOLD, origin.LABELLED))
         cleaned = autorecall.clean(prompt)  # markup an agent injected cannot choose a discipline
         host = ReadOnce(self.host)  # ranking words and recalling read the same stats, list and heads
         target = disciplines.for_read(host, cleaned, disciplines.requested(body))
@@ -222,7 +232,8 @@ class MemoryVerbs:
         dated = autorecall.Dated(self.host.now_ms(), when.asks_when(target.text))
         verdict = decisions.decide(merged, limit, gate, budget, per_hit, not target.explicit,
                                    closed=gate and not evidence.passed, dated=dated,
-                                   covers=lambda h: evidence.covers(held.get((h.namespace, h.id), "")))
+                                   covers=lambda h: evidence.covers(held.get((h.namespace, h.id), "")),
+                                   untrusted=untrusted)
         out = {"context": verdict.context, "query": derived.query, "hits": [_hit(h) for h in verdict.shown],
                "candidates": [decisions.candidate(h, d) for h, d in verdict.candidates],
                "tokens": verdict.tokens, "recalled_with": used, "evidence": evidence.as_json()}

@@ -6,7 +6,9 @@ never injects it and ``learn`` never writes it into a skill. ``approve {id, name
 one -- a memory id (``mem-…``; without ``namespace`` the default store, then every known discipline)
 or a block id (``r7``) -- by adding ``approved: {ts}`` beside its ``quarantined`` (kept as history).
 Approving what is not quarantined marks it approved all the same (``learn`` then trusts a lesson
-whose skill body looked suspect). ``list_quarantined {namespace?, limit?}`` lists what is held.
+whose skill body looked suspect), and lets a memory of an untrusted origin be injected
+(``guest/memory/origin.py``); a supersede that waited for the approval is made then
+(``supersedes`` in the answer). ``list_quarantined {namespace?, limit?}`` lists what is held.
 ``redact {text}`` answers a text as it would be stored (for a host that splits a file first);
 ``redact {texts: [...]}`` answers many at once (capture's state file, ``host_harness/capture/run.py``).
 """
@@ -21,7 +23,7 @@ from guest import requests
 from guest.archive.store import Archive, parse_id
 from guest.errors import InvalidRequest, NotFound
 from guest.host import Host, bucket
-from guest.memory import disciplines
+from guest.memory import correct, disciplines
 from guest.memory.records import Memory
 from guest.screening.screen import APPROVED, QUARANTINED, Screen, quarantine_of
 from guest.verbs import Verb
@@ -129,8 +131,10 @@ class QuarantineVerbs:
             if changed:
                 memory.extra = {**memory.extra, APPROVED: {"ts": self.host.now_ms()}}
                 self.host.kv_put(ns, ident, memory.encode())
-            return {"id": ident, "kind": "memory", "namespace": namespace, "approved": True, "was": was,
-                    "changed": changed}
+            linked = correct.link_pending(self.host, namespace, memory)
+            out = {"id": ident, "kind": "memory", "namespace": namespace, "approved": True, "was": was,
+                   "changed": changed or bool(linked)}
+            return {**out, "supersedes": linked} if linked else out
         raise NotFound(f"memory {ident!r} not found")
 
     def _approve_block(self, seq: int, namespace: str) -> dict[str, Any]:

@@ -89,9 +89,12 @@ def export(session: Session, namespace: str | None, vectors: bool, output: IO[st
 @click.option("--ids", "with_ids", is_flag=True,
               help="Print the id of every memory stored, one a line (the summary goes to stderr).")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@click.option("--reviewed", is_flag=True,
+              help="You read SOURCE and vouch for it: the prompt hook injects its memories (without this "
+                   "they wait for `approve`, or are shown with their origin: docs/memory.md#origin).")
 @click.pass_context
 def import_(ctx: click.Context, source: str | None, kind: str | None, namespace: str | None, batch: int,
-            split: bool, dry_run: bool, with_ids: bool, as_json: bool) -> None:
+            split: bool, dry_run: bool, with_ids: bool, as_json: bool, reviewed: bool) -> None:
     """Store the memories of SOURCE (JSON lines, or - for stdin); already stored ones are skipped.
 
     Each line is an object with a "text"; optional: namespace, created (epoch ms or ISO-8601),
@@ -112,11 +115,13 @@ def import_(ctx: click.Context, source: str | None, kind: str | None, namespace:
       rs-learn-host import memories.jsonl
       rs-learn-host -p ../other-checkout export | rs-learn-host import -
       rs-learn-host import --split --ids notes.jsonl > stored-ids.txt
-      rs-learn-host import --from claude-md               # ./CLAUDE.md
+      rs-learn-host import --from claude-md --reviewed    # ./CLAUDE.md, which you wrote
       rs-learn-host import --from cursor-rules --dry-run  # .cursor/rules/
     """
     session: Session = ctx.obj
-    options = ImportOptions(namespace, dry_run, as_json, with_ids, split)
+    where = source or (f"--from {kind}" if kind else "-")
+    origin = {"kind": "imported", "file": where, "reviewed": reviewed}
+    options = ImportOptions(namespace, dry_run, as_json, with_ids, split, origin)
     if kind is not None:
         import_existing(session, kind, Path(source) if source else None, options)
         return

@@ -26,6 +26,8 @@ def describe(memory: dict[str, Any]) -> str:
     notes = []
     if memory.get("origin"):
         notes.append(memory["origin"] + captured_note(memory))
+    if provenance_note(memory):
+        notes.append(provenance_note(memory))
     if memory.get("superseded_by"):
         notes.append(f"superseded by {memory['superseded_by']}")
     if memory.get("supersedes"):
@@ -36,6 +38,14 @@ def describe(memory: dict[str, Any]) -> str:
     where = "" if memory["namespace"] == "default" else f" [{memory['namespace']}]"
     extra = f"  ({'; '.join(notes)})" if notes else ""
     return f"{memory['id']}  {iso(memory['ts'])}  {one_line(memory['text'])}{where}{extra}"
+
+
+def provenance_note(memory: dict[str, Any]) -> str:
+    """``from: tool output (untrusted)`` -- where a memory's text came from, and how far it is trusted."""
+    provenance = memory.get("provenance")
+    if not isinstance(provenance, dict):
+        return ""
+    return f"from: {provenance.get('label')} ({provenance.get('trust')})"
 
 
 def captured_note(memory: dict[str, Any]) -> str:
@@ -133,6 +143,10 @@ def show(session: Session, memory_id: str, namespace: str | None, as_json: bool)
         if memory.get(key):
             value = memory[key]
             click.echo(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
+    if provenance_note(memory):
+        click.echo(provenance_note(memory))
+    if memory.get("supersede_waits"):
+        click.echo(f"supersedes once approved: {', '.join(memory['supersede_waits'])}")
     if memory.get("captured"):
         captured = memory["captured"]
         click.echo(f"captured: {captured.get('kind')} from session {captured.get('session')} at "

@@ -93,9 +93,10 @@ def merge_driver(session: Session, base: Path, ours: Path, theirs: Path, path: s
       rs-learn-host git merge-driver base.db ours.db theirs.db .gm/rs-learn.db
     """
     from host_harness.git import driver
+    from host_harness.git.theirs import theirs as merging
 
     try:
-        merged = driver.merge(base, ours, theirs, path, session.guest_for)
+        merged = driver.merge(base, ours, theirs, path, session.guest_for, came=merging(Path.cwd()))
     except (StoreRefused, GuestError, OSError) as error:
         message = error.message if isinstance(error, GuestError) else str(error)
         click.echo(f"rs-learn merge driver: refused, {ours} left as it was: {message}", err=True)

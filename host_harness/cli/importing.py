@@ -36,11 +36,12 @@ class ImportOptions:
     as_json: bool
     with_ids: bool
     split: bool
+    origin: dict[str, Any] = field(default_factory=lambda: {"kind": "imported", "reviewed": False})
 
     def body(self, memories: list[dict[str, Any]]) -> dict[str, Any]:
         """The ``import`` verb's body for one batch: an item that cannot be stored is skipped, not fatal."""
         body: dict[str, Any] = {"memories": memories, "dry_run": self.dry_run, "skip_invalid": True,
-                                "ids": True, "split": self.split}
+                                "ids": True, "split": self.split, "origin": self.origin}
         if self.namespace:
             body["namespace"] = self.namespace
         return body

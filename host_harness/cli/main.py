@@ -104,7 +104,8 @@ def memorize(session: Session, text: str, namespace: str, supersedes: tuple[str,
     """
     if text == "-":
         text = sys.stdin.read()
-    body: dict[str, object] = {"text": text, "namespace": namespace}
+    typed = {"kind": "typed", "by": "user"}  # the user typed it (guest/memory/origin.py)
+    body: dict[str, object] = {"text": text, "namespace": namespace, "origin": typed}
     if supersedes:
         body["supersedes"] = list(supersedes)
     if ts is not None:

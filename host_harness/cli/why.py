@@ -20,6 +20,7 @@ WHY_NOT = {
     "gate": "below the relevance gate",
     "limit": "beyond the hook's limit",
     "quarantined": "quarantined (reads as an instruction to the agent)",
+    "untrusted": "untrusted origin, not approved (approve it to let it in)",
     "seen": "already injected in this session",
 }
 
@@ -103,6 +104,8 @@ def _heading(entry: dict[str, Any]) -> str:
 def _candidate(candidate: dict[str, Any], why_not: str) -> list[str]:
     stale = " (may be stale)" if candidate.get("decision") == "stale" else ""
     stale += f" (captured {candidate['captured']})" if candidate.get("captured") else ""
+    origin = candidate.get("origin")
+    stale += f" [{origin.get('label')}]" if isinstance(origin, dict) and origin.get("label") else ""
     excerpt = candidate.get("excerpt")
     text = f"  {excerpt}" if isinstance(excerpt, str) else ""
     head = f"    {candidate.get('id')} {_number(candidate.get('score'))}{stale}{text}"

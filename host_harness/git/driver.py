@@ -55,11 +55,14 @@ def textconv(path: Path, make_guest: GuestMaker, clock: Clock = wall_clock_ms) -
 
 
 def merge(
-    base: Path, ours: Path, theirs: Path, path: str, make_guest: GuestMaker, clock: Clock = wall_clock_ms
+    base: Path, ours: Path, theirs: Path, path: str, make_guest: GuestMaker, clock: Clock = wall_clock_ms,
+    came: dict[str, Any] | None = None,
 ) -> Merged:
     """Merge ``theirs`` into ``ours`` (the common ancestor is ``base``); replace ``ours`` atomically.
 
-    ``path`` is the file's path in the repository (for messages); ``clock`` dates conflict notes.
+    ``path`` is the file's path in the repository (for messages); ``clock`` dates conflict notes;
+    ``came``: who wrote the branch merged in (:func:`host_harness.git.theirs.theirs`), the origin of
+    the memories it adds.
     """
     for side, file in (("base", base), ("ours", ours), ("theirs", theirs)):
         try:
@@ -75,7 +78,7 @@ def merge(
         snapshot(theirs, sides["theirs"])
         counts = {"ours": buckets(root / STORE), **{side: buckets(copy) for side, copy in sides.items()}}
         view = GitView("merge", path, sides, counts, compare(sides["base"], root / STORE, sides["theirs"]))
-        report = _run(root, view, "git_merge", make_guest, clock)
+        report = _run(root, view, "git_merge", make_guest, clock, {"theirs": came or {"self": False}})
         report["tables"] = merge_tables(root / STORE, sides["theirs"])
         try:
             check_store(root / STORE)
@@ -114,13 +117,14 @@ def merge_tables(store: Path, theirs: Path) -> dict[str, int]:
         conn.close()
 
 
-def _run(root: Path, view: GitView, verb: str, make_guest: GuestMaker, clock: Clock) -> dict[str, Any]:
+def _run(root: Path, view: GitView, verb: str, make_guest: GuestMaker, clock: Clock,
+         body: dict[str, Any] | None = None) -> dict[str, Any]:
     """One git verb through the component over ``root``; its data, or :class:`StoreRefused`."""
     services = GitServices(root, view, clock=clock)
     try:
         guest = make_guest(services)
         try:
-            envelope = json.loads(guest.dispatch(verb, "{}"))
+            envelope = json.loads(guest.dispatch(verb, json.dumps(body or {})))
         finally:
             guest.close()
     finally:

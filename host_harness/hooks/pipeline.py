@@ -69,7 +69,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-from host_harness.hooks import protocol
+from host_harness.config import ConfigError
+from host_harness.hooks import protocol, switches
 from host_harness.hooks.command_line import HookOptions
 from host_harness.hooks.prompt_run import PromptRun, log_prompts, reset_session, unread_run
 from host_harness.hooks.protocol import (
@@ -374,8 +375,15 @@ class PromptSubmitHook(Hook):
         return has_memory(project)
 
     def before(self, project: Path, body: dict[str, Any]) -> str | None:
-        """The off switches and the session's injected ids (:mod:`host_harness.hooks.prompt_run`)."""
+        """The off switches and the session's injected ids (:mod:`host_harness.hooks.prompt_run`).
+
+        Also what becomes of memories of untrusted origin (``untrusted_recall`` of ``.gm/config.json``).
+        """
         assert self.recording is not None
+        try:
+            body["untrusted"] = switches.untrusted_recall(project)
+        except ConfigError:
+            body["untrusted"] = "hold"  # a bad setting holds them: the safe reading
         return self.recording.begin(body)
 
     def through(self, path: str) -> None:

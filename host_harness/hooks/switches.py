@@ -20,6 +20,8 @@ from pathlib import Path
 
 from host_harness.config import CONFIG_FILE, FALSE, TRUE, ConfigError, read_config
 
+UNTRUSTED_KEY = "untrusted_recall"  # .gm/config.json: "hold" (default) or "labelled" (guest/memory/origin.py)
+UNTRUSTED = ("hold", "labelled")
 ENV = "RS_LEARN_AUTO_RECALL"
 KEY = "auto_recall"
 MARKER = re.compile(r"#rs-learn[ \t]+(off|on)\b|^\s*/(?:rs-learn:)?recall-(off|on)\b", re.IGNORECASE)
@@ -50,6 +52,19 @@ def project_switch(project: Path, environ: Mapping[str, str] | None = None) -> t
     if not isinstance(setting, bool):
         raise ConfigError(f"{project / CONFIG_FILE}: {KEY} must be true or false, got {json.dumps(setting)}")
     return setting, "config", warnings
+
+
+def untrusted_recall(project: Path) -> str:
+    """``untrusted_recall`` of ``.gm/config.json``: what the hook does with memories of untrusted origin.
+
+    ``hold`` (the default): not injected until approved; ``labelled``: injected, their origin shown.
+    Anything else is a :class:`ConfigError`.
+    """
+    setting = read_config(project).get(UNTRUSTED_KEY, UNTRUSTED[0])
+    if setting not in UNTRUSTED:
+        raise ConfigError(f"{project / CONFIG_FILE}: {UNTRUSTED_KEY} must be \"hold\" or \"labelled\", "
+                          f"got {json.dumps(setting)}")
+    return str(setting)
 
 
 def marker(prompt: str) -> tuple[str | None, str]:

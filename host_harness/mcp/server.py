@@ -165,6 +165,8 @@ class RsLearnServer(Server[Any]):
         if isinstance(body, str):
             result = error_result(body)
         else:
+            if spec.verb == "memorize":  # the agent typed it (guest/memory/origin.py): not in the schema
+                body = {**body, "origin": {"kind": "typed", "by": "agent"}}
             result = tool_result(await self.dispatch(spec.verb, body, ctx))
         first = result.content[0]
         outcome = f"error: {first.text[:200]}" if result.is_error and isinstance(first, TextContent) else "ok"

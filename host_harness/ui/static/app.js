@@ -103,6 +103,8 @@ function memoryCard(memory) {
       memory.namespace !== "default" ? h("span", {}, `[${memory.namespace}]`) : null,
       typeof memory.score === "number" ? h("span", {}, `score ${num(memory.score)}`) : null,
       memory.origin ? h("span", {}, `stored by ${memory.origin}`) : null,
+      memory.provenance ? h("span", {class: `provenance trust-${memory.provenance.trust}`, title: `trust: ${memory.provenance.trust}`}, `from: ${memory.provenance.label}`) : null,
+      memory.provenance?.trust === "untrusted" ? badge("untrusted", "not injected until approved") : null,
       memory.stale ? badge("stale") : null,
       memory.quarantined ? badge("quarantined", `quarantined: ${memory.quarantined}`) : null,
       memory.superseded_by ? badge("superseded") : null,
@@ -111,7 +113,7 @@ function memoryCard(memory) {
   const actions = h("div", {class: "actions"});
   if (memory.supersedes?.length || memory.superseded_by) actions.append(h("button", {onclick: () => showChain(card, memory)}, "Chain"));
   if (!forgotten) {
-    if (memory.quarantined) actions.append(h("button", {class: "approve", onclick: () => write("approve", {id: memory.id, namespace: memory.namespace}, `approved ${memory.id}`)}, "Approve"));
+    if (memory.quarantined || memory.provenance?.trust === "untrusted") actions.append(h("button", {class: "approve", onclick: () => write("approve", {id: memory.id, namespace: memory.namespace}, `approved ${memory.id}`)}, "Approve"));
     if (!memory.superseded_by) actions.append(h("button", {class: "edit-button", onclick: () => editCard(card, memory)}, "Edit (supersede)"));
     actions.append(h("button", {class: "danger forget", onclick: () => forgetCard(card, memory)}, "Forget"));
   }
@@ -169,7 +171,8 @@ async function write(verb, body, done) {
 // ---- Prompts (the injection ledger) ---------------------------------------------------------------
 
 const WHY_NOT = {budget: "over the token budget", gate: "below the relevance gate", limit: "beyond the hook's limit",
-  quarantined: "quarantined", seen: "already injected in this session", stale: "injected (may be stale)"};
+  quarantined: "quarantined", untrusted: "untrusted origin, not approved", seen: "already injected in this session",
+  stale: "injected (may be stale)"};
 
 async function promptsPage() {
   const data = await api("api/prompts");
