@@ -11,10 +11,12 @@ interpreter factor, which splits that share into interpreter and boundary.
 
     python -m bench.boundary            # 1k and 10k
     python -m bench.boundary 10000      # one size
+    RS_LEARN_BENCH_WASM=old.wasm python -m bench.boundary   # another build of the component
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
 import sys
@@ -147,7 +149,8 @@ def interpreter_factor(runtime: Runtime) -> float:
     """The component's guest time over the native guest's, from ``embed`` (no store crossings)."""
     with tempfile.TemporaryDirectory() as tmp:
         services = Counted(Path(tmp))
-        guests = {"native": (NativeGuest(services), services), "wasm": (WasmGuest(runtime, services), services)}
+        guests = {"native": (NativeGuest(services), services),
+                  "wasm": (WasmGuest(runtime, services), services)}
         texts = sentences(60, 28, seed=3)
         sides = paired(guests, "embed", [{"text": t} for t in texts[:10]])  # warm
         sides = paired(guests, "embed", [{"text": t} for t in texts[10:]])
@@ -163,7 +166,7 @@ def main() -> None:
     """Measure recall and memorize at each size."""
     sizes = [int(arg) for arg in sys.argv[1:]] or [1000, 10000]
     print(f"boundary: wasmtime-py {WASMTIME_VERSION}")
-    runtime = Runtime.load(WASM)
+    runtime = Runtime.load(os.environ.get("RS_LEARN_BENCH_WASM") or WASM)
     factor = interpreter_factor(runtime)
     cache = stores.cache()
     for size in sizes:
@@ -172,7 +175,8 @@ def main() -> None:
             copy = Path(tmp) / "project"
             shutil.copytree(project, copy)
             services = Counted(copy, index_policy=IndexPolicy(cache))
-            guests = {"native": (NativeGuest(services), services), "wasm": (WasmGuest(runtime, services), services)}
+            guests = {"native": (NativeGuest(services), services),
+                      "wasm": (WasmGuest(runtime, services), services)}
             queries = corpus.queries(40, size, words=6, seed=99)
             paired(guests, "recall", [{"query": "warm up the index"}] * 2)
             report(f"recall at {size}", paired(guests, "recall", [{"query": q} for q in queries]), factor)
