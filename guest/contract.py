@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from guest import requests
+from guest import host, requests
 from guest.archive import search as archive_search
 from guest.archive import verbs as archive
 from guest.errors import InvalidRequest
@@ -30,6 +30,7 @@ from guest.screening.screen import secret_name
 from guest.structured import fields, shapes, store, tree
 
 SOURCES = {
+    "host": (host, ("CONTRACT",)),
     "requests": (requests, ("MAX_BODY_BYTES", "MAX_DEPTH", "NAME_RE")),
     "memory.limits": (limits, ("DEFAULT_LIMIT", "MAX_LIMIT", "MAX_QUERY_BYTES", "MAX_TEXT_BYTES", "MODES")),
     "memory.listing": (listing, ("CURSOR_RE", "DEFAULT_PAGE", "INCLUDE", "MAX_PAGE", "MAX_QUERY_BYTES")),
