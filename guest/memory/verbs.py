@@ -23,6 +23,7 @@ from guest.memory import (
     relevance,
     rules,
     tombstones,
+    topics,
 )
 from guest.memory.limits import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES, MAX_TEXT_BYTES, MODES
 from guest.memory.memorize import Known, Stored, memorize
@@ -276,7 +277,8 @@ class MemoryVerbs:
 
 def _evidence(host: Host, hit: Hit) -> str:
     """The text that speaks for ``hit``: its own, its context, its superseded memory's that matched."""
-    parts = [hit.text, rules.context_text(hit.context or "")]
+    parts = [hit.text, rules.context_text(hit.context or ""),
+             " ".join(topics.terms(hit.text, hit.captured == "directive"))]  # what a rule is about
     if hit.via and (old := lookup.record(host, hit.namespace, hit.via)) is not None:
         parts += [old.text, rules.context_text(old.context or "")]
     return "\n".join(part for part in parts if part)
