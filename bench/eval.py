@@ -203,13 +203,9 @@ def main() -> None:
         sections.append(report.prefs(results["prefs"], results["prefs_meta"]))
     if "rules" in results:
         sections.append(capture_rules.section(results["rules"]))
-<<<<<<< HEAD
     if "injection" in results:
         sections.append(injection_eval.section(results["injection"]))
-    if any(name in results for name in ("cranfield", "cisi", "locomo", "dev")):  # the variants' sets
-=======
     if any(name in results for name in ("cranfield", "cisi", "locomo", "dev", "prefs")):  # the variants' sets
->>>>>>> h47
         sections.append(report.everything(results, names))
     if results["crosscheck"]:
         sections.append(report.crosschecks(results["crosscheck"]))
