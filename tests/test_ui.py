@@ -101,6 +101,29 @@ def test_a_request_without_the_token_is_refused(ui: UiServer, seeded: dict[str, 
     assert status == 200 and PORT_FACT in [m["text"] for m in json.loads(body)["data"]["memories"]]
 
 
+def test_writes_need_this_page_as_origin_and_the_host_is_parsed_strictly(ui: UiServer,
+                                                                         seeded: dict[str, str]):
+    port_id = ident(seeded, PORT_FACT)
+    port = ui.base.rsplit(":", 1)[1]
+    token = {"X-RS-Learn-Token": ui.token, "Content-Type": "application/json"}
+    forget = json.dumps({"id": port_id}).encode()
+    other = int(port) + 1
+    for origin in ("http://evil.example", "null", f"http://localhost:{port}", f"http://127.0.0.1:{other}"):
+        assert fetch(f"{ui.base}/api/forget", "POST", {**token, "Origin": origin}, forget)[0] == 403, origin
+    for host_value in (f"127.0.0.1:{port}@evil.com", f"127.0.0.1:{port}.evil.com", f"127.0.0.1:{other}",
+                       "127.0.0.1.evil.com", f"localhost.:{port}", f"evil.com#127.0.0.1:{port}", ""):
+        status, _ = fetch(f"{ui.base}/api/memories", headers={**token, "Host": host_value})
+        assert status == 403, host_value
+    assert ident(seeded, PORT_FACT) == port_id  # nothing was forgotten
+    assert fetch(f"{ui.base}/api/memories", headers={**token, "Host": f"localhost:{port}"})[0] == 200
+    unknown = json.dumps({"id": "mem-0000000000000000-5"}).encode()  # past the guard: the guest answers
+    status, body = fetch(f"{ui.base}/api/approve", "POST", {**token, "Origin": ui.base}, unknown)
+    assert status == 400 and "not_found" in json.loads(body)["error"]
+    assert fetch(f"{ui.base}/favicon.ico") == (204, b"")  # a browser asks for it without the token
+    assert fetch(f"{ui.base}/favicon.ico", headers={"Host": "evil.example"})[0] == 403
+    assert fetch(f"{ui.base}/favicon.ico", "POST", body=b"")[0] == 403
+
+
 def api(ui: UiServer, path: str) -> dict:
     status, body = fetch(f"{ui.base}/api/{path}", headers={"X-RS-Learn-Token": ui.token})
     assert status == 200, body
@@ -310,3 +333,110 @@ def test_it_stops_cleanly_at_once(tmp_path: Path, sig: int):
     server.wait()
     assert server.stop(sig) == 0, "".join(server.err)  # even before uvicorn has its signal handlers
     assert "Traceback" not in "".join(server.err) and "Aborted" not in "".join(server.err)
+
+
+def through_component(project: Path, runtime: Runtime, *calls: tuple[str, dict]) -> list[object]:
+    """Dispatch ``calls`` on ``project`` through the component, each one transaction; their data."""
+    from host_harness.targets.component import WasmGuest
+
+    services = HostServices(project)
+    guest = WasmGuest(runtime, services)
+    try:
+        answers = [json.loads(guest.dispatch(verb, json.dumps(body))) for verb, body in calls]
+    finally:
+        guest.close()
+        services.close()
+    assert all(answer["ok"] for answer in answers), answers
+    return [answer["data"] for answer in answers]
+
+
+SESSION = "3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b"
+
+
+def test_pages_stale_counts_the_gate_captured_sessions_and_the_next_start(
+    seeded: dict[str, str], project: Path, wasm_runtime: Runtime
+):
+    (project / "src").mkdir()
+    for i in range(3):
+        (project / "src" / f"h{i}.py").write_text("v1\n")
+    notes = [{"text": f"Filler note {i:03d} about the quarterly report layout."} for i in range(110)]
+    cited = [{"text": f"The handler for queue {i} lives in src/h{i}.py."} for i in range(3)]
+    capture = {"session": SESSION, "directives": [{"text": "Always run the linters before pushing."}],
+               "lessons": [{"text": "pytest -x failed in tests/test_api.py until the fixture was fixed."}],
+               "note": {"content": "Stopped while fixing the API fixture; next: rerun the suite."}}
+    through_component(project, wasm_runtime, ("import", {"memories": notes}),
+                      *[("memorize", memory) for memory in cited], ("capture", capture))
+    for i in (0, 2):
+        (project / "src" / f"h{i}.py").write_text("v2\n")
+    server = UiServer(seeded)
+    try:
+        server.wait()
+        first = api(server, "memories")
+        assert len(first["memories"]) == 50 and first["next"]  # up to 50 a page, and a next one
+        second = api(server, f"memories?cursor={first['next']}")
+        assert len(second["memories"]) == 50
+        assert not {m["id"] for m in first["memories"]} & {m["id"] for m in second["memories"]}
+        rest = api(server, f"memories?cursor={second['next']}")
+        assert rest["next"] is None
+        assert len(first["memories"] + second["memories"] + rest["memories"]) == 5 + 115
+        stale = api(server, "memories?show=stale")
+        assert [m["text"] for m in stale["memories"]] == [cited[2]["text"], cited[0]["text"]]
+        assert stale["total"] == 2
+        (store,) = api(server, "overview")["stores"]
+        assert store["stale"] == 2 and store["memories"] == 5 + 115
+
+        found = api(server, "memories?q=linters+before+pushing")["memories"]
+        assert found[0]["text"] == "Always run the linters before pushing." and found[0]["gate"] == "passes"
+        captured = found[0]["captured"]
+        assert captured["kind"] == "directive" and captured["session"] == SESSION
+        unrelated = api(server, "memories?q=zebra+telescope+orchestra")
+        assert {m["gate"] for m in unrelated["memories"]} <= {"below"}
+        assert unrelated["gate"]["passed"] is False and "informative words" in unrelated["gate"]["why"]
+
+        (session,) = api(server, "captured")["sessions"]
+        assert session["id"] == SESSION
+        assert sorted(m["captured"]["kind"] for m in session["memories"]) == ["directive", "lesson"]
+        assert api(server, f"captured?session={SESSION[:8]}")["sessions"][0]["id"] == SESSION
+        assert api(server, "captured?session=ffffffff")["sessions"] == []
+        hooks = {hook["hook"]: hook for hook in api(server, "next-session")["hooks"]}
+        assert "Stopped while fixing the API fixture" in hooks["session-context"]["context"]
+        assert "How we deploy" in hooks["session-start"]["context"]
+    finally:
+        assert server.stop() == 0, "".join(server.err)
+
+
+def test_a_search_never_waits_for_an_overview(project: Path, wasm_runtime: Runtime):
+    """The Overview's guest calls give way: a search started after it finishes first (order, not time)."""
+    import asyncio
+
+    from host_harness.mcp.worker import GuestWorker
+    from host_harness.targets.component import WasmGuest
+    from host_harness.ui import memories
+    from host_harness.ui.backend import Backend
+    from host_harness.ui.overview import overview
+
+    remember(project, wasm_runtime, [*HOOK_FACTS])
+    services = HostServices(project)
+    worker = GuestWorker.of(lambda: WasmGuest(wasm_runtime, services))
+    worker.start()
+    backend = Backend(worker, services)
+    done: list[str] = []
+
+    async def both() -> None:
+        async def view() -> None:
+            await overview(backend)
+            done.append("overview")
+
+        async def search() -> None:
+            await memories.page(backend, memories.Filters({"q": "package manager"}))
+            done.append("search")
+
+        started = asyncio.create_task(view())
+        await asyncio.sleep(0)  # the Overview has asked for its first call
+        await asyncio.gather(started, asyncio.create_task(search()))
+
+    try:
+        asyncio.run(both())
+    finally:
+        worker.close()
+    assert done == ["search", "overview"]
