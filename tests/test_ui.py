@@ -440,3 +440,92 @@ def test_a_search_never_waits_for_an_overview(project: Path, wasm_runtime: Runti
     finally:
         worker.close()
     assert done == ["search", "overview"]
+
+
+TOPICS = ("deploy", "cache", "retry", "schema", "login", "billing", "search", "upload", "metrics", "queue")
+BIG = 10_000
+BIG_CITING, BIG_STALE = 60, 20
+
+
+def big_store(project: Path) -> None:
+    """:data:`BIG` notes (native import), :data:`BIG_CITING` memories citing files of which the files of
+    :data:`BIG_STALE` changed since, and one captured session with its note."""
+    from host_harness.targets.native import NativeGuest
+
+    services = HostServices(project)
+    guest = NativeGuest(services)
+
+    def call(verb: str, body: dict) -> None:
+        answer = json.loads(guest.dispatch(verb, json.dumps(body)))
+        assert answer["ok"], answer
+
+    (project / "src").mkdir()
+    def note(i: int) -> dict:
+        return {"text": f"Note {i}: the {TOPICS[i % 10]} service keeps setting {i % 97} of batch {i // 10} "
+                        f"in its {TOPICS[(i // 10) % 10]} table."}
+
+    for start in range(0, BIG, 5000):
+        call("import", {"memories": [note(i) for i in range(start, start + 5000)]})
+    for i in range(BIG_CITING):
+        (project / "src" / f"h{i}.py").write_text("v1\n")
+        call("memorize", {"text": f"The {TOPICS[i % 10]} handler number {i} lives in src/h{i}.py."})
+    call("capture", {"session": SESSION, "directives": [{"text": "Always run the linters before pushing."}],
+                     "note": {"content": "Stopped while fixing the API fixture; next: rerun the suite."}})
+    guest.close()
+    services.close()
+    for i in range(BIG_STALE):
+        (project / "src" / f"h{i * 3}.py").write_text("v2\n")
+
+
+@pytest.mark.browser
+@pytest.mark.sqlite_only
+def test_the_view_at_10k_memories_in_a_browser(tmp_path: Path):
+    require_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    project = tmp_path / "big"
+    project.mkdir()
+    big_store(project)
+    server = UiServer(host_env(project))
+    try:
+        server.wait()
+        with sync_playwright() as playwright:
+            browser = launch(playwright)
+            page = browser.new_page()
+            page.set_default_timeout(WAIT_MS)
+            expect.set_options(timeout=WAIT_MS)
+            refused: list[str] = []
+            page.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+            page.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)
+            page.goto(server.url)
+            cards = page.locator("article.memory")
+            expect(cards).to_have_count(50)
+            expect(cards.first).to_contain_text("Always run the linters before pushing.")
+            expect(cards.first).to_contain_text(f"captured directive in session {SESSION[:8]}")
+            first = cards.first.get_attribute("data-id")
+            page.click("button.next-page")
+            expect(page.locator("#results .meta").first).to_contain_text("(page 2)")
+            expect(cards).to_have_count(50)
+            expect(page.locator(f"article[data-id='{first}']")).to_have_count(0)
+            page.click("button.first-page")
+            expect(page.locator(f"article[data-id='{first}']")).to_have_count(1)
+
+            page.select_option("select[name=show]", "stale")
+            expect(page.locator("#results .meta").first).to_contain_text(f"of {BIG_STALE} stale")
+            expect(cards).to_have_count(BIG_STALE)
+            expect(cards.first).to_contain_text("changed since")
+
+            page.click("nav a[data-page=overview]")
+            expect(page.locator("table.stores")).to_contain_text(f"{BIG + BIG_CITING + 1}{BIG_STALE}")
+            expect(page.locator(".grid").nth(1)).to_contain_text(f"{BIG_STALE}stale memories")
+
+            page.click("nav a[data-page=sessions]")
+            session = page.locator("section.captured-session")
+            expect(session).to_contain_text(SESSION[:8])
+            expect(session).to_contain_text("captured directive")
+            preview = page.locator("section.next-session")
+            expect(preview).to_contain_text("Stopped while fixing the API fixture")
+            browser.close()
+        assert refused == []  # no 403 (the favicon included), no console error
+    finally:
+        assert server.stop() == 0, "".join(server.err)
