@@ -40,6 +40,8 @@ from guest.verbs import Rendered, Verb
 MAX_PROMPT_BYTES = 1024 * 1024
 MAX_AHEAD_MS = 86_400_000  # a memorize's ``ts`` may be a day ahead of the host clock, no more
 DEFAULT_BUDGET_TOKENS = 1500
+MIN_BUDGET_TOKENS = 50  # the hooks' --budget range (host_harness/contract.json)
+MAX_BUDGET_TOKENS = 100_000
 DEFAULT_HIT_TOKENS = 200
 STRATEGIES = ("auto", "derived", "full", "both")
 
@@ -187,7 +189,8 @@ class MemoryVerbs:
         never holds a secret; and a secret is no evidence (:func:`autorecall.clean` drops its marker).
         """
         prompt = redact(requests.text(body, "prompt", MAX_PROMPT_BYTES))[0]
-        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 50, 100_000)
+        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, MIN_BUDGET_TOKENS,
+                                  MAX_BUDGET_TOKENS)
         limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
         per_hit = requests.integer(body, "max_hit_tokens", DEFAULT_HIT_TOKENS, 10, 10_000)
         strategy = requests.choice(body, "strategy", "auto", STRATEGIES)

@@ -76,6 +76,8 @@ def render(entry: dict[str, Any]) -> str:
         lines.append(f"  prompt {prompt.get('sha256', '?')} ({prompt.get('chars', '?')} characters){said}")
     else:  # the time budget ended the run before its event was read
         lines.append("  prompt not read")
+    if isinstance(entry.get("note"), str):
+        lines.append(f"  note: {entry['note']}")
     if entry.get("query") is not None:
         used = " and ".join(entry.get("recalled_with") or []) or "nothing"
         lines.append(f"  query {entry['query']!r}; recalled with the {used}")
