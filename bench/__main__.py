@@ -24,6 +24,7 @@ text code change); recall and the cold-process rows use them.
     python -m bench --million  # only recall at 1M memories (building the store: ~15 min, once)
     python -m bench --million --postgresql  # and on PostgreSQL (copy and HNSW build: ~22 min more)
     python -m bench.curation   # only list / forget / memorize-with-similar at 10k (issue 27)
+    python -m bench.ui         # only the web view's Overview, stale only and list --stale at 10k (issue 44)
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from pathlib import Path
 
 import wasmtime
 
-from bench import corpus, curation, pgscale, scale, stores
+from bench import corpus, curation, pgscale, scale, stores, ui
 from bench.common import ROOT, WASM, dispatch, pct, populate, sentences, timed
 from bench.hookload import bench_hook_during_import
 from bench.hosts import bench_hosts
@@ -301,6 +302,7 @@ def main() -> None:
             if not (args.scale or args.postgresql):
                 bench_recall(runtime, projects, cache)
                 curation.bench_curation(row, runtime, projects[10000], tmp, cache)  # issue 27
+                ui.bench_ui(row, runtime, projects[10000], tmp, cache)  # issue 44 item 8
             if not args.postgresql:
                 scale.bench_cold(row, projects, cache)
                 scale.bench_warm(row, runtime, projects[largest], largest, cache)

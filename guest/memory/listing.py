@@ -106,11 +106,11 @@ class _Keep:
 def _stale(host: Host, namespace: str, limit: int, start: int, keep: _Keep) -> dict[str, Any]:
     """A page of the stale memories below timeline number ``start``, newest first, and their ``total``.
 
-    Only the memories that cite files can be stale, and the store keeps which those are
-    (:mod:`guest.memory.cites`): the page costs them, not the store.
+    Only the memories that cite files can be stale, and the store keeps which those are and the
+    files they cite (:mod:`guest.memory.cites`): the page costs them, not the store.
     """
     found = []
-    for memory in cites.citing(host, namespace):
+    for memory in cites.stale(host, namespace, keep.digests):
         order = memory.seq if memory.seq is not None else memory.doc  # (a store from before the timeline)
         if order < start:
             shown = keep.shown(host, memory, None)

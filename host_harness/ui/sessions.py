@@ -36,7 +36,7 @@ async def captured(backend: Backend, session: str) -> dict[str, Any]:
         groups.setdefault(str(memory["captured"].get("session", "")), []).append(memory)
     rows = [{"id": ident, "first": min(map(_at, kept)), "last": max(map(_at, kept)), "memories": kept}
             for ident, kept in groups.items()]
-    rows.sort(key=lambda row: (-row["last"], row["id"]))
+    rows.sort(key=lambda row: (-int(str(row["last"])), str(row["id"])))
     return {"sessions": rows, "complete": cursor is None}
 
 
