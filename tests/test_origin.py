@@ -185,3 +185,12 @@ def test_the_injection_dev_sets_hold_what_the_issue_asks():
     assert {"paraphrase", "language", "split", "heading", "tool-tag"} <= {case["kind"] for case in attacks}
     assert sum(len(case["texts"]) > 1 for case in attacks) >= 10
     assert len(notes) >= 100 and len({note["text"] for note in notes}) == len(notes)
+
+
+def test_held_memories_take_no_slot_of_the_limit(guest):
+    lessons = [{"text": f"The auth worker {i} restarts every {i} hours, said a log."} for i in range(12)]
+    ok(guest, "capture", {"session": "s1", "lessons": lessons})
+    mine = ok(guest, "memorize", {"text": "The auth worker moved to the new cluster.", "origin": USER})["id"]
+    data = auto(guest, "when does the auth worker restart?", limit=3)
+    assert [hit["id"] for hit in data["hits"]] == [mine]
+    assert sum(decision == "untrusted" for decision in decisions(data).values()) >= 3
