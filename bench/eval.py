@@ -9,6 +9,8 @@
   session R@5 / R@10 / nDCG@5 and turn R@10, variant A (user turns) and B (all turns), per
   question type. Variants that change the index run on A only, the default on both.
 * **The dev set** (``bench/devset.py``): standard-library notes, held-out and foreign prompts.
+* **Preferences** (``bench/prefs.py``): rules and preferences asked about in other words
+  ("Which package manager should I use?" for "Always use pnpm"), and the hook on them.
 * **Capture's rules** (``bench/capture_rules.py``): which typed prompts capture keeps as rules, on
   its dev set and held-out set of typed prompts (the host decides: no store, no target).
 * **Injection by trust** (``bench/injection_eval.py``): attacks stored with each untrusted origin
@@ -42,6 +44,7 @@ from bench import (
     injection_eval,
     lme,
     locomo,
+    prefs,
     report,
     runner,
     sessions,
@@ -51,7 +54,7 @@ from bench.crosscheck import crosscheck, subset
 from bench.project import Project, digest
 from bench.variants import Variant, chosen
 
-SETS = ("cranfield", "cisi", "locomo", "lme", "dev", "rules", "injection")
+SETS = ("cranfield", "cisi", "locomo", "lme", "dev", "prefs", "rules", "injection")
 CROSSCHECK_CONVERSATION = "30"  # the smallest LoCoMo-dev conversation (369 turns), all of it
 CROSSCHECK_MEMORIES = 400  # of the dev set's
 CROSSCHECK_PROMPTS = (40, 40)  # own prompts (each recalled and asked of the hook), foreign prompts
@@ -130,6 +133,12 @@ def run_sets(args: argparse.Namespace, variants: list[Variant], targets: runner.
                                "foreign_modules": len({p.group for p in dev.foreign} - {devset.UNRELATED})}
         details["dev"] = outcomes
         subsets.append(subset(dev, CROSSCHECK_MEMORIES, *CROSSCHECK_PROMPTS))
+    if "prefs" in args.sets:
+        projects = prefs.load()
+        outcomes = timed("preferences", runner.evaluate, projects, targets, args.target, variants)
+        results["prefs"] = {name: runner.summary(o) for name, o in outcomes.items()}
+        results["prefs_meta"] = prefs.meta(projects)
+        details["prefs"] = outcomes
     if "rules" in args.sets:
         results["rules"] = timed("capture rules", capture_rules.evaluate)
     if "injection" in args.sets:
@@ -190,11 +199,13 @@ def main() -> None:
                                             summaries))
     if "dev" in results:
         sections.append(report.devset(results["dev"], results["dev_meta"]))
+    if "prefs" in results:
+        sections.append(report.prefs(results["prefs"], results["prefs_meta"]))
     if "rules" in results:
         sections.append(capture_rules.section(results["rules"]))
     if "injection" in results:
         sections.append(injection_eval.section(results["injection"]))
-    if any(name in results for name in ("cranfield", "cisi", "locomo", "dev")):  # the variants' sets
+    if any(name in results for name in ("cranfield", "cisi", "locomo", "dev", "prefs")):  # the variants' sets
         sections.append(report.everything(results, names))
     if results["crosscheck"]:
         sections.append(report.crosschecks(results["crosscheck"]))

@@ -20,16 +20,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from guest import requests
+from guest import host, requests
 from guest.archive import search as archive_search
 from guest.archive import verbs as archive
+from guest.capture import verbs as capture
 from guest.errors import InvalidRequest
 from guest.learn import skills
+from guest.learn import verbs as learn
 from guest.memory import limits, listing, lookup, tombstones
+from guest.memory import verbs as memory
 from guest.screening.screen import secret_name
 from guest.structured import fields, shapes, store, tree
 
+BUDGETS = ("DEFAULT_BUDGET_TOKENS", "MIN_BUDGET_TOKENS", "MAX_BUDGET_TOKENS")
 SOURCES = {
+    "host": (host, ("CONTRACT",)),
     "requests": (requests, ("MAX_BODY_BYTES", "MAX_DEPTH", "NAME_RE")),
     "memory.limits": (limits, ("DEFAULT_LIMIT", "MAX_LIMIT", "MAX_QUERY_BYTES", "MAX_TEXT_BYTES", "MODES")),
     "memory.listing": (listing, ("CURSOR_RE", "DEFAULT_PAGE", "INCLUDE", "MAX_PAGE", "MAX_QUERY_BYTES")),
@@ -44,6 +49,10 @@ SOURCES = {
     "archive.verbs": (archive, ("MAX_CONTENT_BYTES", "MAX_QUERY_BYTES")),
     "archive.search": (archive_search, ("DEFAULT_LIMIT", "MAX_LIMIT")),
     "learn.skills": (skills, ("MAX_FILE_BYTES", "MAX_NAME")),
+    # the budgets of auto_recall (hook prompt-submit), session_start and capture_context (session-context)
+    "memory.verbs": (memory, BUDGETS),
+    "learn.verbs": (learn, BUDGETS),
+    "capture.verbs": (capture, BUDGETS),
 }
 
 

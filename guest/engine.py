@@ -31,7 +31,7 @@ from guest.structured.verbs import StructuredVerbs
 from guest.text.embed import EMBEDDER, StaticEmbedder
 from guest.verbs import Rendered, Verb
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"
 T = TypeVar("T")
 
 

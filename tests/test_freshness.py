@@ -198,3 +198,66 @@ def test_the_persisted_digests_are_bounded_and_survive_a_bad_file(tmp_path: Path
     files.persisted.write_text("{not json")
     again = FileDigests(root, tmp_path / "cache")
     assert again.answer("f4.py") == sha(b"x = 4\n") and again.hashed == 1
+
+
+def _cite(guest, project: Path, count: int) -> list[str]:
+    """``count`` memories each citing a file of its own (``src/c<i>.py``), oldest first: their ids."""
+    (project / "src").mkdir(exist_ok=True)
+    ids = []
+    for i in range(count):
+        (project / "src" / f"c{i}.py").write_text("v1\n")
+        ids.append(ok(guest, "memorize", {"text": f"Handler number {i} lives in src/c{i}.py."})["id"])
+        ok(guest, "memorize", {"text": f"Plain note number {i} cites no file."})
+    return ids
+
+
+def _stale_pages(guest, limit: int, **body) -> list[dict]:
+    pages, cursor = [], None
+    while True:
+        page = ok(guest, "list_memories", {"stale": True, "limit": limit, **body,
+                                           **({"cursor": cursor} if cursor else {})})
+        pages.append(page)
+        cursor = page["next"]
+        if cursor is None:
+            return pages
+
+
+@pytest.mark.both_stores
+def test_the_stale_listing_pages_the_citing_memories_newest_first_with_a_total(guest, project):
+    ids = _cite(guest, project, 7)
+    for i in (0, 2, 3, 5, 6):
+        (project / "src" / f"c{i}.py").write_text("v2\n")
+    pages = _stale_pages(guest, 2)
+    listed = [[m["id"] for m in page["memories"]] for page in pages]
+    assert listed == [[ids[6], ids[5]], [ids[3], ids[2]], [ids[0]]]
+    assert [page["total"] for page in pages] == [5, 3, 1]
+    everything = ok(guest, "list_memories", {"limit": 200})["memories"]  # the walk of the whole timeline
+    assert [m["id"] for m in everything if "stale" in m] == [ident for page in listed for ident in page]
+    ok(guest, "forget", {"ids": [ids[5]]})
+    superseding = ok(guest, "memorize", {"text": "Handler 6 moved out of src/c6.py.", "supersedes": [ids[6]]})
+    listed = [m["id"] for m in ok(guest, "list_memories", {"stale": True})["memories"]]
+    assert listed == [ids[3], ids[2], ids[0]], "forgotten and superseded memories are not listed"
+    with_superseded = ok(guest, "list_memories", {"stale": True, "include": ["superseded"]})["memories"]
+    assert [m["id"] for m in with_superseded][:1] == [ids[6]] and superseding["id"] not in listed
+    narrowed = ok(guest, "list_memories", {"stale": True, "query": "NUMBER 3"})
+    assert [m["id"] for m in narrowed["memories"]] == [ids[3]] and narrowed["total"] == 1
+
+
+@pytest.mark.both_stores
+def test_a_store_from_before_the_citing_index_lists_its_stale_memories_and_gets_it_at_its_next_write(
+    guest, services, project
+):
+    ids = _cite(guest, project, 3)
+    assert [key for key, _ in services.kv_query("cites", "", 0)] == sorted(ids)
+    assert services.kv_get("meta", "cites") == b"1"
+    services.begin(write_lock=True)
+    for key in ids:  # as a store written before the index: no entries, no mark
+        services.kv_put("cites", key, b"")
+    services.kv_put("meta", "cites", b"")
+    services.commit()
+    (project / "src" / "c1.py").write_text("v2\n")
+    assert [m["id"] for m in ok(guest, "list_memories", {"stale": True})["memories"]] == [ids[1]]
+    ok(guest, "memorize", {"text": "A new note after the upgrade."})
+    assert [key for key, _ in services.kv_query("cites", "", 0)] == sorted(ids)
+    assert services.kv_get("meta", "cites") == b"1"
+    assert [m["id"] for m in ok(guest, "list_memories", {"stale": True})["memories"]] == [ids[1]]

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,7 @@ from host_harness.cli.main import cli
 from host_harness.git.install import ATTRIBUTES
 
 STORE = ".gm/rs-learn.db"
+HOST_COMMAND = Path(sys.executable).parent / "rs-learn-host"  # what git install writes (the command)
 
 
 class Repo:
@@ -182,3 +185,49 @@ def test_textconv_of_something_else_says_so(repo: Repo):
     assert done.returncode == 0
     assert done.stdout.decode().startswith("# rs-learn textconv: not a readable store: ")
     assert b"not a readable SQLite database" in done.stderr
+
+
+@pytest.mark.parametrize("package", ["rs_learn_host", "host_harness"])
+def test_drivers_an_older_version_wrote_are_rewritten_and_then_diff_and_merge(tmp_path: Path, package: str):
+    """Issue 42 item 2: ``git install`` once wrote ``<python> -m <package>`` into ``.git/config`` and
+    ``~/.gitconfig``; after the package's rename every diff and merge of the store failed ("No module
+    named rs_learn_host"). ``git install`` rewrites both to run the command, naming each; git then
+    diffs and merges the store."""
+    repository = Repo(tmp_path / "repo", tmp_path / "gitconfig")
+    old = f"{shlex.quote(sys.executable)} -m {package}"
+    (repository.root / ".gitattributes").write_text(ATTRIBUTES + "\n")
+    for scope in ("--local", "--global"):
+        repository.git("config", scope, "diff.rs-learn.textconv", f"{old} git textconv")
+        repository.git("config", scope, "merge.rs-learn.driver", f"{old} git merge-driver %O %A %B %P")
+    repository.git("config", "merge.rs-learn.name", "rs-learn memory store (three-way merge)")
+    repository.git("config", "diff.rs-learn.cachetextconv", "true")
+    repository.rs("memorize", "Use pnpm, not npm, in this repository.")
+    repository.commit("base")
+    if package == "rs_learn_host":  # the broken state users were left in
+        repository.rs("memorize", "The staging server listens on port 8080.")
+        broken = repository.git("diff", "--", STORE, check=False)
+        assert broken.returncode != 0 and "No module named rs_learn_host" in broken.stderr
+        repository.git("checkout", "--", STORE)
+
+    done = host("git", "install", env=repository.env)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.decode()
+    for scope in ("--local", "--global"):
+        for key in ("diff.rs-learn.textconv", "merge.rs-learn.driver"):
+            assert f"rewrote git config {scope} {key}: `{old} git " in said, said
+    config = (repository.git("config", "--get-regexp", r"^(diff|merge)\.rs-learn\.").stdout
+              + (tmp_path / "gitconfig").read_text())
+    assert " -m " not in config and str(HOST_COMMAND) in config
+    assert host("git", "install", env=repository.env).stdout.decode().strip() == "already installed"
+
+    repository.git("checkout", "-q", "-b", "side")
+    repository.rs("memorize", "Deploys go through ArgoCD, never kubectl apply.")
+    assert '"Deploys go through ArgoCD, never kubectl apply."' in repository.git("diff", "--", STORE).stdout
+    repository.commit("side")
+    repository.git("checkout", "-q", "main")
+    repository.rs("memorize", "The staging server listens on port 8080.")
+    repository.commit("main")
+    merged = repository.git("merge", "--no-edit", "side")
+    assert "rs-learn: merged .gm/rs-learn.db" in merged.stderr + merged.stdout
+    assert "ArgoCD" in repository.rs("recall", "how do deploys work?", "--limit", "1")
+    assert "8080" in repository.rs("recall", "staging server port", "--limit", "1")

@@ -16,6 +16,7 @@ from wasmtime.component import Linker
 
 from host_harness.errors import GuestError, GuestTrap
 from host_harness.services import HostServices, ManualClock
+from host_harness.targets import codec
 from host_harness.targets.component import IMPORTS, HostImports, WasmGuest
 from host_harness.targets.runtime import (
     ENGINE_FLAVOUR,
@@ -47,7 +48,7 @@ def test_the_component_imports_exactly_the_six_host_functions(wasm_runtime: Runt
 
 def test_it_instantiates_with_only_those_six(wasm_runtime: Runtime, services: HostServices):
     guest = WasmGuest(wasm_runtime, services)
-    assert guest.version() == "0.1.0"
+    assert guest.version() == "0.2.0"
     assert guest.instantiations == 1
 
 
@@ -119,7 +120,7 @@ def test_a_corrupt_cache_file_falls_back_to_compiling(wasm_path: Path, tmp_path:
         runtime = Runtime(engine := make_engine(), load_component(engine, wasm_path, tmp_path))
     assert "is corrupt; recompiling" in caplog.text and "compiling" in caplog.text
     guest = WasmGuest(runtime, HostServices(tmp_path / "p"))
-    assert guest.version() == "0.1.0"
+    assert guest.version() == "0.2.0"
     assert artifact_is_intact(artifact), "the artifact and its digest were rewritten"
     caplog.clear()
     with caplog.at_level(logging.DEBUG, logger="rs_learn.host"):
@@ -200,7 +201,7 @@ def test_a_runaway_call_hits_the_wall_clock_deadline(wasm_runtime: Runtime, proj
         guest.dispatch("import", json.dumps({"memories": [{"text": "another slow fact"}]}))
     assert trapped.value.message.startswith("timeout: the call (dispatch import) ran past its 1 s")
     guest.timeout_s = 30.0
-    assert guest.version() == "0.1.0"
+    assert guest.version() == "0.2.0"
 
 
 def test_the_memory_limit_is_enforced(wasm_runtime: Runtime, services: HostServices):
@@ -211,12 +212,13 @@ def test_the_memory_limit_is_enforced(wasm_runtime: Runtime, services: HostServi
 
 def test_host_imports_never_raise(services: HostServices, project: Path):
     imports = HostImports(services)
-    assert imports.kv_put(None, "host", "k", b"v") == "namespace 'host' is read-only (served by the host)"
-    assert imports.kv_put(None, "memories", "k", [1, 2]) is not None  # wrong type: an err, not an exception
-    assert imports.kv_get(None, "disciplines/../x", "k") is None
-    assert imports.kv_query(None, "a\x00", "", 0) == []
-    assert imports.vec_search(None, "vectors", "not a list", 3) == []
-    assert imports.kv_put(None, "memories", "k", b"v") is None
+    entry = codec.lower_pairs([("k", b"v")])
+    assert imports.kv_put(None, "host", entry) == "namespace 'host' is read-only (served by the host)"
+    assert imports.kv_put(None, "memories", 42) is not None  # wrong type: an err, not an exception
+    assert imports.kv_get(None, "disciplines/../x", codec.lower_pack([b"k"])) == "-\n"  # absent, one per key
+    assert imports.kv_query(None, "a\x00", "", 0) == "\n"
+    assert imports.vec_search(None, "vectors", "abc", 3) == "\n"  # not a blob of f32s
+    assert imports.kv_put(None, "memories", entry) is None
     assert imports.now_ms(None) == services.now_ms()
     failures = services.failures
     assert len(failures) == 4 and "host-kv-put: TypeError" in failures[0]

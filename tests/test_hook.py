@@ -86,14 +86,21 @@ def test_input_fields():
 
 @pytest.mark.parametrize(("args", "env", "plain", "timeout"), [
     (["hook", "prompt-submit"], {}, ("prompt-submit", None, 1500, 2.0, False), 2.0),
-    (["-v", "-p", ".", "hook", "prompt-submit", "--budget=9", "--timeout", "3", "--log-prompts"], {},
-     ("prompt-submit", Path("."), 9, 3.0, True), 3.0),
+    (["-v", "-p", ".", "hook", "prompt-submit", "--budget=90", "--timeout", "3", "--log-prompts"], {},
+     ("prompt-submit", Path("."), 90, 3.0, True), 3.0),
     (["hook", "session-start"], {"RS_LEARN_SESSION_BUDGET": "7", "RS_LEARN_HOOK_TIMEOUT": "4"},
      ("session-start", None, 7, 4.0, False), 4.0),
     (["hook", "session-start", "--log-prompts"], {}, None, 2.0),  # prompt-submit's flag: click says no
     (["--wasm", "x.wasm", "hook", "prompt-submit"], {}, None, 2.0),  # the full command line decides
     (["hook", "prompt-submit", "--timeout", "abc"], {"RS_LEARN_HOOK_TIMEOUT": "5"}, None, 5.0),
-    (["hook", "prompt-submit", "--budget", "0"], {}, None, 2.0),
+    (["hook", "prompt-submit", "--budget", "20"], {}, ("prompt-submit", None, 50, 2.0, False, (  # issue 42
+        "--budget 20 (or $RS_LEARN_HOOK_BUDGET) is outside the range of hook prompt-submit, 50 to 100000 "
+        "tokens: ran with 50")), 2.0),
+    (["hook", "prompt-submit"], {"RS_LEARN_HOOK_BUDGET": "999999"}, (
+        "prompt-submit", None, 100_000, 2.0, False, (
+        "--budget 999999 (or $RS_LEARN_HOOK_BUDGET) is outside the range of hook prompt-submit, 50 to 100000 "
+        "tokens: ran with 100000")), 2.0),
+    (["hook", "prompt-submit", "--budget", "x"], {}, None, 2.0),  # not a number: click says why
     (["hook", "prompt-submit", "--help"], {}, None, None),  # help is never cut by a deadline
     (["recall", "hook"], {}, None, None),
 ])
@@ -144,9 +151,28 @@ def test_relevant_memories_are_injected_and_the_store_is_untouched(remembered: P
 
 def test_the_budget_bounds_the_context(remembered: Path):
     done = run_hook(event("staging server port, pnpm packages and database migrations"), hook_env(remembered),
-                    "--budget", "20")
+                    "--budget", "50")
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
-    assert len(context) <= 20 * 4 + 80, context
+    assert len(context) <= 50 * 4 + 80, context
+
+
+@pytest.mark.parametrize("how", ["option", "environment", "full command line"])
+def test_a_budget_below_the_guests_range_injects_with_its_least_and_says_so(remembered: Path, how: str):
+    """Issue 42 item 5: the guest's auto_recall takes 50 to 100,000 tokens (contract.json); a hook given
+    20 used to inject nothing, saying why only in the log. It runs with 50 now, and says so."""
+    args = {"option": ["--budget", "20"], "environment": [], "full command line": ["--budget", "20"]}[how]
+    env = hook_env(remembered, **({"RS_LEARN_HOOK_BUDGET": "20"} if how == "environment" else {}))
+    if how == "full command line":  # --wasm: click reads the options, not the fast path
+        done = host("--wasm", str(WASM), "hook", "prompt-submit", *args, env=env, input=event(), timeout=30)
+    else:
+        done = run_hook(event(), env, *args)
+    assert "8080" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    said = "is outside the range of hook prompt-submit, 50 to 100000 tokens: ran with 50"
+    assert any(said in line for line in log_lines(remembered)), log_lines(remembered)
+    [entry] = prompt_ledger.read(remembered)
+    assert said in entry["note"] and entry["outcome"] == "injected"
+    why = host("why", env=env)
+    assert said in why.stdout.decode(), why.stdout
 
 
 def test_nothing_relevant_prints_nothing(remembered: Path):

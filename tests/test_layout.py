@@ -127,8 +127,6 @@ def test_the_host_storage_packages_are_layers():
     known = modules()
 
     def layer(name: str) -> int | None:
-        if name.startswith("host_harness.store.pg"):
-            return STORAGE.index("host_harness.vectors")  # loaded on its own, it shares the vectors' top-k
         return next((i for i, p in enumerate(STORAGE) if name == p or name.startswith(p + ".")), None)
 
     upward = [(name, dep) for name, path in known.items() if (own := layer(name)) is not None

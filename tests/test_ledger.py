@@ -79,6 +79,9 @@ def test_why_explains_the_last_injection(remembered: Path):
     injected = [c for c in entry["candidates"] if c["decision"] == "injected"]
     assert injected[0]["excerpt"] == PORT_FACT and injected[0]["score"] == 1.0
     assert f"injected {len(injected)} memor" in text and f"{entry['tokens']} tokens" in text
+    opened = entry["evidence"]["opened_by"]  # issue 47: which words opened the gate, with their weights
+    assert opened and set(opened) <= set(entry["evidence"]["words"])
+    assert "gate opened by " + ", ".join(f"{word} {weight:.3f}" for word, weight in opened.items()) in text
     for candidate in entry["candidates"]:  # each one, with its scores
         assert f"{candidate['id']} {candidate['score']:.3f}  {candidate['excerpt']}" in text
         assert f"bm25 {candidate['bm25']:.3f} (keyword {candidate['keyword']:.3f})" in text

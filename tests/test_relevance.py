@@ -50,7 +50,9 @@ def test_a_prompt_naming_someone_no_memory_knows_injects_nothing(notes):
     data = auto(notes, "When did Caroline go camping?")
     assert data["context"] == "" and data["hits"] == []
     assert data["evidence"] == {"coverage": data["evidence"]["coverage"], "passed": False,
+                                "words": data["evidence"]["words"],
                                 "unknown_names": ["Caroline"], "why": "no memory names Caroline"}
+    assert set(data["evidence"]["words"]) == {"caroline", "camp"}
     assert {c["decision"] for c in data["candidates"]} == {"gate"}  # every candidate says why
     ungated = auto(notes, "When did Caroline go camping?", gate=False)
     assert "camping trip" in ungated["context"]  # what the gate kept out
@@ -161,3 +163,55 @@ def test_each_recalled_text_opens_its_own_sentence():
     evidence = assess(["deploy staging", "Deploy the staging server with Argo"], ["Deploy: staging"],
                       lambda word: 1 if word in ("staging", "server") else 0, 10)
     assert evidence.unknown == ("Argo",)  # not "Deploy": it opens the prompt after the derived query
+
+
+# ---------------------------------------------------------------- issue 47: the live examples
+
+SERVICES = [
+    "auth service: run make auth-test and the token expiry suite before pushing auth changes.",
+    "frontend: run pnpm lint and the storybook snapshots before pushing.",
+    "admin service: run make admin-e2e before pushing.",
+    "billing service: run the billing integration suite before pushing.",
+    "uploads service: run make uploads-check before pushing.",
+]
+PNPM = "Always use pnpm, never npm, in this repo."
+MAIN = "Don't ever push to main directly; open a pull request."
+
+
+def test_auth_among_sibling_services_injects_the_auth_note_only(guest):
+    """Issue 47: "run", "before", "pushing" are ordinary words; the subject "auth" decides."""
+    for text in SERVICES:
+        guest.memorize(text, "default")
+    data = auto(guest, "what should I run before pushing auth changes?")
+    assert [h["text"] for h in data["hits"]] == [SERVICES[0]]
+    assert data["evidence"]["opened_by"]["auth"] > data["evidence"]["words"]["run"] * 5
+
+
+def test_a_rule_is_found_by_what_it_is_about(guest):
+    """Issue 47 / 44.4: "which package manager" finds the pnpm rule; "merge my branch into main" the
+    push-to-main rule."""
+    for text in [PNPM, MAIN, "The calc tests live in tests/calc and cover add and sub.",
+                 "pnpm 9 changed the lockfile format last spring.", *SERVICES[1:3]]:
+        guest.memorize(text, "default")
+    data = auto(guest, "Which package manager should I use to run the calc tests?")
+    assert PNPM in data["context"]
+    assert {"package", "manager"} <= set(data["evidence"]["opened_by"])
+    assert MAIN in auto(guest, "merge my branch into main")["context"]
+    assert ok_recall(guest, "which package manager")[0] == PNPM  # the mention of pnpm is no rule
+    assert PNPM not in auto(guest, "How long is the warranty on the office chairs?")["context"]
+
+
+def test_contraction_fragments_and_identifier_parts(guest):
+    """Issue 47: "don't" is no evidence; "hovering" meets ``IHoverService``."""
+    hover = "The IHoverService shows hover cards for symbols in the editor."
+    for text in (hover, "Squash commits before a release.", NOTES[3]):
+        guest.memorize(text, "default")
+    assert auto(guest, "What happens if I don't squash?")["evidence"]["words"] == \
+        auto(guest, "What happens if I do not squash?")["evidence"]["words"]
+    assert hover in auto(guest, "what does hovering over a symbol show?")["context"]
+
+
+def ok_recall(guest, query: str) -> list[str]:
+    envelope = json.loads(guest.dispatch("recall", json.dumps({"query": query, "limit": 5})))
+    assert envelope["ok"], envelope
+    return [hit["text"] for hit in envelope["data"]]

@@ -101,6 +101,29 @@ def test_a_request_without_the_token_is_refused(ui: UiServer, seeded: dict[str, 
     assert status == 200 and PORT_FACT in [m["text"] for m in json.loads(body)["data"]["memories"]]
 
 
+def test_writes_need_this_page_as_origin_and_the_host_is_parsed_strictly(ui: UiServer,
+                                                                         seeded: dict[str, str]):
+    port_id = ident(seeded, PORT_FACT)
+    port = ui.base.rsplit(":", 1)[1]
+    token = {"X-RS-Learn-Token": ui.token, "Content-Type": "application/json"}
+    forget = json.dumps({"id": port_id}).encode()
+    other = int(port) + 1
+    for origin in ("http://evil.example", "null", f"http://localhost:{port}", f"http://127.0.0.1:{other}"):
+        assert fetch(f"{ui.base}/api/forget", "POST", {**token, "Origin": origin}, forget)[0] == 403, origin
+    for host_value in (f"127.0.0.1:{port}@evil.com", f"127.0.0.1:{port}.evil.com", f"127.0.0.1:{other}",
+                       "127.0.0.1.evil.com", f"localhost.:{port}", f"evil.com#127.0.0.1:{port}", ""):
+        status, _ = fetch(f"{ui.base}/api/memories", headers={**token, "Host": host_value})
+        assert status == 403, host_value
+    assert ident(seeded, PORT_FACT) == port_id  # nothing was forgotten
+    assert fetch(f"{ui.base}/api/memories", headers={**token, "Host": f"localhost:{port}"})[0] == 200
+    unknown = json.dumps({"id": "mem-0000000000000000-5"}).encode()  # past the guard: the guest answers
+    status, body = fetch(f"{ui.base}/api/approve", "POST", {**token, "Origin": ui.base}, unknown)
+    assert status == 400 and "not_found" in json.loads(body)["error"]
+    assert fetch(f"{ui.base}/favicon.ico") == (204, b"")  # a browser asks for it without the token
+    assert fetch(f"{ui.base}/favicon.ico", headers={"Host": "evil.example"})[0] == 403
+    assert fetch(f"{ui.base}/favicon.ico", "POST", body=b"")[0] == 403
+
+
 def api(ui: UiServer, path: str) -> dict:
     status, body = fetch(f"{ui.base}/api/{path}", headers={"X-RS-Learn-Token": ui.token})
     assert status == 200, body
@@ -310,3 +333,199 @@ def test_it_stops_cleanly_at_once(tmp_path: Path, sig: int):
     server.wait()
     assert server.stop(sig) == 0, "".join(server.err)  # even before uvicorn has its signal handlers
     assert "Traceback" not in "".join(server.err) and "Aborted" not in "".join(server.err)
+
+
+def through_component(project: Path, runtime: Runtime, *calls: tuple[str, dict]) -> list[object]:
+    """Dispatch ``calls`` on ``project`` through the component, each one transaction; their data."""
+    from host_harness.targets.component import WasmGuest
+
+    services = HostServices(project)
+    guest = WasmGuest(runtime, services)
+    try:
+        answers = [json.loads(guest.dispatch(verb, json.dumps(body))) for verb, body in calls]
+    finally:
+        guest.close()
+        services.close()
+    assert all(answer["ok"] for answer in answers), answers
+    return [answer["data"] for answer in answers]
+
+
+SESSION = "3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b"
+
+
+def test_pages_stale_counts_the_gate_captured_sessions_and_the_next_start(
+    seeded: dict[str, str], project: Path, wasm_runtime: Runtime
+):
+    (project / "src").mkdir()
+    for i in range(3):
+        (project / "src" / f"h{i}.py").write_text("v1\n")
+    notes = [{"text": f"Filler note {i:03d} about the quarterly report layout."} for i in range(110)]
+    cited = [{"text": f"The handler for queue {i} lives in src/h{i}.py."} for i in range(3)]
+    capture = {"session": SESSION, "directives": [{"text": "Always run the linters before pushing."}],
+               "lessons": [{"text": "pytest -x failed in tests/test_api.py until the fixture was fixed."}],
+               "note": {"content": "Stopped while fixing the API fixture; next: rerun the suite."}}
+    through_component(project, wasm_runtime, ("import", {"memories": notes}),
+                      *[("memorize", memory) for memory in cited], ("capture", capture))
+    for i in (0, 2):
+        (project / "src" / f"h{i}.py").write_text("v2\n")
+    server = UiServer(seeded)
+    try:
+        server.wait()
+        first = api(server, "memories")
+        assert len(first["memories"]) == 50 and first["next"]  # up to 50 a page, and a next one
+        second = api(server, f"memories?cursor={first['next']}")
+        assert len(second["memories"]) == 50
+        assert not {m["id"] for m in first["memories"]} & {m["id"] for m in second["memories"]}
+        rest = api(server, f"memories?cursor={second['next']}")
+        assert rest["next"] is None
+        assert len(first["memories"] + second["memories"] + rest["memories"]) == 5 + 115
+        stale = api(server, "memories?show=stale")
+        assert [m["text"] for m in stale["memories"]] == [cited[2]["text"], cited[0]["text"]]
+        assert stale["total"] == 2
+        (store,) = api(server, "overview")["stores"]
+        assert store["stale"] == 2 and store["memories"] == 5 + 115
+
+        found = api(server, "memories?q=linters+before+pushing")["memories"]
+        assert found[0]["text"] == "Always run the linters before pushing." and found[0]["gate"] == "passes"
+        captured = found[0]["captured"]
+        assert captured["kind"] == "directive" and captured["session"] == SESSION
+        unrelated = api(server, "memories?q=zebra+telescope+orchestra")
+        assert {m["gate"] for m in unrelated["memories"]} <= {"below"}
+        assert unrelated["gate"]["passed"] is False and "informative words" in unrelated["gate"]["why"]
+
+        (session,) = api(server, "captured")["sessions"]
+        assert session["id"] == SESSION
+        assert sorted(m["captured"]["kind"] for m in session["memories"]) == ["directive", "lesson"]
+        assert api(server, f"captured?session={SESSION[:8]}")["sessions"][0]["id"] == SESSION
+        assert api(server, "captured?session=ffffffff")["sessions"] == []
+        hooks = {hook["hook"]: hook for hook in api(server, "next-session")["hooks"]}
+        assert "Stopped while fixing the API fixture" in hooks["session-context"]["context"]
+        assert "How we deploy" in hooks["session-start"]["context"]
+    finally:
+        assert server.stop() == 0, "".join(server.err)
+
+
+def test_a_search_never_waits_for_an_overview(project: Path, wasm_runtime: Runtime):
+    """The Overview's guest calls give way: a search started after it finishes first (order, not time)."""
+    import asyncio
+
+    from host_harness.mcp.worker import GuestWorker
+    from host_harness.targets.component import WasmGuest
+    from host_harness.ui import memories
+    from host_harness.ui.backend import Backend
+    from host_harness.ui.overview import overview
+
+    remember(project, wasm_runtime, [*HOOK_FACTS])
+    services = HostServices(project)
+    worker = GuestWorker.of(lambda: WasmGuest(wasm_runtime, services))
+    worker.start()
+    backend = Backend(worker, services)
+    done: list[str] = []
+
+    async def both() -> None:
+        async def view() -> None:
+            await overview(backend)
+            done.append("overview")
+
+        async def search() -> None:
+            await memories.page(backend, memories.Filters({"q": "package manager"}))
+            done.append("search")
+
+        started = asyncio.create_task(view())
+        await asyncio.sleep(0)  # the Overview has asked for its first call
+        await asyncio.gather(started, asyncio.create_task(search()))
+
+    try:
+        asyncio.run(both())
+    finally:
+        worker.close()
+    assert done == ["search", "overview"]
+
+
+TOPICS = ("deploy", "cache", "retry", "schema", "login", "billing", "search", "upload", "metrics", "queue")
+BIG = 10_000
+BIG_CITING, BIG_STALE = 60, 20
+
+
+def big_store(project: Path) -> None:
+    """:data:`BIG` notes (native import), :data:`BIG_CITING` memories citing files of which the files of
+    :data:`BIG_STALE` changed since, and one captured session with its note."""
+    from host_harness.targets.native import NativeGuest
+
+    services = HostServices(project)
+    guest = NativeGuest(services)
+
+    def call(verb: str, body: dict) -> None:
+        answer = json.loads(guest.dispatch(verb, json.dumps(body)))
+        assert answer["ok"], answer
+
+    (project / "src").mkdir()
+    def note(i: int) -> dict:
+        return {"text": f"Note {i}: the {TOPICS[i % 10]} service keeps setting {i % 97} of batch {i // 10} "
+                        f"in its {TOPICS[(i // 10) % 10]} table."}
+
+    for start in range(0, BIG, 5000):
+        call("import", {"memories": [note(i) for i in range(start, start + 5000)]})
+    for i in range(BIG_CITING):
+        (project / "src" / f"h{i}.py").write_text("v1\n")
+        call("memorize", {"text": f"The {TOPICS[i % 10]} handler number {i} lives in src/h{i}.py."})
+    call("capture", {"session": SESSION, "directives": [{"text": "Always run the linters before pushing."}],
+                     "note": {"content": "Stopped while fixing the API fixture; next: rerun the suite."}})
+    guest.close()
+    services.close()
+    for i in range(BIG_STALE):
+        (project / "src" / f"h{i * 3}.py").write_text("v2\n")
+
+
+@pytest.mark.browser
+@pytest.mark.sqlite_only
+def test_the_view_at_10k_memories_in_a_browser(tmp_path: Path):
+    require_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    project = tmp_path / "big"
+    project.mkdir()
+    big_store(project)
+    server = UiServer(host_env(project))
+    try:
+        server.wait()
+        with sync_playwright() as playwright:
+            browser = launch(playwright)
+            page = browser.new_page()
+            page.set_default_timeout(WAIT_MS)
+            expect.set_options(timeout=WAIT_MS)
+            refused: list[str] = []
+            page.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+            page.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)
+            page.goto(server.url)
+            cards = page.locator("article.memory")
+            expect(cards).to_have_count(50)
+            expect(cards.first).to_contain_text("Always run the linters before pushing.")
+            expect(cards.first).to_contain_text(f"captured directive in session {SESSION[:8]}")
+            first = cards.first.get_attribute("data-id")
+            page.click("button.next-page")
+            expect(page.locator("#results .meta").first).to_contain_text("(page 2)")
+            expect(cards).to_have_count(50)
+            expect(page.locator(f"article[data-id='{first}']")).to_have_count(0)
+            page.click("button.first-page")
+            expect(page.locator(f"article[data-id='{first}']")).to_have_count(1)
+
+            page.select_option("select[name=show]", "stale")
+            expect(page.locator("#results .meta").first).to_contain_text(f"of {BIG_STALE} stale")
+            expect(cards).to_have_count(BIG_STALE)
+            expect(cards.first).to_contain_text("changed since")
+
+            page.click("nav a[data-page=overview]")
+            expect(page.locator("table.stores")).to_contain_text(f"{BIG + BIG_CITING + 1}{BIG_STALE}")
+            expect(page.locator(".grid").nth(1)).to_contain_text(f"{BIG_STALE}stale memories")
+
+            page.click("nav a[data-page=sessions]")
+            session = page.locator("section.captured-session")
+            expect(session).to_contain_text(SESSION[:8])
+            expect(session).to_contain_text("captured directive")
+            preview = page.locator("section.next-session")
+            expect(preview).to_contain_text("Stopped while fixing the API fixture")
+            browser.close()
+        assert refused == []  # no 403 (the favicon included), no console error
+    finally:
+        assert server.stop() == 0, "".join(server.err)

@@ -53,6 +53,8 @@ MAX_ITEMS = 500
 MAX_LABEL_BYTES = 1024
 MAX_NOTE_BYTES = 16 * 1024  # structured memory's limit of a note's content
 DEFAULT_BUDGET_TOKENS = 600
+MIN_BUDGET_TOKENS = 1  # the hooks' --budget range (host_harness/contract.json)
+MAX_BUDGET_TOKENS = 100_000
 CHARS_PER_TOKEN = 4
 FIELDS = ("session", "compaction", "directives", "lessons", "blocks", "note")
 
@@ -238,7 +240,8 @@ class CaptureVerbs:
         """``capture_context {session?, source?, budget_tokens?}``: ``{context, blocks, note}``."""
         source = requests.text(body, "source", 64, required=False) or "startup"
         session = requests.text(body, "session", MAX_SESSION_BYTES, required=False)
-        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 1, 100_000) * CHARS_PER_TOKEN
+        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, MIN_BUDGET_TOKENS,
+                                  MAX_BUDGET_TOKENS) * CHARS_PER_TOKEN
         if source == "compact":
             blocks = self._session(session).get("blocks", []) if session else []
             return {"context": index_text(blocks, budget), "blocks": len(blocks), "note": None}

@@ -46,7 +46,7 @@ from typing import Any
 
 from guest.git.sides import Report, Sides, State, take
 from guest.host import Host, bucket
-from guest.memory import origin, timeline, tombstones
+from guest.memory import cites, origin, timeline, tombstones
 from guest.memory.correct import PENDING
 from guest.memory.memorize import write
 from guest.memory.records import Memory, Stats
@@ -57,7 +57,7 @@ from guest.text.embed import StaticEmbedder, pack
 
 MEMORIES = "memories"
 FORGOTTEN = tombstones.BUCKET
-DERIVED = ("docs", "terms", "meta", timeline.BUCKET)
+DERIVED = ("docs", "terms", "meta", timeline.BUCKET, cites.BUCKET)
 DERIVED_PREFIXES = ("vectors/",)
 STORE = "default"  # the driver's store is the scratch project's own: plain bucket names
 
@@ -213,6 +213,7 @@ def _replace(host: Host, embedder: StaticEmbedder, sides: Sides, ours: Memory, r
         host.kv_put(f"vectors/{record.embedder}", record.id, vector)
         host.kv_put(f"vectors/{ours.embedder}", record.id, b"")
     host.kv_put(MEMORIES, record.id, record.encode())
+    cites.note(host, STORE, record)
 
 
 def _join_fork(host: Host, key: str, mine: str, other: str, report: Report) -> None:

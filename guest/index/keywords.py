@@ -62,6 +62,38 @@ def words(text: str) -> list[str]:
     return [word for word in found if word not in STOP_WORDS and len(word) <= MAX_TERM_CHARS]
 
 
+# Terms version 4's words (:func:`words_v4`): a contraction's fragments are no words, and an
+# identifier is indexed whole and by its parts.
+NEGATED_RE = re.compile(r"[^\W_]+n['\u2019]t(?![^\W_])")  # don't, isn't, can't: "do not" -- stop words
+CLITIC_RE = re.compile(r"(?<=[^\W_])['\u2019](?:s|re|ve|ll|d|m|t)(?![^\W_])")  # Bob's -> Bob, we're -> we
+TOKEN_RE = re.compile(r"\w+")
+CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")  # an ASCII piece's parts
+SPLIT_RE = re.compile(r"[a-z][A-Z]|[A-Z][A-Z][a-z]|[^\W_]_+[^\W_]")  # where an identifier has parts
+
+
+def words_v4(text: str) -> list[str]:
+    """The words of terms version 4, lower-cased, stop words dropped, in order.
+
+    As :func:`words`, but a negated contraction (``don't``, ``isn't``) is dropped whole and a
+    clitic (``'s``, ``'re``, ``'ll`` ...) is cut from its word, so that ``don`` and ``t`` are never
+    terms; and an identifier with parts (``IHoverService``, ``parse_config``, ``HTTPServer``) is its
+    whole lower-cased self followed by each part of two characters or more (``hover``, ``service``):
+    a prompt's "hovering" meets ``IHoverService``.
+    """
+    text = CLITIC_RE.sub("", NEGATED_RE.sub(" ", pinned(text)))
+    out: list[str] = []
+    for token in TOKEN_RE.findall(text):
+        if not SPLIT_RE.search(token):
+            out += WORD_RE.findall(token.lower())
+            continue
+        whole = token.lower().strip("_")
+        out.append(whole)
+        for piece in WORD_RE.findall(token):
+            parts = CAMEL_RE.findall(piece) if piece.isascii() else [piece]
+            out += [part.lower() for part in parts if len(part) >= 2]
+    return [word for word in out if word not in STOP_WORDS and len(word) <= MAX_TERM_CHARS]
+
+
 def index_documents(host: Host, ns: str, docs: list[tuple[int, list[str]]]) -> None:
     """Append the postings of ``docs`` (increasing doc numbers) to the index in bucket ``ns``.
 

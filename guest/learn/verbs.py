@@ -40,6 +40,8 @@ CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 EMPTY = "Lesson was empty after sanitization; nothing stored."
 STORED = "Lesson stored"
 DEFAULT_BUDGET_TOKENS = 1500
+MIN_BUDGET_TOKENS = 1  # the hooks' --budget range (host_harness/contract.json)
+MAX_BUDGET_TOKENS = 100_000
 
 
 def sanitize(text: str) -> str:
@@ -59,7 +61,8 @@ class LearnVerbs:
 
     def session_start(self, body: dict[str, Any]) -> dict[str, Any]:
         """``session_start {budget_tokens?}``: the discoverable skills, rendered for a new session."""
-        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 1, 100_000)
+        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, MIN_BUDGET_TOKENS,
+                                  MAX_BUDGET_TOKENS)
         # what arrives through git is screened here too: its secrets redacted, and a skill whose name
         # or description reads as an instruction aimed at the agent is not shown
         screen = Screen(self.memory.host)

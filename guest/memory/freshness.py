@@ -55,11 +55,21 @@ def digests(host: Host, text: str) -> dict[str, str]:
     return found
 
 
-def changed(host: Host, files: dict[str, str] | None) -> list[str]:
-    """The recorded files whose digest differs now, or that vanished (unknown answers are not changes)."""
+def changed(
+    host: Host, files: dict[str, str] | None, known: dict[str, str | None] | None = None
+) -> list[str]:
+    """The recorded files whose digest differs now, or that vanished (unknown answers are not changes).
+
+    ``known`` keeps the host's answers across calls (a listing asks each file once).
+    """
     out = []
     for path, recorded in sorted((files or {}).items()):
-        now = digest(host, path)
+        if known is None:
+            now = digest(host, path)
+        elif path in known:
+            now = known[path]
+        else:
+            now = known[path] = digest(host, path)
         if now is not None and now != recorded:
             out.append(path)
     return out

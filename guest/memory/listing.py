@@ -10,8 +10,10 @@ not grow with the store: with a ``query`` (a case-insensitive substring of the t
 recall), ``stale: true``, ``quarantined: true``, ``captured: true`` (only the memories captured from an
 agent's session, ``guest/capture/verbs.py``; ``session`` narrows them to the sessions whose id starts
 with it, as ``list`` and ``review`` show the first 8 characters) a page may come
-back short, with a ``next`` to go
-on from.
+back short, with a ``next`` to go on from. ``stale: true`` is the exception: only the memories
+that cite files can be stale and the store keeps which those are (:mod:`guest.memory.cites`), so a
+stale page is always full (up to ``limit``), costs those memories and not the store (each file's
+digest asked once), and adds ``total``, how many stale memories there are below the cursor.
 
 Hidden unless ``include`` names them: ``forgotten`` memories (their tombstones) and ``superseded``
 ones. Each memory is ``{id, text, namespace, ts}`` plus, when they apply, ``origin`` (how it was
@@ -33,7 +35,7 @@ from typing import Any
 from guest import requests
 from guest.errors import InvalidRequest, NotFound
 from guest.host import Host
-from guest.memory import disciplines, freshness, lookup, origin, timeline, tombstones
+from guest.memory import cites, disciplines, freshness, lookup, origin, timeline, tombstones
 from guest.memory.correct import PENDING
 from guest.memory.records import Memory
 from guest.memory.tombstones import Tombstone
@@ -61,6 +63,9 @@ def list_memories(host: Host, body: dict[str, Any]) -> dict[str, Any]:
     only_quarantined = requests.boolean(body, "quarantined", False)
     only_captured = requests.boolean(body, "captured", False)
     session = requests.text(body, "session", MAX_QUERY_BYTES, required=False)
+    keep = _Keep(needle, include, only_quarantined, only_captured, session or "")
+    if only_stale:
+        return _stale(host, namespace, limit, start, keep)
     out: list[dict[str, Any]] = []
     seq = start
     while seq > 0 and len(out) < limit and start - seq < MAX_SCAN:
@@ -68,19 +73,54 @@ def list_memories(host: Host, body: dict[str, Any]) -> dict[str, Any]:
         found = _at(host, namespace, seq, has_timeline)
         if found is None:
             continue
-        memory, tombstone = found
-        if not hidden(memory, tombstone) <= include or needle not in memory.text.casefold():
-            continue
-        shown = item(host, memory, tombstone)
-        if (only_stale and "stale" not in shown) or (only_quarantined and "quarantined" not in shown):
-            continue
-        captured = shown.get("captured")
-        if (only_captured or session) and (
-            captured is None or not str(captured.get("session", "")).startswith(session or "")
-        ):
-            continue
-        out.append(shown)
+        shown = keep.shown(host, *found)
+        if shown is not None:
+            out.append(shown)
     return {"namespace": namespace, "memories": out, "next": f"m{seq}" if seq > 0 else None}
+
+
+class _Keep:
+    """The filters of one listing other than ``stale``."""
+
+    def __init__(self, needle: str, include: set[str], quarantined: bool, captured: bool,
+                 session: str) -> None:
+        self.needle, self.include, self.quarantined = needle, include, quarantined
+        self.captured, self.session = captured, session
+        self.digests: dict[str, str | None] = {}  # the host's file digests, asked once per listing
+
+    def shown(self, host: Host, memory: Memory, tombstone: Tombstone | None) -> dict[str, Any] | None:
+        """``memory`` as the listing shows it, or ``None`` when a filter drops it."""
+        if not hidden(memory, tombstone) <= self.include or self.needle not in memory.text.casefold():
+            return None
+        shown = item(host, memory, tombstone, self.digests)
+        if self.quarantined and "quarantined" not in shown:
+            return None
+        captured = shown.get("captured")
+        if (self.captured or self.session) and (
+            captured is None or not str(captured.get("session", "")).startswith(self.session)
+        ):
+            return None
+        return shown
+
+
+def _stale(host: Host, namespace: str, limit: int, start: int, keep: _Keep) -> dict[str, Any]:
+    """A page of the stale memories below timeline number ``start``, newest first, and their ``total``.
+
+    Only the memories that cite files can be stale, and the store keeps which those are
+    (:mod:`guest.memory.cites`): the page costs them, not the store.
+    """
+    found = []
+    for memory in cites.citing(host, namespace):
+        order = memory.seq if memory.seq is not None else memory.doc  # (a store from before the timeline)
+        if order < start:
+            shown = keep.shown(host, memory, None)
+            if shown is not None and "stale" in shown:
+                found.append((order, shown))
+    found.sort(key=lambda pair: (-pair[0], pair[1]["id"]))
+    page = found[:limit]
+    more = len(found) > limit
+    return {"namespace": namespace, "memories": [shown for _, shown in page],
+            "next": f"m{page[-1][0]}" if more else None, "total": len(found)}
 
 
 def get_memory(host: Host, body: dict[str, Any]) -> dict[str, Any]:
@@ -104,8 +144,12 @@ def hidden(memory: Memory, tombstone: Tombstone | None) -> set[str]:
     return reasons
 
 
-def item(host: Host, memory: Memory, tombstone: Tombstone | None = None) -> dict[str, Any]:
-    """A memory as ``list_memories`` and ``get_memory`` show it (staleness asked of the host now)."""
+def item(host: Host, memory: Memory, tombstone: Tombstone | None = None,
+         digests: dict[str, str | None] | None = None) -> dict[str, Any]:
+    """A memory as ``list_memories`` and ``get_memory`` show it (staleness asked of the host now).
+
+    ``digests`` keeps the host's answers for the files asked already (a listing asks each file once).
+    """
     out: dict[str, Any] = {"id": memory.id, "text": memory.text, "namespace": memory.namespace,
                            "ts": memory.ts}
     if memory.source != "memorize":
@@ -116,7 +160,7 @@ def item(host: Host, memory: Memory, tombstone: Tombstone | None = None) -> dict
     out.update(memory.links())
     if memory.files:
         out["files"] = sorted(memory.files)
-        changed = freshness.changed(host, memory.files) if tombstone is None else []
+        changed = freshness.changed(host, memory.files, digests) if tombstone is None else []
         if changed:
             out["stale"] = {"files": changed}
     if quarantine_of(memory.extra):

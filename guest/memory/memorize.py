@@ -16,7 +16,7 @@ from typing import Any
 from guest.host import Host, bucket
 from guest.index import keywords
 from guest.index.postings import length
-from guest.memory import freshness, rules, timeline, tombstones
+from guest.memory import cites, freshness, rules, timeline, tombstones
 from guest.memory.origin import FIELD as ORIGIN
 from guest.memory.records import Memory, Stats, memory_id, write_stats
 from guest.memory.reindex import rebuild
@@ -122,11 +122,13 @@ def write(host: Host, batch: list[tuple[Memory, bytes]], into: str | None = None
             store = stats[namespace] = Stats.decode(raw)
             rules.check(namespace, store.terms)
             counts[namespace] = keywords.mark(store.docs, store.tokens)
+            cites.complete(host, namespace)
         record.doc = store.docs
         record.seq = appender.append(namespace, record.id)
         words = rules.document(record, store.terms)
         host.kv_put(bucket(namespace, f"vectors/{record.embedder}"), record.id, vector)
         host.kv_put(bucket(namespace, "memories"), record.id, record.encode())
+        cites.note(host, namespace, record)
         host.kv_put(bucket(namespace, "docs"), f"{record.doc:010d}", record.id.encode("utf-8"))
         postings.setdefault(namespace, []).append((record.doc, words))
         store.docs += 1

@@ -19,7 +19,7 @@ from __future__ import annotations
 from guest.host import INFO, Host, bucket
 from guest.index import keywords
 from guest.index.postings import length
-from guest.memory import rules, timeline
+from guest.memory import cites, rules, timeline
 from guest.memory.records import Memory, Stats, write_stats
 from guest.text.embed import StaticEmbedder, pack
 
@@ -125,6 +125,8 @@ def remove(host: Host, namespace: str, ids: list[str]) -> int:
         gone[memory.doc] = memory
         host.kv_put(records_ns, key, b"")
         host.kv_put(bucket(namespace, f"vectors/{memory.embedder}"), key, b"")
+        if memory.files:
+            cites.drop(host, namespace, key)
         timeline.drop(host, namespace, memory.seq)
     size = stats.docs - len(gone)
     holes = sorted(doc for doc in gone if doc < size)

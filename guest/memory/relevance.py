@@ -36,12 +36,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from guest.generated.vocabulary import BACKGROUND
 from guest.index import keywords
 from guest.memory import autorecall
 from guest.text.stem import stem_form
 
 MIN_COVERAGE = 0.2
 MIN_WEIGHT = 1.0
+BACKGROUND_SHARE = 0.2  # an ordinary coding word ("test", "run", "file") weighs this share of its weight
 MIN_TERM_CHARS = 2  # a one-letter term (the s of it's, S/MIME, Bob's; x) is no evidence
 NAMED_COVERAGE = 0.5
 NAME = re.compile(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*")  # a lower-case letter: not a key, not an acronym
@@ -68,11 +70,21 @@ class Evidence:
     unknown: tuple[str, ...]
     weight: dict[str, float] = field(default_factory=dict, compare=False)
     covered: dict[str, float] = field(default_factory=dict, compare=False)  # of the candidates assessed
+    best: str = field(default="", compare=False)  # the text of the candidate that covers the most
 
     def covers(self, text: str) -> float:
-        """The share of the prompt's informative weight one candidate's ``text`` holds (0 to 1)."""
-        found = self.covered.get(text)
-        return coverage(self.weight, text) if found is None else found
+        """The share of the prompt's *distinguishing* weight one candidate's ``text`` holds (0 to 1).
+
+        The distinguishing terms are the informative ones that are not ordinary coding words
+        (:data:`guest.generated.vocabulary.BACKGROUND`): "auth" in "what should I run before pushing
+        auth changes?", not "run" or "pushing". A prompt made of ordinary words only is read whole.
+        """
+        return coverage(distinguishing(self.weight), text)
+
+    def opened_by(self) -> dict[str, float]:
+        """The prompt's terms the best candidate holds, and their weights (what opened the gate)."""
+        held = terms_of(self.best)
+        return {term: round(w, 3) for term, w in self.weight.items() if term in held}
 
     @property
     def passed(self) -> bool:
@@ -89,8 +101,15 @@ class Evidence:
         return f"no memory names {', '.join(self.unknown)}"
 
     def as_json(self) -> dict[str, Any]:
-        """The answer's (and the ledger's) ``evidence``."""
-        out: dict[str, Any] = {"coverage": round(self.coverage, 4), "passed": self.passed}
+        """The answer's (and the ledger's) ``evidence``.
+
+        ``words``: the prompt's informative terms and their weights; ``opened_by`` (when the gate is
+        open): those the best candidate holds -- the words that opened the gate.
+        """
+        out: dict[str, Any] = {"coverage": round(self.coverage, 4), "passed": self.passed,
+                               "words": {term: round(w, 3) for term, w in self.weight.items()}}
+        if self.passed:
+            out["opened_by"] = self.opened_by()
         if self.unknown:
             out["unknown_names"] = list(self.unknown)
         if not self.passed:
@@ -108,8 +127,14 @@ def assess(texts: list[str], candidates: Iterable[str], df: Callable[[str], int]
     """
     weight = weights(texts, df, docs, CHAT_TERMS)
     covered = {text: coverage(weight, text) for text in candidates}
+    best = min(covered, key=lambda text: -covered[text], default="")
     names = tuple(dict.fromkeys(name for text in texts for name in unknown_names(text, df)))
-    return Evidence(max(covered.values(), default=0.0), names, weight, covered)
+    return Evidence(covered.get(best, 0.0), names, weight, covered, best)
+
+
+def terms_of(text: str) -> set[str]:
+    """The terms of ``text`` as the gate reads them (terms version 4's words, with word forms)."""
+    return {stem_form(word) for word in keywords.words_v4(text)}
 
 
 def coverage(weight: dict[str, float], text: str) -> float:
@@ -117,19 +142,30 @@ def coverage(weight: dict[str, float], text: str) -> float:
     total = sum(weight.values())
     if total <= 0:
         return 0.0
-    held = set(keywords.terms(text, forms=True))
+    held = terms_of(text)
     return sum(w for term, w in weight.items() if term in held) / total
+
+
+def distinguishing(weight: dict[str, float]) -> dict[str, float]:
+    """The terms of ``weight`` that are not ordinary coding words (all of them when every one is)."""
+    out = {term: w for term, w in weight.items() if term not in BACKGROUND}
+    return out or weight
 
 
 def weights(texts: list[str], df: Callable[[str], int], docs: int,
             ignored: frozenset[str]) -> dict[str, float]:
-    """Each informative term of ``texts`` and its inverse document frequency in the store."""
+    """Each informative term of ``texts`` and its inverse document frequency in the store.
+
+    An ordinary coding word weighs :data:`BACKGROUND_SHARE` of that: shared with a memory, it says
+    little about what the prompt asks, even in a small store where it is rare.
+    """
     out: dict[str, float] = {}
     for text in texts:
-        for word in keywords.words(text):
+        for word in keywords.words_v4(text):
             term = stem_form(word)
             if term not in out and term not in ignored and len(term) >= MIN_TERM_CHARS:
-                out[term] = max(math.log((docs + 1) / (df(word) + 0.5)), MIN_WEIGHT)
+                weight = max(math.log((docs + 1) / (df(word) + 0.5)), MIN_WEIGHT)
+                out[term] = weight * BACKGROUND_SHARE if term in BACKGROUND else weight
     return out
 
 

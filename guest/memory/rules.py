@@ -12,6 +12,12 @@
   file paths among the subjects are those of the one path extractor freshness reads too
   (:func:`guest.strings.paths.paths`: ``bin/run`` and ``Makefile`` are subjects, ``café/menü.py`` is
   none, on both targets alike).
+* **4** (issue 47): version 3's terms, but the words are :func:`guest.index.keywords.words_v4`'s --
+  a contraction's fragments (``don``, ``isn``, ``t``) are no terms, and an identifier is indexed
+  whole and by its parts (``IHoverService``: ``ihoverservice``, ``hover``, ``service``;
+  ``parse_config``: ``parse_config``, ``parse``, ``config``) -- plus, for a memory that states a
+  preference or a rule, the words of what it is about (:mod:`guest.memory.topics`: "Always use
+  pnpm" is also indexed under ``package manager`` and the other package managers).
 
 A store is indexed and queried with its own version's rules only -- writes, removals, merges and
 rebuilds of the keyword index keep the version; only a rebuild asked for by ``reindex`` moves a
@@ -25,7 +31,7 @@ import re
 
 from guest.errors import InvalidRequest
 from guest.index import keywords
-from guest.memory import facets
+from guest.memory import facets, topics
 from guest.memory.records import TERMS_VERSION, Memory
 from guest.text.stem import stem, stem_form
 
@@ -48,6 +54,8 @@ def term(word: str, version: int) -> str:
 
 def words(text: str, version: int) -> list[str]:
     """The word terms of a text (a memory's or a query's) under ``version``'s rules."""
+    if version >= 4:
+        return [term(word, version) for word in keywords.words_v4(text)]
     return keywords.terms(text, forms=FORMS and version >= 2)
 
 
@@ -56,7 +64,15 @@ def document(memory: Memory, version: int) -> list[str]:
     found = words(memory.text, version)
     if version >= 3 and memory.context:
         found += words(context_text(memory.context), version)
+    if version >= 4:
+        found += topics.terms(memory.text, directive(memory))
     return found + facets.of(memory.text, memory.ts, version) if version >= 2 else found
+
+
+def directive(memory: Memory) -> bool:
+    """Whether ``memory`` was captured from an agent's session as a rule the user typed."""
+    captured = (memory.extra or {}).get("captured")
+    return isinstance(captured, dict) and captured.get("kind") == "directive"
 
 
 def context_text(context: str) -> str:

@@ -23,6 +23,7 @@ from guest.memory import (
     relevance,
     rules,
     tombstones,
+    topics,
 )
 from guest.memory.limits import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_BYTES, MAX_TEXT_BYTES, MODES
 from guest.memory.memorize import Known, Stored, memorize
@@ -39,6 +40,8 @@ from guest.verbs import Rendered, Verb
 MAX_PROMPT_BYTES = 1024 * 1024
 MAX_AHEAD_MS = 86_400_000  # a memorize's ``ts`` may be a day ahead of the host clock, no more
 DEFAULT_BUDGET_TOKENS = 1500
+MIN_BUDGET_TOKENS = 50  # the hooks' --budget range (host_harness/contract.json)
+MAX_BUDGET_TOKENS = 100_000
 DEFAULT_HIT_TOKENS = 200
 STRATEGIES = ("auto", "derived", "full", "both")
 UNTRUSTED_ROUNDS = 3  # recalls at most, each 4x as wide, leaving out the untrusted ones met before
@@ -187,7 +190,8 @@ class MemoryVerbs:
         never holds a secret; and a secret is no evidence (:func:`autorecall.clean` drops its marker).
         """
         prompt = redact(requests.text(body, "prompt", MAX_PROMPT_BYTES))[0]
-        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, 50, 100_000)
+        budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, MIN_BUDGET_TOKENS,
+                                  MAX_BUDGET_TOKENS)
         limit = requests.integer(body, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
         per_hit = requests.integer(body, "max_hit_tokens", DEFAULT_HIT_TOKENS, 10, 10_000)
         strategy = requests.choice(body, "strategy", "auto", STRATEGIES)
@@ -287,7 +291,8 @@ class MemoryVerbs:
 
 def _evidence(host: Host, hit: Hit) -> str:
     """The text that speaks for ``hit``: its own, its context, its superseded memory's that matched."""
-    parts = [hit.text, rules.context_text(hit.context or "")]
+    parts = [hit.text, rules.context_text(hit.context or ""),
+             " ".join(topics.terms(hit.text, hit.captured == "directive"))]  # what a rule is about
     if hit.via and (old := lookup.record(host, hit.namespace, hit.via)) is not None:
         parts += [old.text, rules.context_text(old.context or "")]
     return "\n".join(part for part in parts if part)

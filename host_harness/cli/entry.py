@@ -5,8 +5,7 @@ the hook's one pipeline without click (:func:`host_harness.hooks.pipeline.answer
 server's warm socket answers it without importing click, wasmtime, numpy or the guest, else the
 component loaded in this process (no click, none of the CLI's other commands); anything else goes
 to the full CLI (``host_harness/cli/main.py``), the event still on stdin. ``--version`` is
-answered here, and ``mcp`` starts answering the MCP handshake (:mod:`host_harness.mcp.early`)
-before the rest loads.
+answered here.
 """
 
 from __future__ import annotations
@@ -22,10 +21,6 @@ def main() -> None:
 
         sys.stdout.write(f"rs-learn-host {__version__}\n")
         return
-    if "mcp" in args:
-        from host_harness.mcp import early
-
-        early.start(args)  # answers initialize and tools/list while the rest loads
     from host_harness.hooks import protocol
     from host_harness.hooks.command_line import read_command_line
     from host_harness.project import find_project

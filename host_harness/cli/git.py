@@ -11,6 +11,7 @@ import click
 from host_harness.errors import GuestError
 from host_harness.git.install import InstallError, command, install
 from host_harness.git.stores import StoreRefused
+from host_harness.integrations.edits import SetupError
 from host_harness.targets import DEFAULT_WASM
 from host_harness.targets.session import Session, echo_json
 
@@ -33,18 +34,28 @@ def git() -> None:
 def install_(session: Session, global_: bool) -> None:
     """Add the .gitattributes line and configure both drivers (idempotent).
 
+    The drivers run this rs-learn-host by its absolute path. Drivers written by
+    an older version as `python -m rs_learn_host` (or `-m host_harness`), here or
+    in ~/.gitconfig, are rewritten to run it, and each one is named.
+
     \b
     Examples:
       rs-learn-host git install
       rs-learn-host -p ~/code/app git install --global
     """
+    from host_harness.cli.setup import installed_host
+
     wasm = None if session.wasm == DEFAULT_WASM else session.wasm.resolve()
     try:
-        changes = install(session.project, command(wasm), global_)
-    except InstallError as error:
+        host = installed_host()
+    except SetupError:
+        host = None  # run without the command (python -m host_harness): the drivers run this interpreter
+    try:
+        changes = install(session.project, command(wasm, host), global_, host)
+    except (InstallError, OSError) as error:
         raise click.ClickException(str(error)) from None
     for change in changes:
-        click.echo(f"set {change}")
+        click.echo(change if change.startswith("rewrote ") else f"set {change}")
     if not changes:
         click.echo("already installed")
 

@@ -26,12 +26,12 @@ from host_harness.hooks.command_line import HookOptions, project_start
 from host_harness.hooks.prompt_run import LOG_PROMPTS_ENV, unread_run
 from host_harness.hooks.protocol import (
     BUDGET_ENV,
-    BUDGET_RANGE,
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_TIMEOUT_S,
     EVENTS,
     TIMEOUT_ENV,
     TIMEOUT_RANGE,
+    clamp_budget,
     log_reason,
     log_to_hook_log,
 )
@@ -68,8 +68,9 @@ TIMEOUT = click.option(
 def budget(envvar: str, what: str) -> Callable[[FC], FC]:
     """The ``--budget`` option of a hook (tokens of context at most)."""
     return click.option(
-        "--budget", type=click.IntRange(*BUDGET_RANGE), default=DEFAULT_BUDGET_TOKENS, show_default=True,
-        envvar=envvar, show_envvar=True, help=f"Tokens of {what} at most.",
+        "--budget", type=int, default=DEFAULT_BUDGET_TOKENS, show_default=True, envvar=envvar,
+        show_envvar=True, help=f"Tokens of {what} at most (the guest's range; a value outside it runs with "
+        "the nearest allowed one, and says so in the hook log and `why`).",
     )
 
 
@@ -126,8 +127,9 @@ def _run(kind: type[Hook], session: Session, budget: int, timeout: float, log_pr
     """Run one hook on stdin and print what it has to add: the fast path's pipeline, with click's values."""
     from host_harness.hooks.pipeline import answer
 
-    options = HookOptions(click.get_current_context().info_name or "", session.project, budget, timeout,
-                          log_prompts)
+    command = click.get_current_context().info_name or ""
+    budget, note = clamp_budget(command, budget)
+    options = HookOptions(command, session.project, budget, timeout, log_prompts, note)
     answer(kind, options, wasm=session.wasm, native=session.native)
 
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
-from host_harness.fs.skills import authored_skills, discover, managed_skills
+from host_harness.fs.skills import authored_skills, discover, managed_skills, shadowing, skill_table
 from host_harness.targets.session import Session, echo_json
 
 
@@ -110,30 +109,3 @@ def list_skills(session: Session, as_json: bool) -> None:
     for row in rows:
         state = "" if row["wins"] else "  (shadowed by an authored skill)"
         click.echo(f"{row['name']:<40} {row['kind']:<8} {row['path']}{state}")
-
-
-def shadowing(found: list[dict[str, Any]]) -> list[str]:
-    """The authored skills' names whose managed names (the guest's ``names``) may shadow one of ``found``.
-
-    Nothing when there is no managed skill to shadow: the guest need not be asked.
-    """
-    authored = [s["name"] for s in found if s["kind"] == "authored"]
-    return authored if len(authored) < len(found) else []
-
-
-def skill_table(root: Path, found: list[dict[str, Any]], claimed: set[str]) -> list[dict[str, Any]]:
-    """Every skill ``found`` with its kind, path, description and whether it is the one discovered.
-
-    ``claimed``: the managed names the authored skills take (:func:`shadowing`, read by the guest).
-    """
-    rows = [
-        {
-            "name": s["name"],
-            "kind": s["kind"],
-            "path": str(root / s["path"]),
-            "wins": s["kind"] == "authored" or s["name"] not in claimed,
-            "description": s.get("description"),
-        }
-        for s in found
-    ]
-    return sorted(rows, key=lambda r: (r["name"], r["kind"]))

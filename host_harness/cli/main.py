@@ -20,6 +20,7 @@ from host_harness.cli.bulk import export, import_
 from host_harness.cli.capture import HOOK_COMMANDS, capture, review
 from host_harness.cli.correct import forget, list_, show, stale_note
 from host_harness.cli.discipline import discipline
+from host_harness.cli.doctor import doctor
 from host_harness.cli.git import git
 from host_harness.cli.hook import hook, is_hook, run_hook
 from host_harness.cli.learn import learn, skills
@@ -275,7 +276,7 @@ def main() -> None:
 
 # Command groups of other capabilities register here, one line each.
 COMMAND_GROUPS: list[click.Command] = [learn, skills, archive, records, spool, hook, discipline, mcp, git]
-COMMAND_GROUPS += [export, import_, approve, quarantined, setup]
+COMMAND_GROUPS += [export, import_, approve, quarantined, setup, doctor]
 COMMAND_GROUPS += [list_, show, forget, warmup, why, ui]
 COMMAND_GROUPS += [capture, review]
 for _command in HOOK_COMMANDS:  # capture's hooks (issue 34)

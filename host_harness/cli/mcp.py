@@ -31,18 +31,17 @@ TOOLS_MARK = "{tools}"
 class ListsItsTools(click.Command):
     """A command whose help names every MCP tool, read when the help is shown.
 
-    The names come from the replies the server gives before the SDK is loaded (recorded from the
-    SDK's own, ``replies.json``), so the list cannot drift from what the server serves, and the help
-    imports neither the SDK nor the guest.
+    The names come from the tool specs the server serves (:mod:`host_harness.mcp.tools`), so the
+    list cannot drift from ``tools/list``, and the help imports neither the SDK nor the guest.
     """
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The docstring with :data:`TOOLS_MARK` replaced by the tool names."""
-        from host_harness.mcp.early import tool_names
+        from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS
 
         if self.help and TOOLS_MARK in self.help:
-            memory = tool_names("memory")
-            structured = [name for name in tool_names("structured") if name not in memory]
+            memory = [spec.name for spec in MEMORY_TOOLS]
+            structured = [spec.name for spec in STRUCTURED_TOOLS]
             self.help = self.help.replace(TOOLS_MARK, f"{', '.join(memory)}; for structured memory (unless "
                                                       f"memory.enabled is false) {', '.join(structured)}")
         super().format_help_text(ctx, formatter)
@@ -86,7 +85,6 @@ def mcp(
       rs-learn-host -p ~/code/app mcp --project-id app
     """
     from host_harness.hooks.reader import start_warm_server
-    from host_harness.mcp import early
     from host_harness.mcp.server import RsLearnServer  # the SDK takes ~1 s to import: only here
     from host_harness.mcp.worker import GuestWorker
     from host_harness.warmup import Compiling
@@ -111,7 +109,7 @@ def mcp(
         compiling.future.add_done_callback(hooks.loaded)
     try:
         # until stdin closes, SIGTERM or SIGINT: the call in progress finishes first
-        server.run_stdio(early.active())
+        server.run_stdio()
     finally:
         hooks.close()
         worker.close()

@@ -8,13 +8,16 @@ start does not wait for the component to compile.
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from pathlib import Path
 
 import click
 
+from host_harness.fs import confine
 from host_harness.integrations.agents import AGENTS, SCOPES, plan
 from host_harness.integrations.edits import SetupError, home
+from host_harness.integrations.legacy import Fix, fix_git
 from host_harness.targets.session import Session
 
 HOST_NAMES = ("rs-learn-host", "rs-learn-host.exe")
@@ -47,14 +50,17 @@ def setup(session: Session, agent: str, scope: str, dry_run: bool, remove: bool,
       rs-learn-host setup gemini --remove
     """
     try:
-        wiring = plan(agent, scope, session.project, installed_host(), remove)
+        host = installed_host()
+        wiring = plan(agent, scope, session.project, host, remove)
     except SetupError as error:
         raise click.ClickException(str(error)) from None
-    changed = [edit for edit in wiring.edits if edit.changes]
+    changed: list[object] = [edit for edit in wiring.edits if edit.changes]
     for edit in wiring.edits:
         shown = _shown(edit.path, session.project)
         if dry_run:
             click.echo(edit.diff(shown) if edit.changes else f"{shown}: unchanged\n", nl=False)
+            for fix in edit.rewrote:
+                click.echo(f"{shown}: would rewrite {fix} (it runs a Python package)")
             continue
         if not edit.changes:
             click.echo(f"{shown}: unchanged")
@@ -66,6 +72,11 @@ def setup(session: Session, agent: str, scope: str, dry_run: bool, remove: bool,
         verb = "removed" if remove else "wrote"
         kept = f" (previous version: {_shown(backup, session.project)})" if backup else ""
         click.echo(f"{shown}: {verb} {edit.what}{kept}")
+        for fix in edit.rewrote:
+            click.echo(f"{shown}: rewrote {fix} (it ran a Python package; now the command)")
+    if not remove:
+        changed += _git_drivers(session.project, host, dry_run)
+        changed += _memory_folder(session.project, scope, dry_run)
     for warning in wiring.warnings:  # a dry run warns as the run would
         click.echo(f"warning: {warning}", err=True)
     if dry_run:
@@ -77,6 +88,44 @@ def setup(session: Session, agent: str, scope: str, dry_run: bool, remove: bool,
         click.echo(note)
     if not remove and not no_warmup:
         warm_up(session.wasm)
+
+
+def _git_drivers(project: Path, host: Path, dry_run: bool) -> list[Fix]:
+    """The git drivers (the project's, the user's) that run a Python package, rewritten (or shown)."""
+    try:
+        fixes = fix_git(project, host, dry_run)
+    except OSError as error:
+        raise click.ClickException(str(error)) from None
+    for fix in fixes:
+        click.echo(f"{'would rewrite' if dry_run else 'rewrote'} {fix} (a Python package; now the command)")
+    return fixes
+
+
+def _memory_folder(project: Path, scope: str, dry_run: bool) -> list[Path]:
+    """The project's ``.gm/``, made in project scope (the hooks recall and capture only where it is).
+
+    In user scope nothing is made: the line to run in a project is printed instead.
+    """
+    gm = project / ".gm"
+    if gm.is_dir():
+        return []
+    if scope == "user":
+        click.echo(f"note: hooks and capture work in a project that has a .gm/ folder; {project} has "
+                   f"none: run `mkdir {shlex.quote(str(gm))}` (or `rs-learn-host setup AGENT` there) to "
+                   "start its memory")
+        return []
+    if dry_run:
+        click.echo(".gm/: would be created (the project's memory: recall and capture need it)")
+        return [gm]
+    try:
+        with confine.directory(project, (".gm",), create=True):  # with its .gitignore and .gitattributes
+            pass
+    except OSError as error:
+        raise click.ClickException(f".gm/: not created: {error}; run `mkdir {shlex.quote(str(gm))}`") \
+            from None
+    click.echo(".gm/: created (the project's memory, with its .gitignore: commit it; recall and capture "
+               "need it)")
+    return [gm]
 
 
 def installed_host() -> Path:

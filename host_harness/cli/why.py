@@ -35,7 +35,8 @@ WHY_NOT = {
 def why(session: Session, last: int, session_id: str | None, as_json: bool) -> None:
     """Explain what the prompt-submit hook injected on the last prompts, and why.
 
-    For each run: the query it recalled with, every candidate memory with its
+    For each run: the query it recalled with, the words that opened the relevance
+    gate (or closed it) with their weights, every candidate memory with its
     scores (cosine and BM25, raw and normalised, fused) and what was decided
     (injected, below the relevance gate, over the budget, already injected in
     this session, quarantined), the tokens injected and the time taken -- or why
@@ -75,9 +76,14 @@ def render(entry: dict[str, Any]) -> str:
         lines.append(f"  prompt {prompt.get('sha256', '?')} ({prompt.get('chars', '?')} characters){said}")
     else:  # the time budget ended the run before its event was read
         lines.append("  prompt not read")
+    if isinstance(entry.get("note"), str):
+        lines.append(f"  note: {entry['note']}")
     if entry.get("query") is not None:
         used = " and ".join(entry.get("recalled_with") or []) or "nothing"
         lines.append(f"  query {entry['query']!r}; recalled with the {used}")
+    gate = _gate(entry.get("evidence"))
+    if gate:
+        lines.append(gate)
     candidates = [c for c in entry.get("candidates") or [] if isinstance(c, dict)]
     shown = [c for c in candidates if c.get("decision") in ("injected", "stale")]
     if shown:
@@ -92,6 +98,20 @@ def render(entry: dict[str, Any]) -> str:
         lines.append("  left out:")
         lines += [line for c in left for line in _candidate(c, WHY_NOT.get(str(c.get("decision")), "?"))]
     return "\n".join(lines)
+
+
+def _gate(evidence: Any) -> str:
+    """Which of the prompt's words opened the relevance gate, with their weights ("" when unknown)."""
+    if not isinstance(evidence, dict) or not isinstance(evidence.get("words"), dict):
+        return ""
+    words = {str(k): v for k, v in evidence["words"].items() if isinstance(v, int | float)}
+    opened = evidence.get("opened_by")
+    coverage = f"coverage {_number(evidence.get('coverage'))}"
+    if isinstance(opened, dict) and opened:
+        said = ", ".join(f"{word} {_number(weight)}" for word, weight in opened.items())
+        return f"  gate opened by {said} ({coverage} of {_number(sum(words.values()))})"
+    said = ", ".join(f"{word} {_number(weight)}" for word, weight in words.items()) or "none"
+    return f"  gate closed ({coverage}); the prompt's words: {said}"
 
 
 def _heading(entry: dict[str, Any]) -> str:

@@ -142,3 +142,30 @@ def _scalar(value: str, following: list[str]) -> str | None:
             block.append(line.strip())
         return " ".join(part for part in block if part) or None
     return value or None
+
+
+def shadowing(found: list[dict[str, Any]]) -> list[str]:
+    """The authored skills' names whose managed names (the guest's ``names``) may shadow one of ``found``.
+
+    Nothing when there is no managed skill to shadow: the guest need not be asked.
+    """
+    authored = [s["name"] for s in found if s["kind"] == "authored"]
+    return authored if len(authored) < len(found) else []
+
+
+def skill_table(root: Path, found: list[dict[str, Any]], claimed: set[str]) -> list[dict[str, Any]]:
+    """Every skill ``found`` with its kind, path, description and whether it is the one discovered.
+
+    ``claimed``: the managed names the authored skills take (:func:`shadowing`, read by the guest).
+    """
+    rows = [
+        {
+            "name": s["name"],
+            "kind": s["kind"],
+            "path": str(root / s["path"]),
+            "wins": s["kind"] == "authored" or s["name"] not in claimed,
+            "description": s.get("description"),
+        }
+        for s in found
+    ]
+    return sorted(rows, key=lambda r: (r["name"], r["kind"]))

@@ -4,8 +4,10 @@
   rest of the file kept byte for byte, written atomically; committed, so the team shares it);
 * the repository's ``.git/config`` (or ``~/.gitconfig`` with ``--global``) gets
   ``diff.rs-learn.textconv``, ``diff.rs-learn.cachetextconv`` (git caches each blob's text) and
-  ``merge.rs-learn.name`` / ``.driver``. Each driver runs this interpreter (``python -m
-  host_harness``), so it works whether or not ``rs-learn-host`` is on git's ``PATH``;
+  ``merge.rs-learn.name`` / ``.driver``. Each driver runs the installed ``rs-learn-host`` by its
+  absolute path, so it works whether or not the command is on git's ``PATH``, and never names a
+  Python package (D128); drivers an older version wrote as ``python -m <package>``, in either
+  configuration, are rewritten (``host_harness/integrations/legacy.py``);
 * the project's ``.gitignore`` gets the local state that must not be committed (the spool, the
   logs, the socket: ``host_harness/integrations/localstate.py``).
 
@@ -20,6 +22,7 @@ import sys
 from pathlib import Path
 
 from host_harness.fs import write_atomic
+from host_harness.integrations.legacy import fix_git
 from host_harness.integrations.localstate import gitignore_edit
 
 ATTRIBUTES = ".gm/**/*.db diff=rs-learn merge=rs-learn"
@@ -30,9 +33,13 @@ class InstallError(Exception):
     """Not a git repository, or git refused a setting."""
 
 
-def command(wasm: Path | None) -> str:
-    """The shell command that runs this harness (with ``--wasm`` when it is not the default)."""
-    words = [sys.executable, "-m", "host_harness"] + (["--wasm", str(wasm)] if wasm is not None else [])
+def command(wasm: Path | None, host: Path | None = None) -> str:
+    """The shell command that runs this harness (with ``--wasm`` when it is not the default).
+
+    ``host``: the installed ``rs-learn-host``; without it, this interpreter with the package.
+    """
+    base = [str(host)] if host is not None else [sys.executable, "-m", "host_harness"]
+    words = base + (["--wasm", str(wasm)] if wasm is not None else [])
     return " ".join(shlex.quote(word) for word in words)
 
 
@@ -46,10 +53,15 @@ def settings(base: str) -> dict[str, str]:
     }
 
 
-def install(where: Path, base: str, global_: bool = False) -> list[str]:
-    """Set up ``where``'s repository; return what changed (empty: it was already set up)."""
+def install(where: Path, base: str, global_: bool = False, host: Path | None = None) -> list[str]:
+    """Set up ``where``'s repository; return what changed (empty: it was already set up).
+
+    With ``host`` (the installed command), drivers of either configuration that run a Python package
+    are first rewritten to run it (:func:`~host_harness.integrations.legacy.fix_git`).
+    """
     top = Path(_git(where, "rev-parse", "--show-toplevel").strip())
-    changed = []
+    changed = [f"rewrote {fix} (ran the Python package, not the command)"
+               for fix in (fix_git(top, host) if host is not None else [])]
     attributes = top / ".gitattributes"
     old = attributes.read_bytes() if attributes.exists() else b""
     lines = old.decode("utf-8", "replace").splitlines()

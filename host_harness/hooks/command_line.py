@@ -5,9 +5,11 @@
 entry point needs from it (:class:`HookLine`): which hook, the time budget to arm at once, where to
 look for the project until the event says, and -- for a plain command line, one the fast path
 serves exactly as the full command line would -- the hook's :class:`HookOptions`. Anything else
-(``--wasm``, ``--native``, an out-of-range or malformed value) has no options: the full command
+(``--wasm``, ``--native``, a malformed value or an out-of-range timeout) has no options: the full command
 line (click, ``host_harness/cli/hook.py``) decides, and says why it rejects it. Either way the
 options reach the one pipeline (:func:`host_harness.hooks.pipeline.answer`) as :class:`HookOptions`.
+A ``--budget`` outside the guest's range is moved to the nearest allowed value, with a note the run
+logs (:func:`~host_harness.hooks.protocol.clamp_budget`).
 
 Standard library only (with the protocol's constants): the fast path reads it.
 """
@@ -34,6 +36,7 @@ class HookOptions:
     budget: int = protocol.DEFAULT_BUDGET_TOKENS
     timeout: float = protocol.DEFAULT_TIMEOUT_S
     log_prompts: bool = False  # the --log-prompts flag ($RS_LEARN_LOG_PROMPTS is read by the run)
+    budget_note: str | None = None  # the budget given was outside the guest's range: what was used
 
 
 @dataclass(frozen=True)
@@ -91,13 +94,14 @@ def _options(args: list[str], at: int) -> HookOptions | None:
         timeout = float(values["--timeout"] or protocol.DEFAULT_TIMEOUT_S)
     except ValueError:
         return None
-    (low, high), (shortest, longest) = protocol.BUDGET_RANGE, protocol.TIMEOUT_RANGE
-    if not (low <= budget <= high and shortest <= timeout <= longest):
+    shortest, longest = protocol.TIMEOUT_RANGE
+    if not shortest <= timeout <= longest:
         return None
+    budget, note = protocol.clamp_budget(command, budget)
     root = project or os.environ.get("RS_LEARN_PROJECT")
     if root is not None and not Path(root).is_dir():
         return None
-    return HookOptions(command, Path(root) if root else None, budget, timeout, log_prompts)
+    return HookOptions(command, Path(root) if root else None, budget, timeout, log_prompts, note)
 
 
 def _timeout(rest: list[str]) -> float:

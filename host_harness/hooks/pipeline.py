@@ -110,7 +110,8 @@ def answer(kind: type[Hook], options: HookOptions, wasm: Path | None = None, nat
     output = run_on_stdin(kind, HookConfig(
         wasm=wasm if wasm is not None else Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM),
         fallback_project=options.project if options.project is not None else Path.cwd(), native=native,
-        budget_tokens=options.budget, timeout_s=options.timeout, log_prompts=options.log_prompts, warm=warm))
+        budget_tokens=options.budget, timeout_s=options.timeout, log_prompts=options.log_prompts, warm=warm,
+        budget_note=options.budget_note))
     protocol.leave(output)
 
 
@@ -151,6 +152,7 @@ class HookConfig:
     scan_max: int | None = None  # a stale vector index bigger than this: keywords alone (None: HOOK_SCAN_MAX)
     log_prompts: bool = False  # the ledger keeps the prompt's text (its secrets redacted by the guest)
     warm: bool = False  # ask the project's warm server first, when one listens
+    budget_note: str | None = None  # --budget was outside the guest's range: logged, and in the ledger
 
 
 class Done(Exception):
@@ -285,6 +287,8 @@ class Hook:
             raise Skip(f"project directory {str(start)!r} does not exist")
         self.project = find_project(start)
         note_project(self.project)
+        if self.config.budget_note:
+            self.log(self.config.budget_note)
         self.arrived(self.project)
         if not self.worth_asking(self.project):
             return ""  # nothing here: not an error
@@ -367,7 +371,8 @@ class PromptSubmitHook(Hook):
     def arrived(self, project: Path) -> None:
         """The run to record from here on, whatever ends it."""
         self.recording = PromptRun(project, self.incoming, self.prompt, started=self.started,
-                                   log_prompts=self.config.log_prompts, cache_dir=self.config.cache_dir)
+                                   log_prompts=self.config.log_prompts, cache_dir=self.config.cache_dir,
+                                   note=self.config.budget_note)
         protocol.on_timeout(self.recording.timed_out)
 
     def worth_asking(self, project: Path) -> bool:
@@ -421,7 +426,8 @@ class PromptSubmitHook(Hook):
         super().gave_up(reason)
         if self.recording is None and self.project is not None and self.prompt and has_memory(self.project):
             self.recording = PromptRun(self.project, self.incoming, self.prompt, started=self.started,
-                                       log_prompts=self.config.log_prompts, cache_dir=self.config.cache_dir)
+                                       log_prompts=self.config.log_prompts, cache_dir=self.config.cache_dir,
+                                       note=self.config.budget_note)
         if self.recording is not None:
             self.recording.timed_out(reason)
         elif self.project is not None:

@@ -38,8 +38,10 @@ class PromptRun:
     """The host side of one prompt-submit run in ``project`` (see the module docstring)."""
 
     def __init__(self, project: Path, event: dict[str, Any], prompt: str, *, path: str = "direct",
-                 started: float, log_prompts: bool = False, cache_dir: Path | None = None) -> None:
+                 started: float, log_prompts: bool = False, cache_dir: Path | None = None,
+                 note: str | None = None) -> None:
         self.project, self.prompt, self.path, self.started = project, prompt, path, started
+        self.note = note  # said on the run's line (a --budget moved into the guest's range)
         self.log_prompts, self.cache_dir = log_prompts, cache_dir
         self.session = sessions.session_id(event)
         self.state: sessions.SessionState | None = None
@@ -151,6 +153,8 @@ class PromptRun:
         self.recorded = True
         head = {"ts": prompt_ledger.stamp(), "session": self.session, "event": "prompt", "path": self.path,
                 "prompt": prompt_ledger.digest(self.prompt)}
+        if self.note:
+            head["note"] = self.note
         _write(self.project, {**head, **entry}, self.started, self.cache_dir)
 
 

@@ -43,8 +43,33 @@ WARMING_S = 300.0  # a background compile younger than this is not started again
 EVENTS = {"prompt-submit": HOOK_EVENT, "session-start": SESSION_EVENT}  # hook command -> its event
 BUDGET_ENV = {"prompt-submit": "RS_LEARN_HOOK_BUDGET", "session-start": "RS_LEARN_SESSION_BUDGET"}
 TIMEOUT_ENV = "RS_LEARN_HOOK_TIMEOUT"
-BUDGET_RANGE = (1, 100_000)
 TIMEOUT_RANGE = (0.01, 60.0)
+# The section of contract.json whose MIN/MAX_BUDGET_TOKENS bound each hook's --budget: the range of the
+# verb the hook calls (auto_recall, session_start, capture_context), never restated here.
+BUDGET_SECTIONS = {"prompt-submit": "memory.verbs", "session-start": "learn.verbs",
+                   "session-context": "capture.verbs"}
+
+
+def budget_range(command: str) -> tuple[int, int]:
+    """The ``--budget`` range of hook ``command``: the guest's, from ``contract.json``."""
+    from host_harness.contract import section  # json only
+
+    values = section(BUDGET_SECTIONS.get(command, "memory.verbs"))
+    return int(values.MIN_BUDGET_TOKENS), int(values.MAX_BUDGET_TOKENS)
+
+
+def clamp_budget(command: str, budget: int) -> tuple[int, str | None]:
+    """``budget`` moved into the guest's range for ``command``, and what is said of it (``None``: in range).
+
+    A hook never refuses its budget (the prompt must go through with context): it runs with the
+    nearest allowed value and says so in the hook log and the ledger (``why``).
+    """
+    low, high = budget_range(command)
+    used = min(max(budget, low), high)
+    if used == budget:
+        return budget, None
+    return used, (f"--budget {budget} (or ${BUDGET_ENV.get(command, 'RS_LEARN_CAPTURE_BUDGET')}) is outside "
+                  f"the range of hook {command}, {low} to {high} tokens: ran with {used}")
 
 
 def process_started() -> float:

@@ -24,13 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from host_harness.integrations import jsonconf, jsonlayout, tomlconf
+from host_harness.integrations import jsonconf, jsonlayout, legacy, tomlconf
 from host_harness.integrations.edits import Edit, SetupError, home, read_text, target_of
 from host_harness.integrations.localstate import gitignore_edit
 
 AGENTS = ("claude-code", "codex", "cursor", "gemini", "vscode")
 SCOPES = ("project", "user")
 SERVER = "rs-learn"
+HOST_NAMES = jsonconf.HOST_NAMES
 # (event, hook command): recall at each prompt, skills and capture's context at a start, capture (issue 34)
 HOOKS = (("UserPromptSubmit", "prompt-submit"), ("SessionStart", "session-start"),
          ("SessionStart", "session-context"), ("PreCompact", "pre-compact"), ("Stop", "stop"),
@@ -109,12 +110,12 @@ def _files(agent: str, scope: str, project: Path, command: str) -> list[tuple[Pa
         servers = project / ".mcp.json" if scope == "project" else _claude_json(config)
         hooks = [(event, verb, f"{shlex.quote(command)} hook {verb}") for event, verb in HOOKS]
         entry = {"type": "stdio", "command": command, "args": ["mcp"], "env": {}}
-        return [(settings, lambda path, remove: _hooks_edit(path, hooks, remove)),
+        return [(settings, lambda path, remove: _hooks_edit(path, hooks, remove, Path(command))),
                 (servers, _server("mcpServers", entry))]
     if agent == "codex":
         path = project / ".codex" if scope == "project" else _codex_home()
         values = {"command": command, "args": ["mcp"]}
-        return [(path / "config.toml", lambda path, remove: _toml_edit(path, values, remove))]
+        return [(path / "config.toml", lambda path, remove: _toml_edit(path, values, remove, Path(command)))]
     if agent == "cursor":
         entry = {"command": command, "args": WORKSPACE_ARGS}
         return [(base / ".cursor" / "mcp.json", _server("mcpServers", entry))]
@@ -151,13 +152,15 @@ def _claude_json(config: Path) -> Path:
 def _json_edit(path: Path, key: str, entry: dict[str, Any], remove: bool,
                defaults: dict[str, Any] | None = None) -> Edit:
     wanted = json.dumps({key: {SERVER: entry | (defaults or {})}}, indent=2)
+    host = Path(entry["command"])
     if remove:
-        return _changed(path, wanted, lambda doc: jsonconf.drop_server(doc, key, SERVER), f"{key}.{SERVER}")
+        return _changed(path, wanted, lambda doc: jsonconf.drop_server(doc, key, SERVER), f"{key}.{SERVER}",
+                        host)
     return _changed(path, wanted, lambda doc: jsonconf.put_server(doc, key, SERVER, entry, defaults),
-                    f"{key}.{SERVER}")
+                    f"{key}.{SERVER}", host)
 
 
-def _hooks_edit(path: Path, hooks: list[tuple[str, str, str]], remove: bool) -> Edit:
+def _hooks_edit(path: Path, hooks: list[tuple[str, str, str]], remove: bool, host: Path) -> Edit:
     """Our hooks in Claude Code's settings: ``(event, hook command, command line)`` each."""
     events: dict[str, list[dict[str, Any]]] = {}
     for event, _, command in hooks:
@@ -171,26 +174,41 @@ def _hooks_edit(path: Path, hooks: list[tuple[str, str, str]], remove: bool) -> 
             else:
                 jsonconf.put_hook(doc, event, command, verb)
 
-    return _changed(path, wanted, change, "hooks " + ", ".join(events))
+    return _changed(path, wanted, change, "hooks " + ", ".join(events), host)
 
 
-def _changed(path: Path, wanted: str, change: Callable[[dict[str, Any]], object], what: str) -> Edit:
+def _changed(path: Path, wanted: str, change: Callable[[dict[str, Any]], object], what: str,
+             host: Path) -> Edit:
+    """A JSON file's edit: entries that run a Python package made to run ``host``, then ``change``."""
     old = read_text(path)
     try:
         doc = jsonconf.parse(path, old, wanted)
+        fixes = legacy.fix_doc(doc, host)
         change(doc)
     except SetupError as error:
         raise SetupError(f"{path}: {error}" if not str(error).startswith(str(path)) else str(error)) from None
     # nothing to remove from a file that does not exist
     new = None if old is None and not doc else jsonlayout.render(doc, old)
-    return Edit(path, old, new, what)
+    return Edit(path, old, new, what, tuple(map(str, fixes)))
 
 
-def _toml_edit(path: Path, values: dict[str, Any], remove: bool) -> Edit:
+def _toml_edit(path: Path, values: dict[str, Any], remove: bool, host: Path) -> Edit:
     old = read_text(path)
     try:
-        new = (tomlconf.drop_table(old, SERVER) if remove
-               else tomlconf.put_table(old, SERVER, values, CODEX_DEFAULTS))
+        fixed, fixes = legacy.fix_toml(old, host)
+        new = (tomlconf.drop_table(fixed, SERVER) if remove
+               else tomlconf.put_table(fixed, SERVER, values, CODEX_DEFAULTS))
     except SetupError as error:
         raise SetupError(f"{path}: {error}") from None
-    return Edit(path, old, new, f"[{tomlconf.ROOT}.{SERVER}]")
+    return Edit(path, old, new, f"[{tomlconf.ROOT}.{SERVER}]", tuple(map(str, fixes)))
+
+
+def config_files(project: Path) -> list[Path]:
+    """Every file ``setup`` writes for any agent in either scope, for ``project`` (``doctor`` reads them)."""
+    found: list[Path] = []
+    for agent in AGENTS:
+        for scope in SCOPES:
+            for path, _ in _files(agent, scope, project, HOST_NAMES[0]):
+                if path not in found:
+                    found.append(path)
+    return found

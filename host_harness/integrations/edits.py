@@ -35,6 +35,7 @@ class Edit:
     old: str | None
     new: str | None
     what: str  # what changes, for the report ("mcpServers.rs-learn", "2 hooks", ...)
+    rewrote: tuple[str, ...] = ()  # entries that ran a Python package, now the command (legacy.Fix)
 
     @property
     def changes(self) -> bool:

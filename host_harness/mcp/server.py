@@ -31,7 +31,6 @@ import time
 from typing import Any, cast
 
 import anyio
-import anyio.to_thread
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
@@ -57,7 +56,7 @@ from mcp.types import (
 from host_harness import __version__
 from host_harness.config import MemoryConfig
 from host_harness.fs import skills, valid_name
-from host_harness.mcp.early import Early
+from host_harness.mcp.eras import serve_both_eras
 from host_harness.mcp.outputs import OUTPUTS
 from host_harness.mcp.schemas import Schema, memory_schemas, structured_schemas
 from host_harness.mcp.stdin import StdinLines
@@ -122,28 +121,25 @@ class RsLearnServer(Server[Any]):
             on_read_resource=self._read_resource,
         )
 
-    def run_stdio(self, early: Early | None = None) -> None:
+    def run_stdio(self) -> None:
         """Serve one client over stdin and stdout until it closes stdin, or SIGTERM or SIGINT arrives.
 
-        A signal cancels the serving from inside the event loop (a ``KeyboardInterrupt`` raised by a
-        signal handler can land inside the loop's own bookkeeping) without waiting for the client's
-        next line (:class:`~host_harness.mcp.stdin.StdinLines`); a tool call the guest is running
-        still finishes on the guest's thread before the stores close. With ``early`` (the responder
-        that answered the handshake before the SDK was imported, :mod:`host_harness.mcp.early`), the
-        session is taken over from it: its kept messages first, its answers not repeated.
+        Every message is answered by the SDK, each request in the protocol era it is sent in
+        (:mod:`host_harness.mcp.eras`). A signal cancels the serving from inside the event loop (a
+        ``KeyboardInterrupt`` raised by a signal handler can land inside the loop's own bookkeeping)
+        without waiting for the client's next line (:class:`~host_harness.mcp.stdin.StdinLines`); a
+        tool call the guest is running still finishes on the guest's thread before the stores close.
         """
-        anyio.run(self._serve_stdio, early)
+        anyio.run(self._serve_stdio)
 
-    async def _serve_stdio(self, early: Early | None) -> None:
+    async def _serve_stdio(self) -> None:
         # the SDK's own reader would hold a signal until the client's next line
-        lines = StdinLines(source=early.readline if early is not None else None)
-        stdin = cast("anyio.AsyncFile[str]", lines)
-        stdout = cast("anyio.AsyncFile[str]", EarlyOutput(early)) if early is not None else None
+        lines = StdinLines()
         try:
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(_cancel_on_signals, tasks.cancel_scope)
-                async with stdio_server(stdin=stdin, stdout=stdout) as (read, write):
-                    await self.run(read, write, self.create_initialization_options())
+                async with stdio_server(stdin=cast("anyio.AsyncFile[str]", lines)) as (read, write):
+                    await serve_both_eras(self, read, write, self.create_initialization_options())
                 tasks.cancel_scope.cancel()  # stdin closed: stop waiting for signals
         finally:
             lines.close()
@@ -255,20 +251,6 @@ class RsLearnServer(Server[Any]):
         except (OSError, UnicodeDecodeError) as error:
             raise MCPError(code=INTERNAL_ERROR, message=f"internal: cannot read the managed skill {name!r}: "
                                                         f"{error}", data=uri) from error
-
-
-class EarlyOutput:
-    """The SDK server's stdout after an early start: its messages through :meth:`Early.write`."""
-
-    def __init__(self, early: Early) -> None:
-        self._early = early
-
-    async def write(self, text: str) -> None:
-        """Write (or drop) one message, off the event loop (the client may be slow to read)."""
-        await anyio.to_thread.run_sync(self._early.write, text)
-
-    async def flush(self) -> None:
-        """Nothing: every message is written whole."""
 
 
 async def _cancel_on_signals(scope: anyio.CancelScope) -> None:

@@ -9,16 +9,13 @@ loop; a cancelled server stops waiting at once and the process exits without tha
 As the SDK does for its own reader, stdin's descriptor is taken over: the lines are read from a
 private duplicate, and descriptor 0 points at the null device while the server runs, so nothing
 else in the process (or a child it starts) reads the client's messages; :meth:`StdinLines.close`
-points it back. Given a ``source`` instead (the early responder's
-:meth:`~host_harness.mcp.early.Early.readline`, which has taken descriptor 0 over already), the
-lines come from there.
+points it back.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
 
 import anyio
 import anyio.from_thread
@@ -28,19 +25,16 @@ import anyio.lowlevel
 class StdinLines:
     """An async iterator over the lines of descriptor 0, read on a daemon thread (start it in the loop)."""
 
-    def __init__(self, fd: int = 0, source: Callable[[], bytes] | None = None) -> None:
+    def __init__(self, fd: int = 0) -> None:
         self._fd = fd
-        self._private: int | None = None
-        if source is None:
-            self._private = os.dup(fd)  # not inheritable: no child gets the client's pipe
-            devnull = os.open(os.devnull, os.O_RDONLY)
-            try:
-                os.dup2(devnull, fd)
-            finally:
-                os.close(devnull)
-            # never closed: the reader may still be blocked on it when the server has finished
-            source = os.fdopen(self._private, "rb", closefd=False).readline
-        self._readline = source
+        self._private = os.dup(fd)  # not inheritable: no child gets the client's pipe
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        try:
+            os.dup2(devnull, fd)
+        finally:
+            os.close(devnull)
+        # never closed: the reader may still be blocked on it when the server has finished
+        self._readline = os.fdopen(self._private, "rb", closefd=False).readline
         self._send, self._receive = anyio.create_memory_object_stream[str](0)
         self._reader = threading.Thread(target=self._read, args=(anyio.lowlevel.current_token(),),
                                         name="rs-learn-mcp-stdin", daemon=True)
@@ -72,5 +66,4 @@ class StdinLines:
     def close(self) -> None:
         """Stop listening and give descriptor 0 back its stream (the reader thread is left to the exit)."""
         self._receive.close()
-        if self._private is not None:
-            os.dup2(self._private, self._fd)
+        os.dup2(self._private, self._fd)

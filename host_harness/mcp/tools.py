@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
-
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from typing import TYPE_CHECKING, Any
 
 from host_harness.contract import section
 from host_harness.mcp.schemas import Schema
+
+if TYPE_CHECKING:  # the SDK is imported where a result is built: ``mcp --help`` lists the tools without it
+    from mcp.types import CallToolResult, ToolAnnotations
 
 JSON_TYPES: dict[str, type | tuple[type, ...]] = {
     "array": list, "object": dict, "integer": int, "number": (int, float), "boolean": bool,
@@ -38,6 +39,8 @@ class ToolSpec:
 
     def annotations(self) -> ToolAnnotations:
         """The MCP tool annotations (every tool works on the project's own store: closed world)."""
+        from mcp.types import ToolAnnotations
+
         return ToolAnnotations(
             title=self.title,
             read_only_hint=self.read_only,
@@ -204,6 +207,8 @@ def tool_result(envelope: dict[str, Any]) -> CallToolResult:
     ``isError`` follows the data's ``isError`` (``learn`` reports a shadowed or missing skill that
     way after storing the lesson). An error envelope is ``isError: true`` with the guest's message.
     """
+    from mcp.types import CallToolResult, TextContent
+
     if envelope.get("ok") is not True:
         message = str(envelope.get("error", "internal: the guest returned no error message"))
         return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)

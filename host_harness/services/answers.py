@@ -1,6 +1,6 @@
 """``AnswerLedger``: where calls made with a spool claim's token record their answers.
 
-Two implement it: the SQLite file ATTACHed to every store (``host_harness/spool/replay.py``) and a
+Two implement it: the SQLite file ATTACHed to every store (``host_harness/store/replay.py``) and a
 table of the PostgreSQL store (``host_harness/store/pg/replay.py``).
 """
 
@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 
 class AnswerLedger(Protocol):
-    """Where calls made with a token record their answers (``host_harness/spool/replay.py``)."""
+    """Where calls made with a token record their answers (``host_harness/store/replay.py``)."""
 
     @property
     def path(self) -> Path:

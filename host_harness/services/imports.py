@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +79,19 @@ class HostServices(Stores):
         with self._op("kv_put"):
             route = self.router.route(ns)
             self._store(route.db)[0].put(route.ns, key, value)
+
+    def kv_get_many(self, ns: str, keys: Sequence[str]) -> list[bytes | None]:
+        """``host-kv-get`` of several keys (contract v2: one crossing), in order."""
+        return [self.kv_get(ns, key) for key in keys]
+
+    def kv_put_many(self, ns: str, items: Sequence[tuple[str, bytes]]) -> None:
+        """``host-kv-put`` of several entries, in order; every key is checked before any is written."""
+        with self._op("kv_put"):
+            check_name(ns, "namespace")
+            for key, _ in items:
+                check_name(key, "key")
+        for key, value in items:
+            self.kv_put(ns, key, value)
 
     def kv_query(self, ns: str, q: str, limit: int) -> list[tuple[str, bytes]]:
         """``host-kv-query``."""

@@ -67,7 +67,7 @@ class Stores(Transactions):
 
     def answer_ledger(self, path: Path) -> AnswerLedger:
         """The spool's replay ledger: the SQLite file ``path``, or a table of the PostgreSQL store."""
-        from host_harness.spool.replay import Ledger
+        from host_harness.store.replay import Ledger
 
         if self.store.is_postgresql:
             from host_harness.store.pg.replay import PgLedger

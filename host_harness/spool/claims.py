@@ -1,7 +1,7 @@
 """Claims: a request moved to ``work/<token>/<verb>/<name>`` while it is being answered.
 
 The token is random (16 hex digits) and names the claim for good: it survives a crash in the
-claim's path, and the replay ledger (``host_harness/spool/replay.py``) records the call's answer
+claim's path, and the replay ledger (``host_harness/store/replay.py``) records the call's answer
 under it. Claiming is a rename, atomic within a file system. When ``in/`` lives on another file
 system than ``work/`` (a mount), the rename fails with ``EXDEV`` and the request is copied instead:
 first a marker ``work/<token>/.source`` naming the source (device, inode, size, mtime), then the

@@ -12,7 +12,7 @@ One request, step by step (crash-safe at every point):
    first, so a claim never coexists with an answer that is not its own);
 2. read and decode the body, ``guest.dispatch(verb, body, token=...)``: one transaction,
    which also records the envelope under the token in the replay ledger when the call
-   changed anything (``host_harness/spool/replay.py``);
+   changed anything (``host_harness/store/replay.py``);
 3. write ``out/<N>.json`` atomically (a temp file in ``out/``, fsync, rename, fsync);
 4. remove the claim.
 

@@ -8,7 +8,11 @@
 * :class:`Digest`, :func:`tracked` -- the digests of the vector namespaces (``digest.py``);
 * :class:`LockBudget`, :class:`WriteLockBusy`, :func:`is_busy` -- lock waits (``locks.py``; the
   writers' queue is ``queue.py``);
-* :mod:`~host_harness.store.sqlite_files` -- the files SQLite opens, checked first.
+* :mod:`~host_harness.store.sqlite_files` -- the files SQLite opens, checked first;
+* :mod:`~host_harness.store.topk` -- the cosine top-k over float32 rows both stores rank vectors by
+  (the SQLite store's scan and persisted index in ``host_harness.vectors``, and ``pg/vectors.py``);
+* :mod:`~host_harness.store.replay` -- the spool's replay ledger in SQLite (``pg/replay.py`` keeps it
+  in the PostgreSQL store).
 
 ``enabled_list.py`` (editing ``.gm/disciplines/enabled.txt``, which the router reads) is imported by
 its own name: it needs the guest's secret check, which a hook or a call never loads. ``pg/`` is the

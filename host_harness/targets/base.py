@@ -117,7 +117,7 @@ class BaseGuest(ABC):
         """Serve one spool verb; returns the JSON envelope (a host failure becomes an error envelope).
 
         With a ``token`` (the spool's claim) and a ledger on the services, the envelope is recorded
-        under the token in the transaction that commits the call (``host_harness/spool/replay.py``).
+        under the token in the transaction that commits the call (``host_harness/store/replay.py``).
         """
         try:
             _require_unicode(verb=verb, body=body)

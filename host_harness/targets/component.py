@@ -34,7 +34,7 @@ from wasmtime.component import Func, Linker
 
 from host_harness.errors import GuestError, GuestTrap, HostError, StoreError
 from host_harness.services import HostServices
-from host_harness.targets import accel, codec
+from host_harness.targets import codec
 from host_harness.targets.base import BaseGuest
 from host_harness.targets.runtime import Runtime, load_component
 
@@ -58,25 +58,27 @@ class HostImports:
         funcs = (self.kv_get, self.kv_put, self.kv_query, self.vec_search, self.log, self.now_ms)
         with linker.root() as root:
             for name, func in zip(IMPORTS, funcs, strict=True):
-                root.add_func(name, accel.Typed(func))
+                root.add_func(name, func)
 
     def _failed(self, where: str, error: Exception) -> None:
         """Record a failure unless the services already did (they record storage errors)."""
         if isinstance(error, StoreError) or not isinstance(error, HostError):
             self.services.record_failure(where, error)
 
-    def kv_get(self, _store: Any, ns: str, key: str) -> bytes | None:
-        """Serve ``host-kv-get``; a failure answers ``none`` and fails the call."""
+    def kv_get(self, _store: Any, ns: str, keys: str) -> str:
+        """Serve ``host-kv-get`` (a pack of keys -> a pack of values); a failure answers none."""
+        wanted: list[str] = []
         try:
-            return codec.lower_option_bytes(self.services.kv_get(ns, key))
+            wanted = codec.lift_keys(keys)
+            return codec.lower_pack(self.services.kv_get_many(ns, wanted))
         except Exception as error:
             self._failed("host-kv-get", error)
-            return None
+            return codec.lower_pack([None] * len(wanted))
 
-    def kv_put(self, _store: Any, ns: str, key: str, value: Any) -> str | None:
-        """Serve ``host-kv-put``; every error is answered as ``err(message)``."""
+    def kv_put(self, _store: Any, ns: str, entries: str) -> str | None:
+        """Serve ``host-kv-put`` (a pack of key, value, ...); every error answers ``err(message)``."""
         try:
-            self.services.kv_put(ns, key, codec.lift_bytes(value))
+            self.services.kv_put_many(ns, codec.lift_pairs(entries))
         except StoreError as error:  # the contract: the guest decides
             return codec.lower_unit_result(str(error))
         except Exception as error:
@@ -84,21 +86,21 @@ class HostImports:
             return codec.lower_unit_result(str(error))
         return codec.lower_unit_result(None)
 
-    def kv_query(self, _store: Any, ns: str, q: str, limit: int) -> list[Any]:
-        """Serve ``host-kv-query``; a failure answers ``[]`` and fails the call."""
+    def kv_query(self, _store: Any, ns: str, q: str, limit: int) -> str:
+        """Serve ``host-kv-query`` (a pack of key, value, ...); a failure answers none and fails the call."""
         try:
-            return codec.lower_entries(self.services.kv_query(ns, q, limit))
+            return codec.lower_pairs(self.services.kv_query(ns, q, limit))
         except Exception as error:
             self._failed("host-kv-query", error)
-            return []
+            return codec.lower_pack([])
 
-    def vec_search(self, _store: Any, ns: str, query: Any, k: int) -> list[Any]:
-        """Serve ``host-vec-search``; a failure answers ``[]`` and fails the call."""
+    def vec_search(self, _store: Any, ns: str, query: str, k: int) -> str:
+        """Serve ``host-vec-search`` (a blob of f32s -> a pack of key, score); a failure answers ``[]``."""
         try:
             return codec.lower_hits(self.services.vec_search(ns, codec.lift_floats(query), k))
         except Exception as error:
             self._failed("host-vec-search", error)
-            return []
+            return codec.lower_pack([])
 
     def log(self, _store: Any, level: int, msg: str) -> None:
         """Serve ``host-log``."""

@@ -16,6 +16,7 @@ import: the wasm path of the harness never loads the guest's model.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from guest import host as guest_host
@@ -44,6 +45,20 @@ class GuestHost(guest_host.HostWrapper):
         """``host-kv-put``."""
         try:
             self.inner.kv_put(ns, key, value)
+        except HostError as error:
+            raise guest_host.HostError(str(error)) from error
+
+    def kv_get_many(self, ns: str, keys: Sequence[str]) -> list[bytes | None]:
+        """``host-kv-get`` of several keys."""
+        try:
+            return self.inner.kv_get_many(ns, keys)
+        except HostError as error:
+            raise guest_host.HostError(str(error)) from error
+
+    def kv_put_many(self, ns: str, items: Sequence[tuple[str, bytes]]) -> None:
+        """``host-kv-put`` of several entries."""
+        try:
+            self.inner.kv_put_many(ns, items)
         except HostError as error:
             raise guest_host.HostError(str(error)) from error
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.metadata
 import json
 import logging
 import os
@@ -47,7 +48,6 @@ from wasmtime import Config, Engine, WasmtimeError
 from wasmtime.component import Component
 
 from host_harness.cachedir import CACHE_ENV, default_cache_dir, flock_within
-from host_harness.targets import accel
 
 ENGINE_FLAVOUR = "epoch"  # part of the cache key: artifacts depend on the engine configuration
 CACHE_KEEP = 4  # artifacts kept per cache directory (newest first); each is ~50 MB
@@ -55,7 +55,7 @@ TICK_S = 0.05
 LOCK_WAIT_S = 600.0  # how long a compile waits for another process compiling the same artifact
 COMPILE_SECONDS = "compile-seconds.json"  # {"<artifact>@<machine>": seconds}, in the cache directory
 COMPILE_SECONDS_KEEP = 16  # measurements kept (the newest)
-WASMTIME_VERSION = accel.WASMTIME_VERSION
+WASMTIME_VERSION = importlib.metadata.version("wasmtime")
 
 __all__ = ["CACHE_ENV", "Runtime", "default_cache_dir", "load_component", "make_engine"]
 
@@ -302,7 +302,6 @@ class Runtime:
     """An engine, the compiled component and the engine's deadline clock; share it between guests."""
 
     def __init__(self, engine: Engine, component: Component) -> None:
-        accel.install()  # faster calls on the tested wasmtime-py versions (docs/decisions.md D7)
         self.engine = engine
         self.component = component
         self.ticker = Ticker(engine)

@@ -2,8 +2,13 @@
 
 Every request must carry the token -- ``?token=…`` (the URL ``rs-learn-host ui`` prints, and the
 page's own links) or the ``X-RS-Learn-Token`` header (the page's API calls) -- compared in constant
-time; any other request is answered 403, and so is one whose ``Host`` is not the loopback address
-(a DNS-rebinding page). Answers are never cached and never send a referrer (the token is in the URL).
+time; any other request is answered 403, and so is one whose ``Host`` is not exactly the loopback
+address and this server's port (a DNS-rebinding page; ``127.0.0.1:42567@evil.com`` is no host), and
+a write (any method but GET and HEAD) whose ``Origin`` is not this page's own (a page of another site
+that learnt the token; a browser always sends ``Origin`` with a POST, ``null`` included; a request
+without one is not a browser's). ``GET /favicon.ico`` alone is answered without the token -- ``204``,
+nothing -- so a browser's own request for it is no error. Answers are never cached and never send a
+referrer (the token is in the URL).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import hmac
 import html
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
@@ -23,13 +29,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from host_harness.ui import library, memories, prompts
+from host_harness.ui import library, memories, prompts, sessions
 from host_harness.ui.backend import Backend, UiError
 from host_harness.ui.overview import overview
 
 HEADER = "x-rs-learn-token"
 log = logging.getLogger("rs_learn.ui")
-LOOPBACK = ("127.0.0.1", "localhost")
+HOST_RE = re.compile(r"(127\.0\.0\.1|localhost)(?::([0-9]{1,5}))?")
+READS = ("GET", "HEAD")
 STATIC = {"app.css": "text/css; charset=utf-8", "app.js": "text/javascript; charset=utf-8"}
 SECURITY = {
     "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self';"
@@ -52,7 +59,10 @@ class TokenGuard:
         """Pass an authorised HTTP request on; refuse every other one."""
         if scope["type"] != "http":  # lifespan is off; websockets are not served
             return await self.app(scope, receive, send) if scope["type"] == "lifespan" else None
-        if not (self._host_ok(scope) and self._token_ok(scope)):
+        host = _host(scope)
+        if host is not None and scope["path"] == "/favicon.ico" and scope["method"] in READS:
+            return await Response(None, 204, headers=SECURITY)(scope, receive, send)
+        if host is None or not self._token_ok(scope) or not _origin_ok(scope, host):
             refused = Response("403 Forbidden: this page needs the token rs-learn-host ui printed\n", 403,
                                headers=SECURITY, media_type="text/plain")
             return await refused(scope, receive, send)
@@ -65,10 +75,26 @@ class TokenGuard:
             given = values[0].encode("latin-1", "replace") if len(values) == 1 else b""
         return hmac.compare_digest(given, self.token)
 
-    @staticmethod
-    def _host_ok(scope: Scope) -> bool:
-        host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
-        return host.rsplit(":", 1)[0] in LOOPBACK
+
+
+def _host(scope: Scope) -> str | None:
+    """The request's ``Host`` when it is exactly a loopback name and this server's port (or none)."""
+    host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+    match = HOST_RE.fullmatch(host)
+    if match is None:
+        return None
+    server = scope.get("server")
+    port = match.group(2)
+    expected = server[1] if server else None
+    return host if port is None or expected is None or int(port) == expected else None
+
+
+def _origin_ok(scope: Scope, host: str) -> bool:
+    """Whether a write comes from this page (reads are not checked: a foreign page cannot read them)."""
+    if scope["method"] in READS:
+        return True
+    origin = dict(scope["headers"]).get(b"origin")
+    return origin is None or origin.decode("latin-1") == f"http://{host}"
 
 
 def static_text(name: str) -> str:
@@ -128,6 +154,8 @@ def build(backend: Backend, token: str) -> ASGIApp:
         Route("/api/approve", api(lambda r: _with(body(r), memories.approve, backend)), methods=["POST"]),
         Route("/api/prompts", api(lambda r: prompts.timeline(backend.root, param(r, "session")))),
         Route("/api/overview", api(lambda r: overview(backend))),
+        Route("/api/captured", api(lambda r: sessions.captured(backend, param(r, "session").strip()))),
+        Route("/api/next-session", api(lambda r: sessions.next_start(backend))),
         Route("/api/archive", api(lambda r: library.archive(backend, param(r, "ns")))),
         Route("/api/archive/{ident}", api(lambda r: library.block(backend, r.path_params["ident"],
                                                                   param(r, "ns")))),

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from host_harness.cli.learn import shadowing, skill_table
 from host_harness.fs import confine
-from host_harness.fs.skills import discover
+from host_harness.fs.skills import discover, shadowing, skill_table
 from host_harness.ui.backend import Backend
 
 MAX_RECORDS = 100  # query_records' own limit

@@ -21,6 +21,8 @@ PAGE = 50  # memories a listing answers at most
 MAX_CALLS = 20  # list_memories pages one listing reads at most (each looks at 1,000 entries at most)
 SEARCH_HITS = 20
 MAX_CHAIN = 50
+GATE = {"injected": "passes", "stale": "passes", "budget": "passes", "limit": "passes", "seen": "passes",
+        "quarantined": "quarantined", "gate": "below"}  # auto_recall's decision -> the search's mark
 
 
 class Filters:
@@ -67,35 +69,50 @@ def _day(value: str, name: str, plus_ms: int) -> int | None:
 async def page(backend: Backend, filters: Filters) -> dict[str, Any]:
     """``{memories, next, searched}``: a search's hits, or a listing's next page of what the filters keep."""
     if filters.query:
-        return {"memories": await _search(backend, filters), "next": None, "searched": True}
+        return await _search(backend, filters)
     body: dict[str, Any] = {"namespace": filters.namespace, "limit": MAX_PAGE,
                             "include": [name for name in ("superseded", "forgotten") if filters.show == name],
                             "stale": filters.show == "stale", "quarantined": filters.show == "quarantined"}
     shown: list[dict[str, Any]] = []
     cursor = filters.cursor
     for _ in range(MAX_CALLS):
+        body["limit"] = PAGE - len(shown)  # a memory the filters drop here still ends the guest's page
         data = await backend.call("list_memories", {**body, **({"cursor": cursor} if cursor else {})})
         shown += [memory for memory in data["memories"] if filters.keeps(memory)]
         cursor = data["next"]
         if cursor is None or len(shown) >= PAGE:
             break
-    return {"memories": shown, "next": cursor, "searched": False}
+    whole = "total" in data and not (filters.cursor or filters.origin or filters.since or filters.until)
+    return {"memories": shown, "next": cursor, "searched": False,
+            **({"total": data["total"]} if whole else {})}
 
 
-async def _search(backend: Backend, filters: Filters) -> list[dict[str, Any]]:
-    """Recall's hits for the query (in the chosen store), completed with their files and links."""
+async def _search(backend: Backend, filters: Filters) -> dict[str, Any]:
+    """Recall's hits for the query (in the chosen store), completed with their files and links.
+
+    Each hit says where it stands with the hook's relevance gate (``gate``: ``passes`` -- the hook
+    would inject it for this prompt, budget aside --, ``quarantined``, or ``below``: no evidence for
+    it), as ``auto_recall`` decides for the same words; ``gate`` of the answer says whether the store
+    as a whole had evidence (and why not).
+    """
     if filters.show in ("superseded", "forgotten"):
         raise UiError("a search finds current memories only: clear the search to list superseded or "
                       "forgotten ones")
     query = filters.query if filters.namespace == "default" else f"@{filters.namespace} {filters.query}"
     hits = await backend.call("recall", {"query": query, "limit": SEARCH_HITS})
+    hook = await backend.call("auto_recall", {"prompt": query, "limit": SEARCH_HITS,
+                                              "budget_tokens": 100_000})
+    decided = {(c["namespace"], c["id"]): c["decision"] for c in hook["candidates"]}
     found = []
     for hit in hits:
         memory = await backend.call("get_memory", {"id": hit["id"], "namespace": hit["namespace"]})
         memory["score"] = hit["score"]
+        memory["gate"] = GATE.get(decided.get((hit["namespace"], hit["id"]), ""), "below")
         if filters.keeps(memory):
             found.append(memory)
-    return found
+    evidence = hook["evidence"]
+    return {"memories": found, "next": None, "searched": True,
+            "gate": {"passed": bool(evidence.get("passed", True)), "why": evidence.get("why")}}
 
 
 async def detail(backend: Backend, memory_id: str, namespace: str | None) -> dict[str, Any]:

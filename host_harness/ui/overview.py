@@ -5,25 +5,25 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from host_harness.contract import section
 from host_harness.fs.skills import discover
 from host_harness.ui import prompts
-from host_harness.ui.backend import Backend
+from host_harness.ui.backend import Backend, background
 from host_harness.ui.library import records
 
-MAX_PAGE: int = section("memory.listing").MAX_PAGE
 KINDS = {"checklist": "checklists", "todo": "todos", "session_note": "session notes"}
-MAX_STALE_CALLS = 20  # list_memories pages read to count stale memories, per store
 
 
 async def overview(backend: Backend) -> dict[str, Any]:
-    """Counts by kind and store, size, index freshness, stale and quarantined, and the ledger's chart."""
+    """Counts by kind and store, size, index freshness, stale and quarantined, and the ledger's chart.
+
+    Its guest calls give way to those of any other request (:func:`~host_harness.ui.backend.background`).
+    """
+    background()
     stores = []
     for namespace in await backend.namespaces():
         stats = await backend.call("stats", {"namespace": namespace})
-        stale, exact = await _stale(backend, namespace)
-        stores.append({"namespace": namespace, "memories": stats["memories"], "stale": stale,
-                       "stale_exact": exact,
+        stores.append({"namespace": namespace, "memories": stats["memories"],
+                       "stale": await _stale(backend, namespace),
                        "embedder_current": stats["embedder"] in (None, stats["current_embedder"]),
                        "terms_current": stats["terms"] in (None, stats["current_terms"])})
     held = await backend.call("list_quarantined", {})
@@ -42,15 +42,10 @@ async def overview(backend: Backend) -> dict[str, Any]:
     }
 
 
-async def _stale(backend: Backend, namespace: str) -> tuple[int, bool]:
-    """How many memories of the store are stale (and whether every page was read to count them)."""
-    count, cursor = 0, None
-    for _ in range(MAX_STALE_CALLS):
-        data = await backend.call("list_memories", {"namespace": namespace, "stale": True, "limit": MAX_PAGE,
-                                                    **({"cursor": cursor} if cursor else {})})
-        count += len(data["memories"])
-        cursor = data["next"]
-        if cursor is None:
-            return count, True
-    return count, False
+async def _stale(backend: Backend, namespace: str) -> int:
+    """How many memories of the store are stale: the ``total`` of one stale page.
 
+    The guest counts them from the memories that cite files, not by reading the store.
+    """
+    data = await backend.call("list_memories", {"namespace": namespace, "stale": True, "limit": 1})
+    return int(data["total"])

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from host_harness.fs import write_durably
-from host_harness.vectors.table import F32, Matrix, normalise
+from host_harness.store.topk import F32, Matrix, normalise
 
 STREAM_ROWS = 65536  # rows read, normalised and sign-bitted at a time when a base is built
 U64 = np.dtype("<u8")

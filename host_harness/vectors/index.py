@@ -51,8 +51,8 @@ from host_harness.cachedir import flock_within
 from host_harness.config import ConfigError
 from host_harness.fs import write_atomic
 from host_harness.store import Digest
+from host_harness.store.topk import Matrix, VectorTable, ranked, top_rows
 from host_harness.vectors.files import Base, append_delta, encode_delta, read_delta, sign_bits
-from host_harness.vectors.table import Matrix, VectorTable, ranked, top_rows
 
 FORMAT = 2  # 2: sign bits stored word-major
 SUBDIR = "vectors"

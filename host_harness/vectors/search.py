@@ -38,8 +38,8 @@ import logging
 from collections.abc import Callable, Sequence
 
 from host_harness.store import Digest, SqliteKV, tracked
+from host_harness.store.topk import VectorTable, unit_query
 from host_harness.vectors.index import IndexDir, IndexPolicy, Snapshot
-from host_harness.vectors.table import VectorTable, unit_query
 
 log = logging.getLogger("rs_learn.host")
 

@@ -1,6 +1,6 @@
 """``PgLedger``: the exec spool's replay ledger as a table of the PostgreSQL store.
 
-The same rules as the SQLite ledger (``host_harness/spool/replay.py``): a call made for a spool
+The same rules as the SQLite ledger (``host_harness/store/replay.py``): a call made for a spool
 claim records its envelope under the claim's token *in the transaction that commits the call*, so
 a watcher killed between the commit and the answer answers from the ledger on restart instead of
 running the call twice. Here the ledger is ``rs_learn_ledger`` in the store's own database: the

@@ -1,7 +1,7 @@
 """``PgVectorIndex``: ``host-vec-search`` on the PostgreSQL store, answered by pgvector.
 
 PostgreSQL picks the candidates, this module scores them: the candidates' stored values are
-rescored exactly with ``host_harness.vectors.table`` (the SQLite store's code), so scores, the
+rescored exactly with ``host_harness.store.topk`` (the SQLite store's code), so scores, the
 treatment of zero and corrupt vectors, and ties by key are the same on both stores.
 
 * **exact** (below ``approx_min`` vectors in the namespace, other dimensions than the HNSW
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from host_harness.store.digest import tracked
 from host_harness.store.pg.kv import MAX_VECTOR_DIM, ROWS, PgKV
 from host_harness.store.pg.schema import HNSW_DIM
-from host_harness.vectors import Matrix, VectorTable, unit_query
+from host_harness.store.topk import Matrix, VectorTable, unit_query
 
 APPROX_MIN = 50_000  # measured crossover on the realistic corpus: docs/decisions.md D49
 CANDIDATES = 200

@@ -14,6 +14,7 @@ let busy = false;      // an edit is open or a write is on its way: polling wait
 let stamp = null;      // the store's change stamp when the view was last read
 let lastRead = 0;      // when (Date.now()) the view was last read
 let reading = false;   // a read of the view is on its way
+let cursors = [];      // the listing's pages before this one: the "next" that led to each
 
 function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
@@ -70,16 +71,33 @@ async function memoriesPage(first) {
     const form = document.getElementById("filters");
     const stores = await api("api/namespaces");
     form.ns.replaceChildren(...stores.map((ns) => h("option", {value: ns}, ns)));
-    form.addEventListener("submit", (event) => { event.preventDefault(); shown = ""; refresh(); });
-    form.addEventListener("change", () => { shown = ""; refresh(); });
+    form.addEventListener("submit", (event) => { event.preventDefault(); cursors = []; shown = ""; refresh(); });
+    form.addEventListener("change", () => { cursors = []; shown = ""; refresh(); });
   }
-  const data = await api(`api/memories?${memoryQuery()}`);
+  if (first) cursors = [];
+  const params = memoryQuery();
+  const cursor = cursors[cursors.length - 1];
+  if (cursor && !params.get("q")) params.set("cursor", cursor);
+  const data = await api(`api/memories?${params}`);
   if (!render(data)) return;
   const results = document.getElementById("results");
-  const count = `${data.memories.length} memor${data.memories.length === 1 ? "y" : "ies"}` +
-    (data.searched ? " found by recall" : (data.next ? " (more stored: narrow the filters)" : ""));
-  results.replaceChildren(h("p", {class: "meta"}, count),
-    ...(data.memories.length ? data.memories.map(memoryCard) : [empty("No memories.")]));
+  const plural = (n) => `${n} memor${n === 1 ? "y" : "ies"}`;
+  const count = plural(data.memories.length) + (data.searched ? " found by recall" : "") +
+    (cursors.length ? ` (page ${cursors.length + 1})` : "") +
+    (typeof data.total === "number" ? ` of ${data.total} stale` : "");
+  const pager = h("div", {class: "pager"},
+    cursors.length ? h("button", {class: "first-page", onclick: () => { cursors = []; shown = ""; refresh(); }}, "First page") : null,
+    data.next ? h("button", {class: "next-page", onclick: () => { cursors.push(data.next); shown = ""; refresh(); }}, "Next page") : null);
+  const cards = data.memories.map(memoryCard);
+  const cut = data.searched ? data.memories.findIndex((m) => m.gate === "below") : -1;
+  if (cut >= 0 && data.memories.slice(cut).every((m) => m.gate !== "passes")) {
+    cards.splice(cut, 0, h("div", {class: "gate-cut"}, cut === 0 && data.gate && data.gate.why ?
+      `relevance ends here: the hook would inject none of these (${data.gate.why})` :
+      "relevance ends here: the hook's gate would not inject the memories below for these words"));
+  }
+  const closed = data.searched && data.gate && !data.gate.passed && cut < 0 ?
+    h("div", {class: "gate-cut"}, `the hook's gate is closed for these words: ${data.gate.why}`) : null;
+  results.replaceChildren(h("p", {class: "meta"}, count), ...(closed ? [closed] : []), ...(cards.length ? cards : [empty("No memories.")]), pager);
 }
 
 function fileList(memory) {
@@ -102,9 +120,13 @@ function memoryCard(memory) {
       h("span", {title: when(memory.ts)}, day(memory.ts)),
       memory.namespace !== "default" ? h("span", {}, `[${memory.namespace}]`) : null,
       typeof memory.score === "number" ? h("span", {}, `score ${num(memory.score)}`) : null,
-      memory.origin ? h("span", {}, `stored by ${memory.origin}`) : null,
+      memory.captured ? h("span", {class: "captured"}, `captured ${memory.captured.kind || ""} in session `,
+        h("span", {class: "id", title: String(memory.captured.session || "")}, String(memory.captured.session || "?").slice(0, 8)),
+        typeof memory.captured.at === "number" ? ` at ${when(memory.captured.at)}` : "")
+        : memory.origin ? h("span", {}, `stored by ${memory.origin}`) : null,
       memory.provenance ? h("span", {class: `provenance trust-${memory.provenance.trust}`, title: `trust: ${memory.provenance.trust}`}, `from: ${memory.provenance.label}`) : null,
       memory.provenance?.trust === "untrusted" ? badge("untrusted", "not injected until approved") : null,
+      memory.gate === "passes" ? badge("injected", "passes the gate") : memory.gate === "below" ? badge("gate", "below the gate") : null,
       memory.stale ? badge("stale") : null,
       memory.quarantined ? badge("quarantined", `quarantined: ${memory.quarantined}`) : null,
       memory.superseded_by ? badge("superseded") : null,
@@ -219,6 +241,23 @@ function run(entry) {
   return box;
 }
 
+// ---- Sessions: what capture kept, and what the next session start injects ------------------------
+
+async function sessionsPage() {
+  const [kept, next] = [await api("api/captured"), await api("api/next-session")];
+  if (!render({kept, next})) return;
+  const preview = h("section", {class: "next-session"}, h("h3", {}, `What the next session start injects (hooks' budget ${next.budget_tokens} tokens)`),
+    ...next.hooks.map((hook) => h("article", {class: "card hook"}, h("div", {}, h("b", {}, `hook ${hook.hook}`), h("span", {class: "meta"}, ` (${hook.verb})`)),
+      hook.context ? h("pre", {class: "block"}, hook.context) : empty("Nothing: this hook would inject nothing now."))));
+  const sessions = kept.sessions.map((session) => h("section", {class: "session captured-session"},
+    h("h3", {}, "session ", h("span", {class: "id", title: session.id}, session.id.slice(0, 8)),
+      h("span", {class: "meta"}, ` ${session.memories.length} kept, ${when(session.first)} → ${when(session.last)}`)),
+    ...session.memories.map(memoryCard)));
+  main().replaceChildren(h("h2", {}, "Sessions"), preview, h("h3", {}, "What capture kept, by session"),
+    ...(sessions.length ? sessions : [empty("Capture kept nothing yet.")]),
+    ...(kept.complete ? [] : [h("p", {class: "meta"}, "(older sessions not read: the listing stops after 20 pages)")]));
+}
+
 // ---- Archive, skills, structured memory (read-only) -----------------------------------------------
 
 async function archivePage() {
@@ -329,7 +368,7 @@ async function overviewPage() {
     h("h3", {}, "By store (discipline)"),
     h("table", {class: "stores"}, h("tr", {}, ...["store", "memories", "stale", "embeddings", "keyword index"].map((t, i) => h("th", {class: i === 1 || i === 2 ? "num" : null}, t))),
       ...data.stores.map((s) => h("tr", {}, h("td", {}, s.namespace), h("td", {class: "num"}, s.memories),
-        h("td", {class: "num"}, `${s.stale}${s.stale_exact ? "" : "+"}`),
+        h("td", {class: "num"}, String(s.stale)),
         h("td", {}, s.embedder_current ? badge("fresh", "current") : badge("stale", "run reindex")),
         h("td", {}, s.terms_current ? badge("fresh", "current") : badge("stale", "run reindex --rebuild"))))),
     h("h3", {}, "Tokens injected per session, and the share of prompts that got something (line)"),
@@ -340,8 +379,8 @@ async function overviewPage() {
 
 // ---- routing and polling ------------------------------------------------------------------------
 
-const PAGES = {memories: memoriesPage, prompts: promptsPage, archive: archivePage, skills: skillsPage,
-  records: recordsPage, overview: overviewPage};
+const PAGES = {memories: memoriesPage, prompts: promptsPage, sessions: sessionsPage, archive: archivePage,
+  skills: skillsPage, records: recordsPage, overview: overviewPage};
 let current = null;
 
 function render(data) {

@@ -9,10 +9,12 @@ import { Project, loadMemoryConfig, loadRedact } from './project.mjs';
 import { DEFAULT_BUSY_TIMEOUT_MS, SqliteKV, StaleRead, StoreError, checkName, contains } from './kv.mjs';
 import { VectorIndex } from './vectors.mjs';
 import { casefold } from './casefold.mjs';
+import { floatsOf, pack, packHits, packPairs, unpackKeys, unpackPairs } from './pack.mjs';
 
 const U64_MAX = 2n ** 64n - 1n;
 const MAX_LOGS = 10_000;
-const NEUTRAL = { 'host-kv-get': undefined, 'host-kv-query': [], 'host-vec-search': [], 'host-now-ms': 0n, 'host-log': undefined };
+const EMPTY_PACK = '\n';
+const NEUTRAL = { 'host-kv-query': EMPTY_PACK, 'host-vec-search': EMPTY_PACK, 'host-now-ms': 0n, 'host-log': undefined };
 
 export class HostFailure extends Error {}
 
@@ -56,6 +58,17 @@ export class HostServices {
   kvPut(ns, key, value) {
     const route = this.project.route(ns);
     this.store(route.db).kv.put(route.ns, key, value);
+  }
+
+  kvGetMany(ns, keys) {
+    return keys.map((key) => this.kvGet(ns, key));
+  }
+
+  /** Every key is checked before any entry is written (a contract error writes nothing). */
+  kvPutMany(ns, entries) {
+    checkName(ns, 'namespace');
+    for (const [key] of entries) checkName(key, 'key');
+    for (const [key, value] of entries) this.kvPut(ns, key, value);
   }
 
   kvQuery(ns, q, limit) {
@@ -134,9 +147,9 @@ export class HostServices {
     this.stores.clear();
   }
 
-  /** The six imports in jco's shape (`--instantiation async`): none of them ever throws. */
+  /** The six imports in jco's shape (`--instantiation async`), contract v2's packs: none of them ever throws. */
   imports() {
-    const guard = (name, fn) => (...args) => {
+    const guard = (name, fn, neutral = () => NEUTRAL[name]) => (...args) => {
       try {
         return fn(...args);
       } catch (error) {
@@ -145,21 +158,29 @@ export class HostServices {
           return { tag: 'err', val: error instanceof Error ? error.message : String(error) };
         }
         this.recordFailure(name, error);
-        return NEUTRAL[name];
+        return neutral(...args);
+      }
+    };
+    // a failed get answers every key it can read as absent (the call fails when it returns)
+    const noValues = (_ns, keys) => {
+      try {
+        return pack(unpackKeys(keys).map(() => null));
+      } catch {
+        return EMPTY_PACK;
       }
     };
     const fns = {
-      'host-kv-get': (ns, key) => this.kvGet(ns, key) ?? undefined,
-      'host-kv-put': (ns, key, value) => {
-        this.kvPut(ns, key, value);
+      'host-kv-get': [(ns, keys) => pack(this.kvGetMany(ns, unpackKeys(keys))), noValues],
+      'host-kv-put': [(ns, entries) => {
+        this.kvPutMany(ns, unpackPairs(entries));
         return { tag: 'ok', val: undefined };
-      },
-      'host-kv-query': (ns, q, limit) => this.kvQuery(ns, q, limit),
-      'host-vec-search': (ns, query, k) => this.vecSearch(ns, query, k),
-      'host-log': (level, msg) => this.log(level, msg),
-      'host-now-ms': () => this.nowMs(),
+      }],
+      'host-kv-query': [(ns, q, limit) => packPairs(this.kvQuery(ns, q, limit))],
+      'host-vec-search': [(ns, query, k) => packHits(this.vecSearch(ns, floatsOf(query), k))],
+      'host-log': [(level, msg) => this.log(level, msg)],
+      'host-now-ms': [() => this.nowMs()],
     };
-    return Object.fromEntries(Object.entries(fns).map(([name, fn]) => [name, { default: guard(name, fn) }]));
+    return Object.fromEntries(Object.entries(fns).map(([name, [fn, neutral]]) => [name, { default: guard(name, fn, neutral) }]));
   }
 }
 

@@ -12,6 +12,7 @@ import { HostServices } from '../src/host.mjs';
 import { Guest, GuestTrap, Runtime } from '../src/component.mjs';
 import { matches } from '../src/conformance.mjs';
 import { FileDigests } from '../src/files.mjs';
+import { floatsOf, pack, packHits, packPairs, unpack, unpackKeys, unpackPairs } from '../src/pack.mjs';
 
 const f32 = (...xs) => new Uint8Array(new Float32Array(xs).buffer);
 
@@ -102,7 +103,7 @@ test('a trap discards the instance and rolls the call back; the next call instan
     return table;
   };
   const guest = new Guest(await Runtime.load(), services);
-  assert.equal(await guest.version(), '0.1.0');
+  assert.equal(await guest.version(), '0.2.0');
   trapOnPut = true;
   await assert.rejects(guest.memorize('This fact never lands.', 'default'), GuestTrap);
   assert.equal(guest.instance, null, 'the instance is discarded');
@@ -146,9 +147,9 @@ test('an import failure fails the call and rolls it back; a contract error is th
   const messages = [];
   services.onLog = () => {};
   const table = services.imports();
-  assert.deepEqual(table['host-kv-put'].default('host', 'k', f32(1)), { tag: 'err', val: "namespace \"host\" is read-only (served by the host)" });
+  assert.deepEqual(table['host-kv-put'].default('host', packPairs([['k', f32(1)]])), { tag: 'err', val: "namespace \"host\" is read-only (served by the host)" });
   assert.equal(services.failure(), null, 'a contract error is not a host failure');
-  assert.equal(table['host-kv-get'].default('disciplines/../x', 'k'), undefined);
+  assert.equal(table['host-kv-get'].default('disciplines/../x', pack([Buffer.from('k')])), '-\n', 'absent, one per key');
   assert.match(services.failure(), /^internal: host failure: host-kv-get: StoreError/);
   messages.push(services.failure());
   services.rollback();
@@ -231,4 +232,21 @@ test('file digests: project files only, never through a link, cached by file ide
   writeFileSync(join(root, 'src', 'retry.py'), 'RETRIES = 5\n');
   assert.deepEqual(files.answer('src/retry.py'), sha('RETRIES = 5\n'));
   done();
+});
+
+test('packs: the format of wit/rs-learn.wit, round trips, malformed ones refused', () => {
+  assert.equal(pack([]), '\n');
+  assert.equal(pack([new Uint8Array(0)]), '0\n');
+  assert.equal(pack([Buffer.from('abc'), null]), '3,-\nabc');
+  assert.equal(pack([Uint8Array.of(0xe9)]), '1\n\u00e9');
+  const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+  assert.deepEqual(unpack(pack([all, null, Buffer.from('\n,-')])), [all, null, Buffer.from('\n,-')]);
+  assert.deepEqual(unpackKeys(pack([Buffer.from('ключ'), Buffer.from('🔑/x')])), ['ключ', '🔑/x']);
+  assert.deepEqual(unpackPairs(packPairs([['é', Uint8Array.of(0, 255)]])), [['é', Buffer.from([0, 255])]]);
+  assert.deepEqual(Array.from(floatsOf(Buffer.from(f32(1, -2.5)).toString('latin1'))), [1, -2.5]);
+  const hits = unpackPairs(packHits([{ key: 'k', score: 0.25 }]));
+  assert.deepEqual(hits.map(([key, score]) => [key, score.readFloatLE(0)]), [['k', 0.25]]);
+  for (const bad of ['', 'abc', '3\nab', '1\nab', 'x\na', '\nzz', '1\n\u0100', '1,\na', '-1\n']) {
+    assert.throws(() => unpack(bad), Error, JSON.stringify(bad));
+  }
 });

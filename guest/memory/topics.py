@@ -1,0 +1,55 @@
+"""What a preference or a rule is about, so that people find it by asking about that (issue 47 item 2).
+
+"Always use pnpm, never npm, in this repo." shares no word with "Which package manager should I
+use?". At write time, without a model, a memory that *states* a preference or a rule
+(:func:`is_rule`: "I prefer ...", "always ...", "never ...", "don't ...", "we use X, not Y", "my
+favourite ...", "stick to ...") and names a member of a topic of the generated lexicon
+(:data:`guest.generated.vocabulary.TOPICS`: pnpm, npm, yarn -> package manager) is also indexed
+under the topic's name and its other members (:func:`terms`): the pnpm rule answers "which package
+manager", and a question about yarn, which the rule governs too. A memory that only mentions pnpm
+("pnpm 9 changed the lockfile format") is not a rule and gains nothing.
+
+The terms are those of a store of terms version 4 (:mod:`guest.memory.rules`); the relevance gate
+reads them as part of a hit's evidence too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from guest.generated.vocabulary import TOPICS
+from guest.index.keywords import words_v4
+from guest.text.stem import stem_form
+
+RULE_RE = re.compile(
+    r"\b(?:always|never|prefer|prefers|preferred|preference|favou?rite|must|mustn['\u2019]t|should|"
+    r"shouldn['\u2019]t|don['\u2019]t|do not|avoid|instead of|rather than|stick (?:to|with)|"
+    r"(?:i|we) (?:only |usually |mostly |now )?(?:use|like|love|want)|not allowed|forbidden|required)\b",
+    re.I,
+)
+# each topic as (its name's terms, the set of its members' terms)
+LEXICON: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = tuple(
+    (tuple(name.split()), frozenset(members.split()))
+    for name, members in (entry.strip().split("\n", 1) for entry in TOPICS)
+)
+
+
+def is_rule(text: str) -> bool:
+    """Whether ``text`` states a preference or a rule (its wording: no model)."""
+    return RULE_RE.search(text) is not None
+
+
+def terms(text: str, rule: bool = False) -> list[str]:
+    """The terms of what ``text`` is about when it states a preference or a rule (or ``rule``), else none.
+
+    For each topic one of whose members ``text`` names: the topic's name terms and its other members'
+    terms, in the lexicon's order, each once and none that the text holds already.
+    """
+    if not (rule or is_rule(text)):
+        return []
+    held = {stem_form(word) for word in words_v4(text)}
+    out: dict[str, None] = {}
+    for name, members in LEXICON:
+        if members & held:
+            out.update(dict.fromkeys(term for term in (*name, *sorted(members)) if term not in held))
+    return list(out)
