@@ -68,7 +68,8 @@ def test_export_pages_through_a_store_in_storage_order(guest, clock):
     lesson = memories[2]
     assert lesson["source"] == "learn" and lesson["importance"] == 0.8
     assert lesson["context"] == "upgrade broke CI"
-    assert set(memories[0]) == {"id", "namespace", "text", "created", "source", "embedder"}
+    assert set(memories[0]) == {"id", "namespace", "text", "created", "source", "embedder", "provenance"}
+    assert memories[0]["provenance"] == {"kind": "typed"}
     assert memories[0]["created"] == 1_700_000_001_000 and memories[0]["embedder"] == EMBEDDER.id
     empty = {"namespace": "default", "memories": [], "next": None, "total": 6}
     assert ok(guest, "export", {"start": 99}) == empty
@@ -82,12 +83,13 @@ def test_a_round_trip_recreates_the_store(guest, other, project):
     ok(guest, "memorize", {"text": "The app is built with vite.", "namespace": "frontend"})
     memories = exported(guest) + exported(guest, "frontend")
     root, target = other
-    data = ok(target, "import", {"memories": memories})
+    restore = {"file": "export.jsonl", "reviewed": True}  # a reviewed restore keeps each line's origin
+    data = ok(target, "import", {"memories": memories, "origin": restore})
     assert data == {"items": 6, "imported": 6, "deduped": 0, "embedded": 6}
     assert store_rows(root) == store_rows(project), "the same memories, ids, postings and stats"
     assert exported(target, "frontend") == exported(guest, "frontend")
     before = store_digest(root)
-    again = ok(target, "import", {"memories": memories})
+    again = ok(target, "import", {"memories": memories, "origin": restore})
     assert again == {"items": 6, "imported": 0, "deduped": 6, "embedded": 0}
     assert store_digest(root) == before, "an import of what is stored writes nothing"
 
@@ -182,7 +184,8 @@ def test_import_stores_exactly_what_memorize_stores(guest, other, project):
     root, target = other
     for fact in FACTS:
         ok(guest, "memorize", {"text": fact})
-    ok(target, "import", {"memories": [{"text": fact, "source": "memorize"} for fact in FACTS]})
+    ok(target, "import", {"memories": [{"text": fact, "source": "memorize", "provenance": {"kind": "typed"}}
+                                       for fact in FACTS], "origin": {"reviewed": True}})
     assert store_rows(root) == store_rows(project), "batched postings equal those written one at a time"
 
 
@@ -292,12 +295,12 @@ def test_cli_moves_a_project_through_a_file(host, project: Path, tmp_path: Path,
     assert host(project, "export", "--vectors", "-o", str(dump)).exit_code == 0
     lines = dump.read_text().splitlines()
     assert len(lines) == 6 and json.loads(lines[-1])["namespace"] == "frontend"
-    result = host(copy, "import", str(dump))
+    result = host(copy, "import", "--reviewed", str(dump))  # your own export: its origins kept
     assert result.exit_code == 0, result.output
     assert result.output.startswith("imported 6, already stored 0, embedded 0 of 6 lines")
     assert "\r" not in result.output, "no progress line when stderr is not a terminal"
     assert store_rows(copy) == store_rows(project)
-    again = host(copy, "import", "--json", "-", input=dump.read_bytes())
+    again = host(copy, "import", "--reviewed", "--json", "-", input=dump.read_bytes())
     assert json.loads(again.output)["deduped"] == 6
     assert host(copy, "export", "-n", "frontend").output.count("\n") == 1
 

@@ -409,7 +409,8 @@ def test_processes_build_share_and_keep_the_index_current(wasm_runtime, project:
     services = HostServices(project, index_policy=IndexPolicy(None))
     texts = [f"Note {i}: the {['billing', 'search', 'auth'][i % 3]} worker {i} restarts every {i % 11} hours."
              for i in range(1200)]
-    ok(NativeGuest(services), "import", {"memories": [{"text": t} for t in texts]})
+    reviewed = {"reviewed": True}  # the user's own notes: the hook injects them
+    ok(NativeGuest(services), "import", {"memories": [{"text": t} for t in texts], "origin": reviewed})
     services.close()
     env = host_env(project, RS_LEARN_CACHE_DIR=str(cache), RS_LEARN_VECTOR_INDEX="auto")
     db = project / ".gm" / "rs-learn.db"

@@ -297,7 +297,7 @@ def changed_under_its_index(project: Path, tmp_path: Path, wasm_runtime: Runtime
     texts = [f"Note {i}: the {['billing', 'search', 'auth'][i % 3]} worker {i} restarts every {i % 11} hours."
              for i in range(1200)]
     guest = NativeGuest(services)
-    ok(guest, "import", {"memories": [{"text": t} for t in texts]})
+    ok(guest, "import", {"memories": [{"text": t} for t in texts], "origin": {"reviewed": True}})
     assert ok(guest, "recall", {"query": "billing worker", "mode": "vector"}), "built the index"
     services.close()
     other = HostServices(project, index_policy=IndexPolicy(None))  # a pull, a merge, another tool...

@@ -36,20 +36,21 @@ def test_every_way_in_records_its_origin(guest):
     typed = ok(guest, "memorize", {"text": "Deploys go through ArgoCD.", "origin": USER})["id"]
     agent = ok(guest, "memorize", {"text": "The staging port is 8080.", "origin": AGENT})["id"]
     plain = ok(guest, "memorize", {"text": "The wiki holds the release checklist."})["id"]
-    captured = ok(guest, "capture", {"session": "s1", "directives": [{"text": "Always run make lint first."}],
-                                     "lessons": [{"text": "pytest -n 0 passes where -n 4 ran out of memory."}]})
+    captured = ok(guest, "capture", {"session": "s1",
+                                     "directives": [{"text": "Always run make lint first."}],
+                                     "lessons": [{"text": "pytest -n 0 passes where -n 4 ran short."}]})
+    said, lesson = captured["directives"][0]["id"], captured["lessons"][0]["id"]
     imported = ok(guest, "import", {"memories": [{"text": "Commit messages follow Conventional Commits."}],
                                     "origin": {"file": "CONTRIBUTING.md"}, "ids": True})["ids"][0]
     learned = ok(guest, "learn", {"memory": "Rebuild the wasm after a guest change."})["id"]
     shown = {key: ok(guest, "get_memory", {"id": key})["provenance"] for key in
-             (typed, agent, plain, captured["directives"][0]["id"], captured["lessons"][0]["id"], imported, learned)}
+             (typed, agent, plain, said, lesson, imported, learned)}
     assert shown[typed] == {**USER, "trust": "user", "label": "typed by you"}
     assert shown[agent] == {**AGENT, "trust": "agent", "label": "typed by the agent"}
     assert shown[plain] == {"kind": "typed", "trust": "agent", "label": "typed"}
-    assert shown[captured["directives"][0]["id"]] == {"kind": "prompt", "session": "s1", "trust": "user",
-                                                      "label": "said in your prompt"}
-    assert shown[captured["lessons"][0]["id"]] == {"kind": "tool-output", "session": "s1", "trust": "untrusted",
-                                                   "label": "tool output"}
+    assert shown[said] == {"kind": "prompt", "session": "s1", "trust": "user", "label": "said in your prompt"}
+    assert shown[lesson] == {"kind": "tool-output", "session": "s1", "trust": "untrusted",
+                             "label": "tool output"}
     assert shown[imported] == {"kind": "imported", "file": "CONTRIBUTING.md", "reviewed": False,
                                "trust": "untrusted", "label": "imported from CONTRIBUTING.md, not reviewed"}
     assert shown[learned] == {"kind": "learned", "trust": "agent", "label": "learned"}
@@ -111,7 +112,8 @@ def test_the_injected_notes_cannot_close_or_forge_the_frame(guest):
     context = auto(guest)["context"]
     lines = context.splitlines()
     assert lines[0] == HEADER and lines[2] == OPEN and lines[-1] == CLOSE
-    assert context.count(CLOSE) == 1 and context.count(OPEN) == 1 and context.count("Recall for this prompt") == 1
+    assert context.count(CLOSE) == 1 and context.count(OPEN) == 1
+    assert context.count("Recall for this prompt") == 1
     assert len(lines) == 5 and "<" not in lines[3] and ">" not in lines[3] and "#" not in lines[3]
     assert "‹b›keep it‹/b›" in lines[3]
 
@@ -139,7 +141,8 @@ def test_export_and_import_keep_origins(guest):
     restored = [line | {"created": line["created"] + 1} for line in restored]
     ids = ok(guest, "import", {"memories": restored, "origin": {"file": "mail.jsonl"}, "ids": True})["ids"]
     shown = [ok(guest, "get_memory", {"id": key})["provenance"] for key in ids]
-    assert {p["kind"] for p in shown} == {"imported"} and {p["was"]["kind"] for p in shown} == {"typed", "tool-output"}
+    assert {p["kind"] for p in shown} == {"imported"}
+    assert {p["was"]["kind"] for p in shown} == {"typed", "tool-output"}
     assert {p["trust"] for p in shown} == {"untrusted"}  # an unreviewed file cannot claim the user's words
 
 
@@ -185,3 +188,12 @@ def test_the_injection_dev_sets_hold_what_the_issue_asks():
     assert {"paraphrase", "language", "split", "heading", "tool-tag"} <= {case["kind"] for case in attacks}
     assert sum(len(case["texts"]) > 1 for case in attacks) >= 10
     assert len(notes) >= 100 and len({note["text"] for note in notes}) == len(notes)
+
+
+def test_held_memories_take_no_slot_of_the_limit(guest):
+    lessons = [{"text": f"The auth worker {i} restarts every {i} hours, said a log."} for i in range(12)]
+    ok(guest, "capture", {"session": "s1", "lessons": lessons})
+    mine = ok(guest, "memorize", {"text": "The auth worker moved to the new cluster.", "origin": USER})["id"]
+    data = auto(guest, "when does the auth worker restart?", limit=3)
+    assert [hit["id"] for hit in data["hits"]] == [mine]
+    assert sum(decision == "untrusted" for decision in decisions(data).values()) >= 3

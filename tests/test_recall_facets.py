@@ -203,28 +203,31 @@ IMPORTED = [{"text": "`feat:` for features", "context": CONTEXT},
             {"text": "The staging server listens on port 8080 behind nginx.",
              "context": "CLAUDE.md > Acme > Conventions"}]
 COMMIT_PREFIX = "Which commit prefix for a feature?"
+REVIEWED = {"file": "CLAUDE.md", "reviewed": True}  # injected by the hook like your own notes
 
 
 @pytest.mark.both_stores
 def test_an_imported_notes_context_is_evidence_for_it(guest):
     """Terms version 3 indexes the context's words (not its file name); the gate reads it on any store."""
-    ok(guest, "import", {"memories": IMPORTED})
+    ok(guest, "import", {"memories": IMPORTED, "origin": REVIEWED})
     assert ok(guest, "stats")["terms"] == rules.CURRENT >= 3
     assert texts(guest, COMMIT_PREFIX)[0] == "`feat:` for features"
     assert texts(guest, "conventional commits", mode="keyword")[:2] == ["`feat:` for features",
                                                                       "`fix:` for bug fixes"]
     assert texts(guest, "claude", mode="keyword") == []  # where it came from is not what it says
     data = ok(guest, "auto_recall", {"prompt": COMMIT_PREFIX})
-    assert data["context"].splitlines()[1] == "1. `feat:` for features"
+    assert data["context"].splitlines()[3] == "1. `feat:` for features"  # after the heading and frame
     assert "pnpm" not in data["context"]
 
 
 @pytest.mark.both_stores
 def test_a_version_2_store_keeps_its_rules_and_the_gate_still_reads_the_context(guest, project, clock):
-    written_with_terms_version(project, clock, 2, "import", {"memories": IMPORTED})  # before contexts counted
+    written_with_terms_version(project, clock, 2, "import",
+                               {"memories": IMPORTED, "origin": REVIEWED})  # before contexts counted
     assert ok(guest, "stats")["terms"] == 2
     assert texts(guest, "conventional commits", mode="keyword") == []  # version 2: text words only
-    ok(guest, "import", {"memories": [{"text": "`docs:` for documentation", "context": CONTEXT}]})
+    ok(guest, "import", {"memories": [{"text": "`docs:` for documentation", "context": CONTEXT}],
+                         "origin": REVIEWED})
     assert texts(guest, "conventional commits", mode="keyword") == []  # a new one too, by its rules
     assert ok(guest, "stats")["terms"] == 2
     data = ok(guest, "auto_recall", {"prompt": "Which commit prefix for a new feature?"})

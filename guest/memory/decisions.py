@@ -98,7 +98,7 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
             decided.append((hit, "seen"))
         elif hit.quarantined:
             decided.append((hit, "quarantined"))
-        elif untrusted == origin.HOLD and _untrusted(hit):
+        elif untrusted == origin.HOLD and is_untrusted(hit):
             decided.append((hit, "untrusted"))
         elif live >= limit:
             decided.append((hit, "limit"))
@@ -117,13 +117,14 @@ def decide(hits: list[Hit], limit: int, gate: bool, budget: int, per_hit: int, l
     return Verdict(context, shown, candidates)
 
 
-def _untrusted(hit: Hit) -> bool:
+def is_untrusted(hit: Hit) -> bool:
+    """Whether ``hit``'s origin is untrusted and nobody approved it."""
     return hit.provenance is not None and hit.provenance.get("trust") == "untrusted"
 
 
 def _label(hit: Hit) -> str:
     """The origin shown before an untrusted hit's text (only ``labelled`` mode injects one)."""
-    return str(hit.provenance.get("label", "")) if hit.provenance is not None and _untrusted(hit) else ""
+    return str(hit.provenance.get("label", "")) if hit.provenance is not None and is_untrusted(hit) else ""
 
 
 def _matched(hit: Hit) -> float:

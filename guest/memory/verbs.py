@@ -44,6 +44,7 @@ MIN_BUDGET_TOKENS = 50  # the hooks' --budget range (host_harness/contract.json)
 MAX_BUDGET_TOKENS = 100_000
 DEFAULT_HIT_TOKENS = 200
 STRATEGIES = ("auto", "derived", "full", "both")
+UNTRUSTED_ROUNDS = 3  # recalls at most, each 4x as wide, leaving out the untrusted ones met before
 
 
 class MemoryVerbs:
@@ -220,15 +221,25 @@ class MemoryVerbs:
         short = autorecall.is_short(derived.cleaned)
         use_full = strategy == "full" or (strategy in ("auto", "both") and short)
         use_derived = strategy == "derived" or strategy == "both" or (strategy == "auto" and not short)
-        lists, used, asked = [], [], []
-        for name, text, wanted in (("query", derived.query, use_derived),
-                                   ("prompt", derived.cleaned, use_full)):
-            if wanted and text:
-                lists.append(recall(host, self.embedder, text, limit, target.namespaces, options,
-                                    self.postings, exclude))
-                used.append(name)
-                asked.append(text)
-        merged = autorecall.merge(*lists)
+        # Memories held for their origin take no slot of the limit: when a recall meets some, it is
+        # asked again without them, for more (the verdict keeps ``limit`` of the others).
+        skipped: set[str] = set()
+        for round_ in range(UNTRUSTED_ROUNDS):
+            wide = min(MAX_LIMIT, limit * 4**round_)
+            lists, used, asked = [], [], []
+            for name, text, wanted in (("query", derived.query, use_derived),
+                                       ("prompt", derived.cleaned, use_full)):
+                if wanted and text:
+                    lists.append(recall(host, self.embedder, text, wide, target.namespaces, options,
+                                        self.postings, exclude | skipped))
+                    used.append(name)
+                    asked.append(text)
+            merged = autorecall.merge(*lists)
+            more = {h.id for h in merged if untrusted == origin.HOLD and decisions.is_untrusted(h)} - skipped
+            if not more:
+                break
+            skipped |= more
+        merged = [replace(h, seen=False) if h.id in skipped and h.id not in exclude else h for h in merged]
         # a hit's evidence: its text, its context (an imported note's heading), what its chain's
         # superseded memory said (the one that matched); a memory seen this session is evidence too
         held = {(h.namespace, h.id): _evidence(host, h) for h in merged if not h.quarantined}

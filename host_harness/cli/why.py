@@ -124,11 +124,11 @@ def _heading(entry: dict[str, Any]) -> str:
 def _candidate(candidate: dict[str, Any], why_not: str) -> list[str]:
     stale = " (may be stale)" if candidate.get("decision") == "stale" else ""
     stale += f" (captured {candidate['captured']})" if candidate.get("captured") else ""
-    origin = candidate.get("origin")
-    stale += f" [{origin.get('label')}]" if isinstance(origin, dict) and origin.get("label") else ""
     excerpt = candidate.get("excerpt")
     text = f"  {excerpt}" if isinstance(excerpt, str) else ""
     head = f"    {candidate.get('id')} {_number(candidate.get('score'))}{stale}{text}"
+    origin = candidate.get("origin")
+    head += f"  [from: {origin.get('label')}]" if isinstance(origin, dict) and origin.get("label") else ""
     scores = (f"cosine {_number(candidate.get('cosine'))} (vector {_number(candidate.get('vector'))}), "
               f"bm25 {_number(candidate.get('bm25'))} (keyword {_number(candidate.get('keyword'))}), "
               f"fused {_number(candidate.get('fused'))}")
