@@ -171,6 +171,29 @@ def test_one_note_per_session_replaced_and_shown_at_the_next_start(guest):
     assert len(ok(guest, "capture_context", {"budget_tokens": 5})["context"]) <= 20
 
 
+def test_the_session_start_shows_the_active_conventions_latest_version_only(guest):
+    """Issue 47 item 5: captured rules at every session start and after a compaction, latest only."""
+    old = ok(guest, "capture", {"session": "s1", "directives": [{"text": "Use npm, not pnpm, here."}]})
+    ok(guest, "capture", {"session": "s1", "directives": [{"text": "Always end variable names with '_m'."},
+                                                          {"text": "Never commit the .env file."}]})
+    new = ok(guest, "capture", {"session": "s2", "directives": [{"text": "Use pnpm, not npm, here."}]})
+    assert new["directives"][0]["supersedes"] == [old["directives"][0]["id"]]
+    gone = ok(guest, "capture", {"session": "s2", "directives": [{"text": "Always squash before merging."}]})
+    ok(guest, "forget", {"ids": [gone["directives"][0]["id"]]})
+    ok(guest, "capture", {"session": "s2", "note": {"content": "Files edited: a.py"}})
+    for source in ("startup", "compact"):
+        answer = ok(guest, "capture_context", {"source": source, "session": "s3"})
+        rules = answer["context"].split("\n\n")[0].splitlines()
+        assert rules == ["## Project conventions (rs-learn)", "- Use pnpm, not npm, here.",
+                         "- Never commit the .env file.", "- Always end variable names with '_m'."]
+        assert answer["conventions"] == [new["directives"][0]["id"], *answer["conventions"][1:]]
+    assert "Files edited: a.py" in ok(guest, "capture_context", {"source": "startup"})["context"]
+    small = ok(guest, "capture_context", {"source": "startup", "budget_tokens": 40})  # half for the rules
+    assert small["context"].split("\n\n")[0].splitlines() == ["## Project conventions (rs-learn)",
+                                                                "- Use pnpm, not npm, here."]
+    assert len(small["context"]) <= 40 * 4
+
+
 @pytest.mark.parametrize(
     "body, message",
     [

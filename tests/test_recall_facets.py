@@ -275,3 +275,20 @@ def test_a_merge_keeps_ours_terms_version(tmp_path, clock, guest_factory):
             digest = store_digest(history.folder("ours"))
             history.ok("ours", "reindex", {"rebuild": True})
             assert store_digest(history.folder("ours")) == digest  # a rebuild by the same rules: no change
+
+
+@pytest.mark.both_stores
+def test_a_version_3_store_keeps_its_words_until_a_rebuild(guest, project, clock):
+    """Issue 47: terms version 4 splits identifiers and indexes a rule's topic; a version 3 store does
+    neither until ``reindex {"rebuild": true}``, and keeps answering by its own rules meanwhile."""
+    notes = [{"text": "The IHoverService shows hover cards."}, {"text": "Always use pnpm, never npm."}]
+    written_with_terms_version(project, clock, 3, "import", {"memories": notes})
+    assert ok(guest, "stats")["terms"] == 3
+    assert texts(guest, "ihoverservice", mode="keyword") == [notes[0]["text"]]
+    assert texts(guest, "package manager", mode="keyword") == []
+    ok(guest, "memorize", "We use vitest, not jest.")  # written by version 3's rules too
+    assert texts(guest, "test runner", mode="keyword") == [] and ok(guest, "stats")["terms"] == 3
+    ok(guest, "reindex", {"rebuild": True})
+    assert ok(guest, "stats")["terms"] == rules.CURRENT == 4
+    assert texts(guest, "package manager", mode="keyword") == [notes[1]["text"]]
+    assert texts(guest, "test runner", mode="keyword") == ["We use vitest, not jest."]

@@ -38,7 +38,7 @@ from guest.memory.memorize import memorize
 from guest.memory.records import Memory, fnv1a64, memory_id
 from guest.memory.similar import similar
 from guest.memory.verbs import MemoryVerbs
-from guest.screening.screen import Screen, quarantine
+from guest.screening.screen import Screen, held, quarantine
 from guest.verbs import Verb
 
 SOURCE = "captured"
@@ -57,6 +57,9 @@ MIN_BUDGET_TOKENS = 1  # the hooks' --budget range (host_harness/contract.json)
 MAX_BUDGET_TOKENS = 100_000
 CHARS_PER_TOKEN = 4
 FIELDS = ("session", "compaction", "directives", "lessons", "blocks", "note")
+CONVENTIONS_KEY = "directives"  # in META: the ids of the directives captured, oldest first
+MAX_CONVENTIONS = 500  # ids listed (the oldest are dropped)
+CONVENTIONS_SHARE = 0.5  # of the session-start budget: at most this much for the conventions
 
 
 class CaptureVerbs:
@@ -164,6 +167,8 @@ class CaptureVerbs:
         answer["deduped"] = stored.deduped
         if stored.quarantined:
             answer["quarantined"] = stored.quarantined
+        elif kind == "directive":
+            self._list_directive(key)
         old = [
             record
             for hit in close
@@ -177,6 +182,33 @@ class CaptureVerbs:
             if waiting:
                 answer["supersede_waits"] = waiting
         return answer
+
+    def _list_directive(self, key: str) -> None:
+        """Note a captured directive's id (newest last) for the session start's conventions."""
+        raw = self.host.kv_get(META, CONVENTIONS_KEY)
+        listed = [i for i in (json.loads(raw) if raw else []) if i != key]
+        self.host.kv_put(META, CONVENTIONS_KEY, json.dumps([*listed, key][-MAX_CONVENTIONS:]).encode("utf-8"))
+
+    def conventions(self, budget_chars: int) -> tuple[str, list[str]]:
+        """``## Project conventions (rs-learn)``: the active captured directives, newest first, and their ids.
+
+        Active: still stored, not superseded (only a chain's latest version is shown), not
+        quarantined; each once (the text of a rule said twice is one memory). Within ``budget_chars``.
+        """
+        raw = self.host.kv_get(META, CONVENTIONS_KEY)
+        head = "## Project conventions (rs-learn)"
+        lines, ids, used = [head], [], len(head)
+        for key in reversed(json.loads(raw) if raw else []):
+            record = lookup.record(self.host, NAMESPACE, key)
+            if record is None or record.superseded_by is not None or held(record.extra or {}, record.text):
+                continue
+            line = "- " + " ".join(record.text.split())
+            if used + 1 + len(line) > budget_chars:
+                break
+            lines.append(line)
+            ids.append(key)
+            used += 1 + len(line)
+        return ("\n".join(lines) if ids else ""), ids
 
     def _block(self, label: str, raw: str, at: int | None, session: str, screen: Screen) -> dict[str, Any]:
         """Archive one block unless the same content is archived already; ``{id, label, bytes, archived}``."""
@@ -242,6 +274,15 @@ class CaptureVerbs:
         session = requests.text(body, "session", MAX_SESSION_BYTES, required=False)
         budget = requests.integer(body, "budget_tokens", DEFAULT_BUDGET_TOKENS, MIN_BUDGET_TOKENS,
                                   MAX_BUDGET_TOKENS) * CHARS_PER_TOKEN
+        rules, ids = self.conventions(int(budget * CONVENTIONS_SHARE))
+        budget -= len(rules) + 2 if rules else 0
+        answer = self._context(source, session, budget)
+        answer["context"] = "\n\n".join(part for part in (rules, answer["context"]) if part)
+        answer["conventions"] = ids
+        return answer
+
+    def _context(self, source: str, session: str | None, budget: int) -> dict[str, Any]:
+        """The archived blocks' index after a compaction, else the last session's note."""
         if source == "compact":
             blocks = self._session(session).get("blocks", []) if session else []
             return {"context": index_text(blocks, budget), "blocks": len(blocks), "note": None}

@@ -66,9 +66,11 @@ def words(text: str) -> list[str]:
 # identifier is indexed whole and by its parts.
 NEGATED_RE = re.compile(r"[^\W_]+n['\u2019]t(?![^\W_])")  # don't, isn't, can't: "do not" -- stop words
 CLITIC_RE = re.compile(r"(?<=[^\W_])['\u2019](?:s|re|ve|ll|d|m|t)(?![^\W_])")  # Bob's -> Bob, we're -> we
-TOKEN_RE = re.compile(r"\w+")
 CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")  # an ASCII piece's parts
-SPLIT_RE = re.compile(r"[a-z][A-Z]|[A-Z][A-Z][a-z]|[^\W_]_+[^\W_]")  # where an identifier has parts
+PARTS_RE = re.compile(r"[a-z][A-Z]|[A-Z][A-Z][a-z]|[^\W_]_+[^\W_]")  # where an identifier has parts
+# the same, searched faster one by one (an alternation is tried at every position)
+PARTS = (re.compile(r"[a-z][A-Z]"), re.compile(r"[A-Z][A-Z][a-z]"), re.compile(r"[^\W_]_+[^\W_]"))
+TOKEN_RE = re.compile(r"\w+")
 
 
 def words_v4(text: str) -> list[str]:
@@ -78,20 +80,32 @@ def words_v4(text: str) -> list[str]:
     clitic (``'s``, ``'re``, ``'ll`` ...) is cut from its word, so that ``don`` and ``t`` are never
     terms; and an identifier with parts (``IHoverService``, ``parse_config``, ``HTTPServer``) is its
     whole lower-cased self followed by each part of two characters or more (``hover``, ``service``):
-    a prompt's "hovering" meets ``IHoverService``.
+    a prompt's "hovering" meets ``IHoverService``. (Text with neither takes one ``findall``, as
+    :func:`words`.)
     """
-    text = CLITIC_RE.sub("", NEGATED_RE.sub(" ", pinned(text)))
-    out: list[str] = []
-    for token in TOKEN_RE.findall(text):
-        if not SPLIT_RE.search(token):
-            out += WORD_RE.findall(token.lower())
-            continue
-        whole = token.lower().strip("_")
-        out.append(whole)
-        for piece in WORD_RE.findall(token):
-            parts = CAMEL_RE.findall(piece) if piece.isascii() else [piece]
-            out += [part.lower() for part in parts if len(part) >= 2]
-    return [word for word in out if word not in STOP_WORDS and len(word) <= MAX_TERM_CHARS]
+    text = pinned(text)
+    if "'" in text or "\u2019" in text:
+        text = CLITIC_RE.sub("", NEGATED_RE.sub(" ", text))
+    if not _has_parts(text):
+        found = WORD_RE.findall(text.lower())
+    else:
+        found = []
+        for token in TOKEN_RE.findall(text):
+            if PARTS_RE.search(token) is None:
+                found += WORD_RE.findall(token.lower())
+                continue
+            found.append(token.lower().strip("_"))
+            for piece in WORD_RE.findall(token):
+                parts = CAMEL_RE.findall(piece) if piece.isascii() else [piece]
+                found += [part.lower() for part in parts if len(part) >= 2]
+    return [word for word in found if word not in STOP_WORDS and len(word) <= MAX_TERM_CHARS]
+
+
+def _has_parts(text: str) -> bool:
+    """Whether ``text`` may hold an identifier with parts (:data:`PARTS_RE`)."""
+    camel, capitals, snake = PARTS
+    return (camel.search(text) is not None or capitals.search(text) is not None
+            or ("_" in text and snake.search(text) is not None))
 
 
 def index_documents(host: Host, ns: str, docs: list[tuple[int, list[str]]]) -> None:
