@@ -55,7 +55,8 @@ def load(path: Path) -> dict:
 WORKSPACE = ["mcp", "-p", "${workspaceFolder}"]
 STDIO = {"type": "stdio", "command": COMMAND, "args": ["mcp"], "env": {}}
 VSCODE = {"type": "stdio", "command": COMMAND, "args": WORKSPACE}
-GEMINI = {"command": COMMAND, "args": ["mcp"], "timeout": 600_000}  # issue 32: `mcp list` waits 5 s else
+# issue 32: `mcp list` waits 5 s without a timeout; issue 44: `gemini -p` drops an untrusted server's tools
+GEMINI = {"command": COMMAND, "args": ["mcp"], "timeout": 600_000, "trust": True}
 # (agent, scope) -> file relative to the project (project scope) or the home folder, key, entry
 JSON_FORMATS = {
     ("claude-code", "project"): (".mcp.json", "mcpServers", STDIO),

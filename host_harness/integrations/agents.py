@@ -61,6 +61,8 @@ def plan(agent: str, scope: str, project: Path, host: Path, remove: bool = False
     if scope == "project" and not remove:
         result.notes += NOTES.get(agent, [])
         result.edits.append(gitignore_edit(project))
+    if agent == "gemini" and not remove:
+        result.notes.append(GEMINI_TRUST)
     if agent == "claude-code" and not remove and _plugin_enabled(project):
         result.warnings.append(PLUGIN_TOO)
     return result
@@ -88,7 +90,13 @@ Change = Callable[[Path, bool], Edit]
 CODEX_DEFAULTS: dict[str, Any] = {"required": True, "startup_timeout_sec": 60}
 # Gemini CLI's `timeout` (ms) bounds every request to the server; without one a session waits up to
 # its default of 10 minutes but `gemini mcp list` gives up after 5 s. The same 10 minutes for both.
-GEMINI_DEFAULTS: dict[str, Any] = {"timeout": 600_000}
+# `trust`: headless `gemini -p` drops every tool that would ask for confirmation, so an untrusted
+# server's tools never reach the model; trusted, its tools run without asking (a value given is kept).
+GEMINI_DEFAULTS: dict[str, Any] = {"timeout": 600_000, "trust": True}
+GEMINI_TRUST = ('rs-learn\'s server is trusted ("trust": true): Gemini CLI runs its tools (recall, memorize, '
+                "forget, ...) without asking first, which headless `gemini -p` needs (it drops every tool "
+                'that would ask). To be asked each time, set "trust": false in its entry (setup keeps it); '
+                "`gemini -p` then has no rs-learn tools.")
 PLUGIN_TOO = ("the rs-learn plugin is enabled too: its hooks and server do the same, so each prompt would be "
               "answered twice. Keep one (claude plugin disable rs-learn@rs-learn, or rs-learn-host setup "
               "claude-code --remove).")
