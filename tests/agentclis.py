@@ -252,7 +252,8 @@ def codex_first_request(codex: Path, project: Path, home: Path, prompt: str) -> 
     return asked[0]
 
 
-def gemini_requests(gemini: Path, project: Path, home: Path, prompt: str) -> list[dict[str, object]]:
+def gemini_requests(gemini: Path, project: Path, home: Path, prompt: str, **extra: str,
+                    ) -> list[dict[str, object]]:
     """Run headless ``gemini -p PROMPT`` in ``project`` against :class:`FakeApi` as its Gemini API; return
     the bodies of its ``generateContent`` requests (the model's contents and tools).
 
@@ -267,7 +268,7 @@ def gemini_requests(gemini: Path, project: Path, home: Path, prompt: str) -> lis
     settings.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-api-key"
     user.write_text(json.dumps(settings, indent=2))
     with FakeApi() as api:
-        env = agent_env(home, GEMINI_API_KEY="test-no-account", GOOGLE_GEMINI_BASE_URL=api.url)
+        env = agent_env(home, GEMINI_API_KEY="test-no-account", GOOGLE_GEMINI_BASE_URL=api.url, **extra)
         # a model named: "auto" first asks a router model, whose failure ends the run before the turn
         done = run([gemini, "-m", "gemini-2.5-flash", "-p", prompt, "-o", "json"], cwd=project, env=env,
                    timeout=300)

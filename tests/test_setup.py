@@ -75,7 +75,9 @@ def test_each_agent_gets_the_entry_its_docs_give(repo: Path, home: Path, agent: 
     name, key, entry = JSON_FORMATS[agent, scope]
     setup(repo, agent, "--scope", scope)
     path = (repo if scope == "project" else home) / name
-    assert load(path) == {key: {"rs-learn": entry}}
+    recall = {"type": "command", "command": f"{COMMAND} hook prompt-submit"}
+    hooks = {"hooks": {"BeforeAgent": [{"hooks": [recall]}]}}
+    assert load(path) == {key: {"rs-learn": entry}} | (hooks if agent == "gemini" else {})  # issue 44 item 6
     assert path.read_text(encoding="utf-8").startswith('{\n  "'), "two spaces, as the agents write it"
     assert (repo / ".gitignore").exists() == (scope == "project")
 

@@ -204,3 +204,19 @@ def test_headless_gemini_gives_the_model_the_tools_of_the_server_setup_wrote(cli
     assert json.loads(settings.read_text())["mcpServers"]["rs-learn"]["trust"] is False
     [first, *_] = gemini_requests(clis["gemini"], repo, home, "Which port does staging use?")
     assert not [name for name in gemini_tools(first) if name.startswith("mcp_rs-learn_")]
+
+
+def test_gemini_recalls_before_each_prompt_through_the_hook_setup_wrote(clis, host: Path, repo: Path,
+                                                                       home: Path):
+    """Issue 44 item 6: Gemini CLI's ``BeforeAgent`` hook is its prompt-submit; the memories it recalls
+    reach the model appended to the prompt, and the run is in the ledger (``why``)."""
+    env = agent_env(home, RS_LEARN_HOOK_TIMEOUT="60")  # a loaded machine: a bound, not what is checked
+    assert run([host, "-p", repo, "memorize", "The staging server listens on port 8080."], cwd=repo,
+               env=env).returncode == 0
+    setup(host, repo, home, "gemini")
+    [first, *_] = gemini_requests(clis["gemini"], repo, home, "Which port does the staging server use?",
+                                  RS_LEARN_HOOK_TIMEOUT="60")
+    sent = json.dumps(first["contents"])
+    assert "## Recall for this prompt" in sent and "port 8080" in sent, sent[-2000:]
+    why = run([host, "-p", repo, "why"], cwd=repo, env=env)
+    assert "injected 1 memory" in why.stdout, why.stdout
