@@ -252,6 +252,39 @@ def codex_first_request(codex: Path, project: Path, home: Path, prompt: str) -> 
     return asked[0]
 
 
+def gemini_requests(gemini: Path, project: Path, home: Path, prompt: str, **extra: str,
+                    ) -> list[dict[str, object]]:
+    """Run headless ``gemini -p PROMPT`` in ``project`` against :class:`FakeApi` as its Gemini API; return
+    the bodies of its ``generateContent`` requests (the model's contents and tools).
+
+    The folder is trusted (``trustedFolders.json``), the user settings choose API-key auth, the key is
+    the stand-in's and its base URL is given by the environment (``GOOGLE_GEMINI_BASE_URL``).
+    """
+    (home / ".gemini").mkdir(exist_ok=True)
+    trusted = home / ".gemini" / "trustedFolders.json"
+    trusted.write_text(json.dumps({str(project): "TRUST_FOLDER", str(project.resolve()): "TRUST_FOLDER"}))
+    user = home / ".gemini" / "settings.json"  # the API key's auth, chosen as `/auth` would
+    settings = json.loads(user.read_text()) if user.exists() else {}
+    settings.setdefault("security", {}).setdefault("auth", {})["selectedType"] = "gemini-api-key"
+    user.write_text(json.dumps(settings, indent=2))
+    with FakeApi() as api:
+        env = agent_env(home, GEMINI_API_KEY="test-no-account", GOOGLE_GEMINI_BASE_URL=api.url, **extra)
+        # a model named: "auto" first asks a router model, whose failure ends the run before the turn
+        done = run([gemini, "-m", "gemini-2.5-flash", "-p", prompt, "-o", "json"], cwd=project, env=env,
+                   timeout=300)
+        asked = [body for path, body in api.requests
+                 if "generatecontent" in path.lower() and isinstance(body, dict)]
+    assert asked, f"gemini sent no request:\n{done.stdout}\n{done.stderr}\n{api.requests}"
+    return asked
+
+
+def gemini_tools(body: dict[str, object]) -> list[str]:
+    """The names of the function declarations a Gemini API request offers the model."""
+    tools = body.get("tools") or []
+    return [str(declaration.get("name")) for tool in tools if isinstance(tool, dict)  # type: ignore[union-attr]
+            for declaration in tool.get("functionDeclarations") or [] if isinstance(declaration, dict)]
+
+
 def hook_context(transcript: str) -> dict[str, list[str]]:
     """What each hook event added to the session (``hook_additional_context`` entries of the transcript)."""
     added: dict[str, list[str]] = {}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hostprocs import HOST, host_env, wait_for, write_request
 
-from host_harness.project import GIT_ROOT, GM_FOUND, WORKING_DIRECTORY, Found, chosen, find
+from host_harness.project import GIT_ROOT, GM_FOUND, WORKING_DIRECTORY, WORKTREE, Found, chosen, find
 
 
 def in_folder(
@@ -139,3 +139,37 @@ def test_a_hook_option_error_is_logged_in_the_projects_hook_log(project: Path, t
               RS_LEARN_CACHE_DIR=str(cache))
     assert "rejected" in (cache / "hook.log").read_text(), "no project with .gm/: the cache dir's log"
     assert os.listdir(elsewhere) == []
+
+
+def test_git_worktrees_of_one_repository_share_its_memory(tmp_path: Path):
+    """Issue 44 item 7: a fact memorized in one work tree is recalled in another (and by the hook there);
+    the project is the work tree holding the common git dir (``git rev-parse --git-common-dir``).
+    ``$RS_LEARN_WORKTREES=own`` gives each its own memory."""
+    main, linked = tmp_path / "main", tmp_path / "feature"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(main)], check=True)
+    git = ["git", "-c", "user.name=T", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "start"], cwd=main, check=True)
+    subprocess.run(["git", "worktree", "add", "-q", str(linked), "-b", "feature"], cwd=main, check=True)
+    (linked / "src").mkdir()
+    common = subprocess.run(["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+                            cwd=linked / "src", capture_output=True, text=True, check=True).stdout.strip()
+    assert find(linked / "src") == Found(Path(common).parent.resolve(), WORKTREE)
+    assert find(linked / "src") == Found(main.resolve(), WORKTREE)
+    assert chosen(linked, "-p") == Found(main.resolve(), WORKTREE)
+
+    assert in_folder(linked / "src", "memorize", "The staging server runs on port 8080.").returncode == 0
+    assert (main / ".gm" / "rs-learn.db").is_file() and not (linked / ".gm").exists()
+    hit = json.loads(in_folder(main, "recall", "staging port", "--json").stdout)
+    assert hit[0]["text"] == "The staging server runs on port 8080."
+    assert in_folder(main, "memorize", "Use pnpm, not npm, in this repository.").returncode == 0
+    hit = json.loads(in_folder(linked, "recall", "which package manager, pnpm or npm?", "--json").stdout)
+    assert hit[0]["text"] == "Use pnpm, not npm, in this repository."
+    event = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": "which port does staging use?",
+                        "cwd": str(linked / "src")})
+    hooked = in_folder(tmp_path, "hook", "prompt-submit", stdin=event.encode())
+    assert "8080" in json.loads(hooked.stdout)["hookSpecificOutput"]["additionalContext"]
+    (linked / ".gm").mkdir()  # a store committed on the branch: checked out in the linked tree too
+    assert find(linked / "src") == Found(main.resolve(), WORKTREE)
+
+    own = json.loads(in_folder(linked, "stats", "--json", RS_LEARN_WORKTREES="own").stdout)
+    assert own["project"] == {"root": str(linked.resolve()), "found_by": GM_FOUND} and own["memories"] == 0

@@ -55,7 +55,8 @@ def load(path: Path) -> dict:
 WORKSPACE = ["mcp", "-p", "${workspaceFolder}"]
 STDIO = {"type": "stdio", "command": COMMAND, "args": ["mcp"], "env": {}}
 VSCODE = {"type": "stdio", "command": COMMAND, "args": WORKSPACE}
-GEMINI = {"command": COMMAND, "args": ["mcp"], "timeout": 600_000}  # issue 32: `mcp list` waits 5 s else
+# issue 32: `mcp list` waits 5 s without a timeout; issue 44: `gemini -p` drops an untrusted server's tools
+GEMINI = {"command": COMMAND, "args": ["mcp"], "timeout": 600_000, "trust": True}
 # (agent, scope) -> file relative to the project (project scope) or the home folder, key, entry
 JSON_FORMATS = {
     ("claude-code", "project"): (".mcp.json", "mcpServers", STDIO),
@@ -74,7 +75,9 @@ def test_each_agent_gets_the_entry_its_docs_give(repo: Path, home: Path, agent: 
     name, key, entry = JSON_FORMATS[agent, scope]
     setup(repo, agent, "--scope", scope)
     path = (repo if scope == "project" else home) / name
-    assert load(path) == {key: {"rs-learn": entry}}
+    recall = {"type": "command", "command": f"{COMMAND} hook prompt-submit"}
+    hooks = {"hooks": {"BeforeAgent": [{"hooks": [recall]}]}}
+    assert load(path) == {key: {"rs-learn": entry}} | (hooks if agent == "gemini" else {})  # issue 44 item 6
     assert path.read_text(encoding="utf-8").startswith('{\n  "'), "two spaces, as the agents write it"
     assert (repo / ".gitignore").exists() == (scope == "project")
 

@@ -13,7 +13,16 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from agentclis import agent_clis, agent_env, claude_session, codex_first_request, hook_context, run
+from agentclis import (
+    agent_clis,
+    agent_env,
+    claude_session,
+    codex_first_request,
+    gemini_requests,
+    gemini_tools,
+    hook_context,
+    run,
+)
 
 from host_harness.integrations.agents import CODEX_DEFAULTS, GEMINI_DEFAULTS
 from host_harness.integrations.localstate import LOCAL_STATE
@@ -176,3 +185,38 @@ def test_codex_exec_gives_the_model_the_tools_of_the_server_setup_wrote(clis, ho
     assert "mcp__rs_learn" in tools, sorted(name for name in tools if name)
     served = {tool["name"] for tool in tools["mcp__rs_learn"]["tools"]}
     assert {"recall", "memorize", "forget", "list_memories"} <= served
+
+
+def test_headless_gemini_gives_the_model_the_tools_of_the_server_setup_wrote(clis, host: Path, repo: Path,
+                                                                            home: Path):
+    """Issue 44 item 5: ``gemini -p`` drops the tools that would ask for confirmation, so an untrusted
+    server's tools never reach the model. setup trusts rs-learn's server; the first request to the
+    (stand-in) Gemini API carries its tools. Without the trust (a person's ``"trust": false``, which
+    setup keeps) they are gone: the check can fail."""
+    setup(host, repo, home, "gemini")
+    settings = repo / ".gemini" / "settings.json"
+    assert json.loads(settings.read_text())["mcpServers"]["rs-learn"]["trust"] is True
+    [first, *_] = gemini_requests(clis["gemini"], repo, home, "Which port does staging use?")
+    offered = gemini_tools(first)
+    assert {"mcp_rs-learn_recall", "mcp_rs-learn_memorize", "mcp_rs-learn_forget"} <= set(offered), offered
+    settings.write_text(settings.read_text().replace('"trust": true', '"trust": false'))
+    setup(host, repo, home, "gemini")
+    assert json.loads(settings.read_text())["mcpServers"]["rs-learn"]["trust"] is False
+    [first, *_] = gemini_requests(clis["gemini"], repo, home, "Which port does staging use?")
+    assert not [name for name in gemini_tools(first) if name.startswith("mcp_rs-learn_")]
+
+
+def test_gemini_recalls_before_each_prompt_through_the_hook_setup_wrote(clis, host: Path, repo: Path,
+                                                                       home: Path):
+    """Issue 44 item 6: Gemini CLI's ``BeforeAgent`` hook is its prompt-submit; the memories it recalls
+    reach the model appended to the prompt, and the run is in the ledger (``why``)."""
+    env = agent_env(home, RS_LEARN_HOOK_TIMEOUT="60")  # a loaded machine: a bound, not what is checked
+    assert run([host, "-p", repo, "memorize", "The staging server listens on port 8080."], cwd=repo,
+               env=env).returncode == 0
+    setup(host, repo, home, "gemini")
+    [first, *_] = gemini_requests(clis["gemini"], repo, home, "Which port does the staging server use?",
+                                  RS_LEARN_HOOK_TIMEOUT="60")
+    sent = json.dumps(first["contents"])
+    assert "## Recall for this prompt" in sent and "port 8080" in sent, sent[-2000:]
+    why = run([host, "-p", repo, "why"], cwd=repo, env=env)
+    assert "injected 1 memory" in why.stdout, why.stdout

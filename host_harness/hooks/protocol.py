@@ -29,6 +29,9 @@ from host_harness.fs.skills import places as skill_places
 
 HOOK_EVENT = "UserPromptSubmit"
 SESSION_EVENT = "SessionStart"
+# Other agents' names for the same moment, with the same input and output (issue 44 item 6):
+# Gemini CLI's BeforeAgent carries the prompt and appends hookSpecificOutput.additionalContext to it.
+EVENT_ALIASES = {"BeforeAgent": HOOK_EVENT}
 DEFAULT_BUDGET_TOKENS = 1500
 DEFAULT_TIMEOUT_S = 2.0
 MAX_INPUT_BYTES = 8 * 1024 * 1024
@@ -108,7 +111,7 @@ def read_event(raw: bytes, event_name: str) -> tuple[dict[str, Any], str | None]
     if not isinstance(value, dict):
         raise Skip(f"hook input must be a JSON object, got {type(value).__name__}")
     event = value.get("hook_event_name", event_name)
-    if event != event_name:
+    if EVENT_ALIASES.get(event, event) != event_name:
         raise Skip(f"unexpected hook event {event!r} (this hook serves {event_name})")
     cwd = value.get("cwd")
     return value, cwd if isinstance(cwd, str) and cwd else None

@@ -36,6 +36,8 @@ HOST_NAMES = jsonconf.HOST_NAMES
 HOOKS = (("UserPromptSubmit", "prompt-submit"), ("SessionStart", "session-start"),
          ("SessionStart", "session-context"), ("PreCompact", "pre-compact"), ("Stop", "stop"),
          ("SessionEnd", "session-end"))
+# Gemini CLI (0.61): BeforeAgent is its prompt-submit (the same input and output, issue 44 item 6)
+GEMINI_HOOKS = (("BeforeAgent", "prompt-submit"),)
 WORKSPACE_ARGS = ["mcp", "-p", "${workspaceFolder}"]
 
 
@@ -61,6 +63,8 @@ def plan(agent: str, scope: str, project: Path, host: Path, remove: bool = False
     if scope == "project" and not remove:
         result.notes += NOTES.get(agent, [])
         result.edits.append(gitignore_edit(project))
+    if agent == "gemini" and not remove:
+        result.notes.append(GEMINI_TRUST)
     if agent == "claude-code" and not remove and _plugin_enabled(project):
         result.warnings.append(PLUGIN_TOO)
     return result
@@ -88,7 +92,13 @@ Change = Callable[[Path, bool], Edit]
 CODEX_DEFAULTS: dict[str, Any] = {"required": True, "startup_timeout_sec": 60}
 # Gemini CLI's `timeout` (ms) bounds every request to the server; without one a session waits up to
 # its default of 10 minutes but `gemini mcp list` gives up after 5 s. The same 10 minutes for both.
-GEMINI_DEFAULTS: dict[str, Any] = {"timeout": 600_000}
+# `trust`: headless `gemini -p` drops every tool that would ask for confirmation, so an untrusted
+# server's tools never reach the model; trusted, its tools run without asking (a value given is kept).
+GEMINI_DEFAULTS: dict[str, Any] = {"timeout": 600_000, "trust": True}
+GEMINI_TRUST = ('rs-learn\'s server is trusted ("trust": true): Gemini CLI runs its tools (recall, memorize, '
+                "forget, ...) without asking first, which headless `gemini -p` needs (it drops every tool "
+                'that would ask). To be asked each time, set "trust": false in its entry (setup keeps it); '
+                "`gemini -p` then has no rs-learn tools.")
 PLUGIN_TOO = ("the rs-learn plugin is enabled too: its hooks and server do the same, so each prompt would be "
               "answered twice. Keep one (claude plugin disable rs-learn@rs-learn, or rs-learn-host setup "
               "claude-code --remove).")
@@ -121,7 +131,10 @@ def _files(agent: str, scope: str, project: Path, command: str) -> list[tuple[Pa
         return [(base / ".cursor" / "mcp.json", _server("mcpServers", entry))]
     if agent == "gemini":
         entry = {"command": command, "args": ["mcp"]}
-        return [(base / ".gemini" / "settings.json", _server("mcpServers", entry, GEMINI_DEFAULTS))]
+        hooks = [(event, verb, f"{shlex.quote(command)} hook {verb}") for event, verb in GEMINI_HOOKS]
+        return [(base / ".gemini" / "settings.json",
+                 lambda path, remove: _hooks_edit(path, hooks, remove, Path(command), _server_change(
+                     "mcpServers", entry, GEMINI_DEFAULTS, remove), "mcpServers.rs-learn, "))]
     folder = project / ".vscode" if scope == "project" else vscode_user_dir()
     entry = {"type": "stdio", "command": command, "args": WORKSPACE_ARGS}
     return [(folder / "mcp.json", _server("servers", entry))]
@@ -160,21 +173,36 @@ def _json_edit(path: Path, key: str, entry: dict[str, Any], remove: bool,
                     f"{key}.{SERVER}", host)
 
 
-def _hooks_edit(path: Path, hooks: list[tuple[str, str, str]], remove: bool, host: Path) -> Edit:
-    """Our hooks in Claude Code's settings: ``(event, hook command, command line)`` each."""
+def _server_change(key: str, entry: dict[str, Any], defaults: dict[str, Any], remove: bool,
+                   ) -> Callable[[dict[str, Any]], object]:
+    """Our server entry put in (or taken out of) a parsed JSON configuration."""
+    if remove:
+        return lambda doc: jsonconf.drop_server(doc, key, SERVER)
+    return lambda doc: jsonconf.put_server(doc, key, SERVER, entry, defaults)
+
+
+def _hooks_edit(path: Path, hooks: list[tuple[str, str, str]], remove: bool, host: Path,
+                also: Callable[[dict[str, Any]], object] | None = None, what: str = "") -> Edit:
+    """Our hooks in an agent's settings: ``(event, hook command, command line)`` each.
+
+    Claude Code's layout, which Gemini CLI shares; ``also``: a change to the same file (Gemini's
+    server entry), ``what`` says it in the report.
+    """
     events: dict[str, list[dict[str, Any]]] = {}
     for event, _, command in hooks:
         events.setdefault(event, []).append({"hooks": [{"type": "command", "command": command}]})
     wanted = json.dumps({"hooks": events}, indent=2)
 
     def change(doc: dict[str, Any]) -> None:
+        if also is not None:
+            also(doc)
         for event, verb, command in hooks:
             if remove:
                 jsonconf.drop_hook(doc, event, verb)
             else:
                 jsonconf.put_hook(doc, event, command, verb)
 
-    return _changed(path, wanted, change, "hooks " + ", ".join(events), host)
+    return _changed(path, wanted, change, what + "hooks " + ", ".join(events), host)
 
 
 def _changed(path: Path, wanted: str, change: Callable[[dict[str, Any]], object], what: str,
