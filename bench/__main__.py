@@ -39,7 +39,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import wasmtime
 
@@ -61,6 +64,31 @@ def row(name: str, value: str, target: str = "") -> None:
     """Record and print one result line."""
     ROWS.append((name, value, target))
     print(f"  {name:<48} {value:>22}  {target}", flush=True)
+
+
+FAILED: list[str] = []  # the sections that failed (each printed with its command's stderr)
+
+
+def guarded(name: str, run: Callable[..., Any], *args: Any) -> Any:
+    """Run one section of the bench; a failure is printed (with a failed command's stderr) and recorded.
+
+    The bench goes on to the next section (issue 43 item 5): a row that cannot be measured says why
+    and never takes the rows after it along.
+    """
+    try:
+        return run(*args)
+    except (Exception, SystemExit) as error:
+        detail = str(error)
+        if isinstance(error, subprocess.CalledProcessError):
+            stderr = error.stderr
+            if isinstance(stderr, bytes):
+                stderr = stderr.decode(errors="replace")
+            detail = f"{error}\n--- its stderr ---\n{(stderr or '').strip() or '(empty)'}"
+        print(f"  FAILED {name}: {type(error).__name__}: {detail}", file=sys.stderr, flush=True)
+        traceback.print_exc(file=sys.stderr)
+        FAILED.append(name)
+        row(f"{name}: failed", type(error).__name__, "see stderr")
+        return None
 
 
 def bench_embed(runtime: Runtime) -> None:
@@ -294,35 +322,37 @@ def main() -> None:
                 pgscale.bench_postgresql(row, runtime, million, tmp, cache)
         elif not (args.spool_hook or args.hosts):
             if not (args.scale or args.postgresql):
-                bench_embed(runtime)
-                bench_memorize(runtime)
+                guarded("embed", bench_embed, runtime)
+                guarded("memorize", bench_memorize, runtime)
             cache = private_cache(stores.cache())
             projects = bench_stores(sizes)
             largest = max(projects)
             if not (args.scale or args.postgresql):
-                bench_recall(runtime, projects, cache)
-                curation.bench_curation(row, runtime, projects[10000], tmp, cache)  # issue 27
-                ui.bench_ui(row, runtime, projects[10000], tmp, cache)  # issue 44 item 8
+                guarded("recall", bench_recall, runtime, projects, cache)
+                guarded("curation", curation.bench_curation, row, runtime, projects[10000], tmp, cache)
+                guarded("web view", ui.bench_ui, row, runtime, projects[10000], tmp, cache)  # issue 44 item 8
             if not args.postgresql:
-                scale.bench_cold(row, projects, cache)
-                scale.bench_warm(row, runtime, projects[largest], largest, cache)
-                scale.bench_recall_at_10(row, projects[largest], largest, cache)
-                scale.bench_crossover(row, projects[largest], cache)
-                scale.bench_import(row, projects[10000], tmp, cache)
-            pgscale.bench_postgresql(row, runtime, projects, tmp, cache)
+                guarded("cold hook", scale.bench_cold, row, projects, cache)
+                guarded("warm hook", scale.bench_warm, row, runtime, projects[largest], largest, cache)
+                guarded("recall@10", scale.bench_recall_at_10, row, projects[largest], largest, cache)
+                guarded("crossover", scale.bench_crossover, row, projects[largest], cache)
+                guarded("import", scale.bench_import, row, projects[10000], tmp, cache)
+            guarded("postgresql", pgscale.bench_postgresql, row, runtime, projects, tmp, cache)
             if not (args.scale or args.postgresql):
                 from bench.mcp import bench_mcp  # (imports the MCP SDK: ~1 s)
 
-                bench_mcp(runtime, row)
-                bench_cold_start()
+                guarded("mcp", bench_mcp, runtime, row)
+                guarded("cold start", bench_cold_start)
         if not (args.scale or args.hosts or args.million or args.postgresql):
-            bench_spool_and_hook()
+            guarded("spool and hook", bench_spool_and_hook)
         if not (args.spool_hook or args.scale or args.million or args.postgresql):
-            bench_hosts(runtime, [1000, 10000], sys.modules[__name__])
+            guarded("hosts", bench_hosts, runtime, [1000, 10000], sys.modules[__name__])
     runtime.close()
     print("\n| measure | value | target |\n|---|---:|---|")
     for name, value, target in ROWS:
         print(f"| {name.strip()} | {value} | {target} |")
+    if FAILED:
+        print(f"\n{len(FAILED)} section(s) failed, each printed above with its error: {', '.join(FAILED)}")
 
 
 if __name__ == "__main__":

@@ -119,6 +119,52 @@ def test_the_private_import_finder_finds_one(tmp_path: Path):
     assert private_imports(source, "host_harness.cli.capture", known) == []
 
 
+def wasmtime_private(path: Path) -> list[str]:
+    """Each private name of wasmtime-py ``path`` imports or reaches (``wasmtime._ffi``, ``component._types``).
+
+    Any import of a ``wasmtime`` module with an underscore segment, any underscore name imported from
+    a ``wasmtime`` module, and any ``wasmtime...._x`` attribute read: a private part is no API, and
+    the next release may reshape it without a word (issue 43).
+    """
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules_ = [alias.name for alias in node.names]
+            found += [m for m in modules_ if m.split(".")[0] == "wasmtime" and _private_segment(m)]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            module = node.module
+            if module.split(".")[0] != "wasmtime":
+                continue
+            if _private_segment(module):
+                found.append(module)
+            found += [f"{module}.{alias.name}" for alias in node.names if alias.name.startswith("_")]
+        elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            dotted = ast.unparse(node)
+            if dotted.split(".")[0] == "wasmtime":
+                found.append(dotted)
+    return found
+
+
+def _private_segment(module: str) -> bool:
+    return any(part.startswith("_") for part in module.split("."))
+
+
+def test_no_module_imports_a_private_wasmtime_py_name():
+    files = [p for folder in (*PACKAGES, "tests", "scripts") for p in (ROOT / folder).rglob("*.py")]
+    found = {str(p.relative_to(ROOT)): hits for p in files if (hits := wasmtime_private(p))}
+    assert found == {}, found
+
+
+def test_the_wasmtime_private_finder_finds_each_form(tmp_path: Path):
+    source = tmp_path / "user.py"
+    source.write_text("import wasmtime._ffi\nfrom wasmtime import _ffi as ffi, Store\n"
+                      "from wasmtime.component._types import ListType\n"
+                      "from wasmtime.component import Linker\n"
+                      "x = wasmtime.component._linker\n", encoding="utf-8")
+    assert wasmtime_private(source) == ["wasmtime._ffi", "wasmtime._ffi", "wasmtime.component._types",
+                                        "wasmtime.component._linker"]
+
+
 STORAGE = ("host_harness.fs", "host_harness.config", "host_harness.store", "host_harness.vectors",
            "host_harness.services")  # each imports only those before it (docs/layout.md)
 

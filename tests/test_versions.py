@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+
 import pytest
 
 from host_harness import versions
@@ -10,6 +12,14 @@ from host_harness import versions
 def test_every_installed_dependency_is_inside_its_tested_range():
     # the runtime dependencies and the dev extra the suite runs with; a package outside is named
     assert versions.outside(extras=("dev", "postgresql")) == []
+
+
+def test_the_installed_wasmtime_py_is_the_tested_one():
+    """The component's boundary runs on stock wasmtime-py (no patch): only the tested series is trusted."""
+    (wasmtime,) = [r for r in versions.declared() if r.name == "wasmtime"]
+    installed = importlib.metadata.version("wasmtime")
+    assert wasmtime.admits(installed), f"wasmtime-py {installed} is outside the tested range {wasmtime.range}"
+    assert not wasmtime.admits("50.0.1") and not wasmtime.admits("52.0.0")
 
 
 def test_every_dependency_has_an_upper_bound():
@@ -21,6 +31,8 @@ def test_every_dependency_has_an_upper_bound():
 @pytest.mark.parametrize(("line", "version", "inside"), [
     ("wasmtime==50.0.1", "50.0.1", True),
     ("wasmtime==50.0.1", "51.0.0", False),
+    ("wasmtime<52,>=51", "52.0.0", False),
+    ("wasmtime<52,>=51", "51.0.0", True),
     ("numpy<2.5,>=2.4", "2.4.6", True),
     ("numpy<2.5,>=2.4", "2.5.0", False),
     ("numpy<2.5,>=2.4", "2.3.9", False),

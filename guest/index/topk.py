@@ -251,9 +251,11 @@ def search(
         return []
     avg = max(tokens / docs, 1.0)
     terms: list[_Term] = []
+    counted = sorted(Counter(query).items())
+    stored = host.kv_get_many(ns, [term for term, _ in counted])  # every head in one crossing
     try:
-        for term, qtf in sorted(Counter(query).items()):
-            head = joined(host.kv_get(ns, term), extra, term)
+        for (term, qtf), value in zip(counted, stored, strict=True):
+            head = joined(value, extra, term)
             if not head or len(head) < HEAD.size:
                 continue
             df = document_count(head)
@@ -277,8 +279,9 @@ def idf_mass(host: Host, ns: str, query: list[str], docs: int, extra: Pending | 
     of the query's evidence, however few words the query has.
     """
     mass = 0.0
-    for term, qtf in sorted(Counter(query).items()):
-        head = joined(host.kv_get(ns, term), extra, term)
+    counted = sorted(Counter(query).items())
+    for (term, qtf), value in zip(counted, host.kv_get_many(ns, [term for term, _ in counted]), strict=True):
+        head = joined(value, extra, term)
         df = document_count(head) if head and len(head) >= HEAD.size else 0
         mass += math.log(1.0 + (docs - df + 0.5) / (df + 0.5)) * qtf
     return mass

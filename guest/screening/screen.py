@@ -15,6 +15,7 @@ injected is screened again (:func:`held`): a record without either mark is read 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from guest.errors import InvalidRequest
@@ -163,6 +164,16 @@ class SecretNames(HostWrapper):
         """``host-kv-put``."""
         self._check(ns)
         self.inner.kv_put(ns, key, value)
+
+    def kv_get_many(self, ns: str, keys: Sequence[str]) -> list[bytes | None]:
+        """``host-kv-get`` of several keys (one crossing)."""
+        self._check(ns)
+        return self.inner.kv_get_many(ns, keys)
+
+    def kv_put_many(self, ns: str, items: Sequence[tuple[str, bytes]]) -> None:
+        """``host-kv-put`` of several entries (one crossing)."""
+        self._check(ns)
+        self.inner.kv_put_many(ns, items)
 
     def kv_query(self, ns: str, q: str, limit: int) -> list[tuple[str, bytes]]:
         """``host-kv-query``."""
