@@ -34,8 +34,9 @@ async def captured(backend: Backend, session: str) -> dict[str, Any]:
     groups: dict[str, list[dict[str, Any]]] = {}
     for memory in found:
         groups.setdefault(str(memory["captured"].get("session", "")), []).append(memory)
-    rows = [{"id": ident, "first": min(map(_at, kept)), "last": max(map(_at, kept)), "memories": kept}
-            for ident, kept in groups.items()]
+    rows: list[dict[str, Any]] = [
+        {"id": ident, "first": min(map(_at, kept)), "last": max(map(_at, kept)), "memories": kept}
+        for ident, kept in groups.items()]
     rows.sort(key=lambda row: (-row["last"], row["id"]))
     return {"sessions": rows, "complete": cursor is None}
 
