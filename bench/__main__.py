@@ -33,7 +33,6 @@ import argparse
 import json
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -47,24 +46,15 @@ from typing import Any
 import wasmtime
 
 from bench import corpus, curation, pgscale, scale, stores, ui
-from bench.common import ROOT, WASM, dispatch, pct, populate, sentences, timed
+from bench.common import ROOT, ROWS, WASM, dispatch, pct, populate, private_cache, row, sentences, timed
 from bench.hookload import bench_hook_during_import
 from bench.hosts import bench_hosts
 from host_harness.services import HostServices
 from host_harness.targets.base import BaseGuest
 from host_harness.targets.component import WasmGuest
 from host_harness.targets.native import NativeGuest
-from host_harness.targets.runtime import Runtime, artifact_is_intact, cache_file_name, default_cache_dir
+from host_harness.targets.runtime import Runtime
 from host_harness.vectors import IndexPolicy
-
-ROWS: list[tuple[str, str, str]] = []
-
-
-def row(name: str, value: str, target: str = "") -> None:
-    """Record and print one result line."""
-    ROWS.append((name, value, target))
-    print(f"  {name:<48} {value:>22}  {target}", flush=True)
-
 
 FAILED: list[str] = []  # the sections that failed (each printed with its command's stderr)
 
@@ -263,18 +253,6 @@ def bench_spool_and_hook() -> None:
         watcher.wait(30)
         python = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 5)
         row("  of which: python start-up", f"{statistics.median(python):.0f} ms")
-
-
-def private_cache(cache: Path) -> Path:
-    """A cache folder for the bench (persisted indexes, the hook's stamp) holding the compiled component."""
-    cache.mkdir(parents=True, exist_ok=True)
-    name = cache_file_name(WASM.read_bytes())
-    shared = default_cache_dir() / name
-    if artifact_is_intact(shared):
-        for path in (shared, shared.with_name(name + ".sha256")):
-            shutil.copyfile(path, cache / path.name)
-    Runtime.load(WASM, cache).close()  # compiles only when the shared cache had nothing
-    return cache
 
 
 def bench_stores(sizes: list[int]) -> dict[int, Path]:

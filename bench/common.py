@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -17,7 +18,7 @@ from pathlib import Path
 from host_harness.services import HostServices
 from host_harness.targets.base import BaseGuest
 from host_harness.targets.native import NativeGuest
-from host_harness.targets.runtime import Runtime
+from host_harness.targets.runtime import Runtime, artifact_is_intact, cache_file_name, default_cache_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 WASM = ROOT / "dist" / "rs_learn.wasm"
@@ -98,3 +99,24 @@ def populate(project: Path, texts: list[str]) -> None:
         services.commit()
     guest.close()
     services.close()
+
+
+ROWS: list[tuple[str, str, str]] = []
+
+
+def row(name: str, value: str, target: str = "") -> None:
+    """Record and print one result line."""
+    ROWS.append((name, value, target))
+    print(f"  {name:<48} {value:>22}  {target}", flush=True)
+
+
+def private_cache(cache: Path) -> Path:
+    """A cache folder for the bench (persisted indexes, the hook's stamp) holding the compiled component."""
+    cache.mkdir(parents=True, exist_ok=True)
+    name = cache_file_name(WASM.read_bytes())
+    shared = default_cache_dir() / name
+    if artifact_is_intact(shared):
+        for path in (shared, shared.with_name(name + ".sha256")):
+            shutil.copyfile(path, cache / path.name)
+    Runtime.load(WASM, cache).close()  # compiles only when the shared cache had nothing
+    return cache

@@ -149,8 +149,7 @@ def bench_ui(row: Row, runtime: Runtime, base: Path, tmp: Path, cache: Path) -> 
 def main() -> None:
     """``python -m bench.ui``: only these rows."""
     from bench import stores
-    from bench.__main__ import ROWS, private_cache, row
-    from bench.common import WASM
+    from bench.common import ROWS, WASM, private_cache, row
 
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

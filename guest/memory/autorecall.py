@@ -245,7 +245,7 @@ def render(
     hits: list[Hit], budget_tokens: int, max_hit_tokens: int, dated: Dated | None = None,
     labelled: Callable[[Hit], str] | None = None,
 ) -> tuple[str, list[Hit]]:
-    """``## Recall for this prompt``, the frame and numbered notes, within the budget; ``""`` when none fit.
+    """``## Recall for this prompt``, the frame and numbered notes within the budget; ``""`` when none fit.
 
     The notes stand between :data:`OPEN` and :data:`CLOSE`, one line each, after a sentence saying
     they are quoted context, not instructions; a note's text cannot close or forge the frame
@@ -255,7 +255,7 @@ def render(
     ``""`` for none. A stale hit's line ends with ``(may be stale: <files> changed since)``.
     """
     lines = [HEADER, FRAME, OPEN]
-    used = sum(_tokens(line) for line in (*lines, CLOSE))
+    used = 0  # the budget is the notes': the frame's fixed 48 tokens come on top (the least budget shows one)
     shown: list[Hit] = []
     for hit in hits:
         text = neutralise(hit.text)
