@@ -55,7 +55,7 @@ def test_make_dist_writes_the_files_and_their_checksums(dist: Path, wasm_path: P
     assert line in (dist / "SHA256SUMS").read_text(encoding="ascii").splitlines()
     readme = (dist / "README.md").read_text(encoding="utf-8")
     assert not re.search(r"@[a-z_]+@", readme), "every fact was filled in"
-    assert "world `rs:learn/rs-learn@0.1.0`" in readme and "extended-const" in readme
+    assert "world `rs:learn/rs-learn@0.2.0`" in readme and "extended-const" in readme
     assert "host-contract.md" in readme and "bindgen!" in readme and "Node >= 22" in readme
     assert "npx -y @bytecodealliance/jco" in readme and "npx @" not in readme, "npx must not prompt"
     assert f"and {len(TRACES)} traces in `traces/`" in readme
@@ -103,8 +103,8 @@ def test_the_kit_in_dist_checks_a_host_on_its_own(dist: Path):
 
 def test_the_component_names_itself(wasm_path: Path, node_host: Path):
     meta = read_metadata(wasm_path.read_bytes())
-    assert (meta.name, meta.version) == ("rs:learn@0.1.0", "0.1.0")
-    assert meta.description is not None and "World rs:learn/rs-learn@0.1.0." in meta.description
+    assert (meta.name, meta.version) == ("rs:learn@0.2.0", "0.2.0")
+    assert meta.description is not None and "World rs:learn/rs-learn@0.2.0." in meta.description
     assert meta.licenses == "Apache-2.0"
     assert ("componentize-py", "0.25.1") in meta.producers["sdk"]
     assert meta.producers["processed-by"][0][0] == "wit-component", "the build tools' entries are kept"
@@ -112,7 +112,7 @@ def test_the_component_names_itself(wasm_path: Path, node_host: Path):
     shown = subprocess.run([str(ROOT / "hosts" / "node" / "node"), str(jco), "metadata-show", "--json",
                             str(wasm_path)], capture_output=True, text=True, timeout=300)
     assert shown.returncode == 0, shown.stderr
-    assert json.loads(shown.stdout)[0]["name"] == "rs:learn@0.1.0"  # what another tool reads
+    assert json.loads(shown.stdout)[0]["name"] == "rs:learn@0.2.0"  # what another tool reads
 
 
 def test_make_dist_refuses_a_component_that_does_not_name_itself(wasm_path: Path, tmp_path: Path):
@@ -121,7 +121,7 @@ def test_make_dist_refuses_a_component_that_does_not_name_itself(wasm_path: Path
     assert read_metadata(unnamed.read_bytes()).name is None
     done = make_dist(tmp_path / "dist", unnamed)
     assert done.returncode == 1
-    assert "names itself None (version None), not rs:learn@0.1.0" in done.stderr
+    assert "names itself None (version None), not rs:learn@0.2.0" in done.stderr
     assert not (tmp_path / "dist" / "SHA256SUMS").exists()
 
 

@@ -56,7 +56,7 @@ def test_memorize_recall_stats_version(run, project: Path):
     assert rebuilt["memories"] == 2 and rebuilt["rebuilt"]["memories"] == 2
     assert "re-embedded 0;" in run("reindex").output
     version = json.loads(run("version", "--json").output)
-    assert version["version"] == "0.1.0" and version["harness"] and version["wasmtime"]
+    assert version["version"] == "0.2.0" and version["harness"] and version["wasmtime"]
     assert leftovers(project) == []
 
 
