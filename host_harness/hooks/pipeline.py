@@ -121,7 +121,18 @@ def answer_plain(options: HookOptions) -> NoReturn:
     """
     protocol.log_to_hook_log()
     try:
-        answer(HOOKS[options.command], options, warm=True)
+        if options.command in ("pre-compact", "stop", "session-end"):  # capture's: start its run, leave
+            from host_harness.capture.hooks import hand_off
+            from host_harness.targets import DEFAULT_WASM
+
+            hand_off(options.command, options.project if options.project is not None else Path.cwd(),
+                     Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM))
+        elif options.command == "session-context":
+            from host_harness.capture.hooks import CaptureContextHook
+
+            answer(CaptureContextHook, options, warm=True)
+        else:
+            answer(HOOKS[options.command], options, warm=True)
     except BaseException as error:  # the event must go through, whatever happened
         log_reason(protocol.noted_project(), f"hook failed: {type(error).__name__}: {error}")
     protocol.leave("")

@@ -41,7 +41,13 @@ SAME_DEADLINE_S = 0.001  # arming again within this of the armed deadline keeps 
 WARMING_S = 300.0  # a background compile younger than this is not started again
 # The hooks' options, shared by the full command line (cli/hook.py) and the fast path (hooks/command_line.py).
 EVENTS = {"prompt-submit": HOOK_EVENT, "session-start": SESSION_EVENT}  # hook command -> its event
-BUDGET_ENV = {"prompt-submit": "RS_LEARN_HOOK_BUDGET", "session-start": "RS_LEARN_SESSION_BUDGET"}
+BUDGET_ENV = {"prompt-submit": "RS_LEARN_HOOK_BUDGET", "session-start": "RS_LEARN_SESSION_BUDGET",
+              "session-context": "RS_LEARN_CAPTURE_BUDGET"}
+# Each hook's default time budget (docs/hooks.md): a prompt waits for its hook on every turn; a session
+# start happens once and may take longer (session-context also waits for the archive run of a compaction);
+# the capture hooks only start the detached capture run and leave.
+DEFAULT_TIMEOUTS = {"prompt-submit": DEFAULT_TIMEOUT_S, "session-start": 5.0, "session-context": 10.0,
+                    **dict.fromkeys(("pre-compact", "stop", "session-end"), DEFAULT_TIMEOUT_S)}
 TIMEOUT_ENV = "RS_LEARN_HOOK_TIMEOUT"
 BUDGET_RANGE = (1, 100_000)
 TIMEOUT_RANGE = (0.01, 60.0)
