@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -77,7 +76,6 @@ from host_harness.hooks.protocol import (
     DEFAULT_TIMEOUT_S,
     EXIT_MARGIN_S,
     HOOK_EVENT,
-    MAX_INPUT_BYTES,
     SESSION_EVENT,
     WARM_SOCKET,
     Skip,
@@ -144,7 +142,7 @@ def run_on_stdin(kind: type[Hook], config: HookConfig) -> str:
     ``config.log_prompts`` is the ``--log-prompts`` flag; ``$RS_LEARN_LOG_PROMPTS`` may also turn it on.
     """
     config = replace(config, started=process_started(), log_prompts=log_prompts(config.log_prompts))
-    return kind(config).run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
+    return kind(config).run(protocol.read_stdin)
 
 
 @dataclass(frozen=True)
