@@ -367,3 +367,19 @@ def test_runs_cut_by_their_budget_leave_one_line_each_with_session_and_prompt(wa
     assert len(lines) == 50, [line.get("session") for line in lines]
     assert sorted(line["session"] for line in lines) == sorted(f"cut-{n}" for n in range(50))
     assert all(line["prompt"] is not None for line in lines)
+
+
+def test_the_first_prompt_of_a_store_less_project_leaves_its_line(wasm_path: Path, project: Path):
+    """Issue 44: `.gm/` (as setup leaves it) and no store yet: the run is a `nothing` line, not silence."""
+    import subprocess as sp
+
+    from hostprocs import HOST, host_env
+
+    (project / ".gm").mkdir(exist_ok=True)
+    event = json.dumps({"cwd": str(project), "session_id": "first", "prompt": "how do we deploy?"})
+    done = sp.run([*HOST, "hook", "prompt-submit"], input=event.encode(), capture_output=True,
+                  env=host_env(project), timeout=300, check=False)
+    assert done.returncode == 0 and done.stdout == b""
+    [line] = prompt_ledger.read(project)
+    assert (line["session"], line["outcome"]) == ("first", "nothing")
+    assert "no memory store" in line["reason"]

@@ -379,8 +379,12 @@ class PromptSubmitHook(Hook):
         protocol.on_timeout(self.recording.timed_out)
 
     def worth_asking(self, project: Path) -> bool:
-        """A project without a memory store has nothing to recall."""
-        return has_memory(project)
+        """A project without a memory store has nothing to recall (a ``.gm/`` ledger still gets the line)."""
+        if has_memory(project):
+            return True
+        if self.recording is not None and (project / ".gm").is_dir():
+            self.recording.off("no memory store in this project yet: nothing to recall", outcome="nothing")
+        return False
 
     def before(self, project: Path, body: dict[str, Any]) -> str | None:
         """The off switches and the session's injected ids (:mod:`host_harness.hooks.prompt_run`)."""
