@@ -9,7 +9,8 @@ Three ways to the same warm component over the same store, 50 recalls each (afte
 
 Then a first start (issue 26), one run each, from the process start: ``initialize`` answered and the
 first ``recall`` answered, with an empty compile cache (the first start after an install or upgrade:
-the component compiles in the background) and with the compiled cache.
+the component compiles in the background) and with the compiled cache; ``server/discover`` answered
+(issue 44); and each hook's start, from spawn to exit.
 
 Numbers are wall-clock on whatever machine runs this: compare the rows of one run.
 
@@ -21,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -105,6 +108,52 @@ async def first_start(env: dict[str, str], project: Path) -> tuple[float, float]
             return initialized, time.perf_counter() - start
 
 
+DISCOVER = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "0"}}}}
+
+
+def discovered(env: dict[str, str], project: Path) -> float:
+    """Seconds from starting ``rs-learn-host mcp`` to its answer to ``server/discover`` (issue 44)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "host_harness", "mcp"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=project)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps(DISCOVER).encode() + b"\n")
+    proc.stdin.flush()
+    while (line := proc.stdout.readline()) and json.loads(line).get("id") != 1:
+        pass
+    took = time.perf_counter() - start
+    proc.stdin.close()
+    proc.wait(60)
+    return took
+
+
+def bench_hook_starts(row: Row, runs: int = 5) -> None:
+    """Each hook from spawn to exit, with nothing for it to do but its own start (issue 44: lean hooks).
+
+    A project with ``.gm/`` and no store: the capture hooks find no transcript to hand off (the hand-off
+    itself is one ``Popen``), ``session-context`` and ``prompt-submit`` have no store to read.
+    """
+    print(f"Hook start, from spawn to exit (p50 of {runs})")
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        (project / ".gm").mkdir()
+        event = json.dumps({"cwd": str(project), "session_id": "bench", "prompt": "how do we deploy?",
+                            "transcript_path": str(project / "bench.jsonl"), "source": "startup"}).encode()
+        env = {**os.environ, "RS_LEARN_PROJECT": str(project), "RS_LEARN_HOOK_TIMEOUT": "30"}
+        hooks = ("prompt-submit", "session-start", "session-context", "stop", "pre-compact", "session-end")
+        for hook in hooks:
+            samples = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "host_harness", "hook", hook], input=event, env=env,
+                               cwd=project, capture_output=True, check=False)
+                samples.append((time.perf_counter() - start) * 1000)
+            row(f"hook {hook}, start to exit", f"{sorted(samples)[runs // 2]:.0f} ms",
+                "≤ 150 ms quiet" if hook in ("stop", "pre-compact", "session-end") else "")
+
+
 def bench_first_start(row: Row) -> None:
     """``initialize`` and the first ``recall`` of a new server, with an empty and a compiled cache."""
     print("MCP first start (one run each, from the process start)")
@@ -118,6 +167,8 @@ def bench_first_start(row: Row) -> None:
             row(f"MCP initialize, {state} compile cache", f"{initialized * 1000:.0f} ms",
                 "< 1 s" if state == "empty" else "")
             row(f"MCP first recall, {state} compile cache", f"{recalled:.1f} s")
+        row("MCP server/discover, compiled compile cache", f"{discovered(env, project) * 1000:.0f} ms")
+    bench_hook_starts(row)
 
 
 def main() -> None:

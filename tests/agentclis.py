@@ -38,6 +38,10 @@ PACKAGES = {
     "codex": "@openai/codex@0.171.0",
 }
 PREFIX = ROOT / "build" / "agent-clis"
+# The current Claude Code (issue 44: it opens MCP with the 2026-07-28 ``server/discover``), beside the pinned
+# one: a prefix of its own, since one prefix holds one version of a package.
+CURRENT_CLAUDE = "@anthropic-ai/claude-code@2.1.332"
+CURRENT_PREFIX = ROOT / "build" / "agent-clis-current"
 VENV_BIN = Path(sys.executable).parent
 AGENT_VARS = ("ANTHROPIC_", "CLAUDE_", "OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_", "XDG_", "RS_LEARN_")
 
@@ -63,6 +67,30 @@ def agent_clis() -> dict[str, Path]:
     with open(PREFIX.parent / "agent-clis.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return _install()
+
+
+def current_claude() -> Path:
+    """The current Claude Code's ``claude`` (:data:`CURRENT_CLAUDE`), installed on first use."""
+    PREFIX.parent.mkdir(parents=True, exist_ok=True)
+    name, _, version = CURRENT_CLAUDE.rpartition("@")
+    with open(PREFIX.parent / "agent-clis.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            manifest = CURRENT_PREFIX / "node_modules" / name / "package.json"
+            there = json.loads(manifest.read_text(encoding="utf-8"))["version"]
+        except (OSError, ValueError, KeyError):
+            there = None
+        if there != version:
+            npm = shutil.which("npm")
+            if npm is None:
+                pytest.skip("npm is not installed here: cannot fetch the current Claude Code")
+            done = subprocess.run([npm, "install", "--prefix", str(CURRENT_PREFIX), "--no-audit", "--no-fund",
+                                   "--loglevel=error", CURRENT_CLAUDE], capture_output=True, text=True,
+                                  timeout=1800, check=False)
+            if done.returncode != 0 and ("FetchError" in done.stderr or "ENOTFOUND" in done.stderr):
+                pytest.skip(f"the npm registry is unreachable: cannot fetch {CURRENT_CLAUDE}")
+            assert done.returncode == 0, f"npm install failed:\n{done.stdout}\n{done.stderr}"
+    return CURRENT_PREFIX / "node_modules" / ".bin" / "claude"
 
 
 def _install() -> dict[str, Path]:

@@ -345,3 +345,44 @@ def test_session_files_are_bounded_and_expire(tmp_path: Path, monkeypatch: pytes
     assert kept.injected[-1] == f"mem-{sessions.MAX_IDS + 9}" and len(kept.injected) == sessions.MAX_IDS
     assert sessions.prune(tmp_path, now=now - 100 + 5 + sessions.EXPIRE_S + 0.5) == 3  # idle for a week
     assert sorted(p.name for p in folder.iterdir()) == files(6, 7)
+
+
+def test_runs_cut_by_their_budget_leave_one_line_each_with_session_and_prompt(wasm_path: Path, project: Path):
+    """Issue 42: 50 runs at once, each out of time at once (50 ms): 50 lines, one per session, none null."""
+    import subprocess as sp
+
+    from hostprocs import HOST, host_env
+
+    (project / ".gm").mkdir(exist_ok=True)
+    env = host_env(project, RS_LEARN_HOOK_TIMEOUT="0.05")
+    runs = []
+    for n in range(50):
+        event = json.dumps({"cwd": str(project), "session_id": f"cut-{n}", "prompt": f"prompt number {n}"})
+        proc = sp.Popen([*HOST, "-p", str(project), "hook", "prompt-submit"], stdin=sp.PIPE, stdout=sp.PIPE,
+                        stderr=sp.PIPE, env=env)
+        assert proc.stdin is not None
+        proc.stdin.write(event.encode())
+        proc.stdin.close()
+        runs.append(proc)
+    for proc in runs:
+        assert proc.wait(300) == 0
+    lines = prompt_ledger.read(project)
+    assert len(lines) == 50, [line.get("session") for line in lines]
+    assert sorted(line["session"] for line in lines) == sorted(f"cut-{n}" for n in range(50))
+    assert all(line["prompt"] is not None for line in lines)
+
+
+def test_the_first_prompt_of_a_store_less_project_leaves_its_line(wasm_path: Path, project: Path):
+    """Issue 44: `.gm/` (as setup leaves it) and no store yet: the run is a `nothing` line, not silence."""
+    import subprocess as sp
+
+    from hostprocs import HOST, host_env
+
+    (project / ".gm").mkdir(exist_ok=True)
+    event = json.dumps({"cwd": str(project), "session_id": "first", "prompt": "how do we deploy?"})
+    done = sp.run([*HOST, "hook", "prompt-submit"], input=event.encode(), capture_output=True,
+                  env=host_env(project), timeout=300, check=False)
+    assert done.returncode == 0 and done.stdout == b""
+    [line] = prompt_ledger.read(project)
+    assert (line["session"], line["outcome"]) == ("first", "nothing")
+    assert "no memory store" in line["reason"]

@@ -15,21 +15,43 @@ from pathlib import Path
 
 import pytest
 from hostprocs import HOST, Watcher, host, host_env, wait_for
+from transcripts import Transcript
 
+from host_harness.capture import EVENTS, state
+from host_harness.capture.transcript import folder_name
 from host_harness.hooks import prompt_ledger
 from host_harness.hooks.protocol import WARM_SOCKET
 
 HEAVY = {"mcp", "mcp_types", "numpy", "wasmtime", "pydantic", "anyio"}
 
 
-def imported(*args: str, project: Path, stdin: bytes = b""
+def imported(*args: str, project: Path, stdin: bytes = b"", **env: str
              ) -> tuple[set[str], subprocess.CompletedProcess[bytes]]:
     """The top-level packages ``rs-learn-host ARGS`` imported (and the finished process)."""
+    modules, done = imported_modules(*args, project=project, stdin=stdin, **env)
+    return {name.split(".")[0] for name in modules}, done
+
+
+def imported_modules(*args: str, project: Path, stdin: bytes = b"", **env: str
+                     ) -> tuple[set[str], subprocess.CompletedProcess[bytes]]:
+    """Every module ``rs-learn-host ARGS`` imported (and the finished process)."""
     done = subprocess.run([sys.executable, "-X", "importtime", *HOST[1:], *args], input=stdin,
-                          capture_output=True, timeout=300, cwd=project, env=host_env(project))
-    names = {line.split("|")[-1].strip().split(".")[0]
+                          capture_output=True, timeout=300, cwd=project, env=host_env(project, **env))
+    names = {line.split("|")[-1].strip()
              for line in done.stderr.decode().splitlines() if line.startswith("import time:")}
-    return names - {"import time:"}, done
+    return names - {"imported package"}, done
+
+
+# What no hook imports before it knows it has work (issue 44): click, the CLI's commands, a store driver,
+# capture's rule tables; the SDK, numpy and wasmtime unless it loads the component.
+NEVER_IN_A_HOOK = ("click", "host_harness.cli.main", "host_harness.cli.hook", "host_harness.cli.capture",
+                   "host_harness.store.pg", "psycopg", "host_harness.capture.rules",
+                   "host_harness.capture.run", "mcp", "mcp_types")
+
+
+def never_in_a_hook(modules: set[str]) -> list[str]:
+    """The modules of ``modules`` that :data:`NEVER_IN_A_HOOK` names (or one of their submodules)."""
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in NEVER_IN_A_HOOK))
 
 
 @pytest.mark.parametrize("args", [["--version"], ["-V"]])
@@ -99,3 +121,38 @@ def test_a_hook_out_of_time_still_leaves_the_next_prompt_warm(wasm_runtime, proj
     answered = host("hook", "prompt-submit", env=warm_env, input=event)
     assert "ArgoCD" in json.loads(answered.stdout)["hookSpecificOutput"]["additionalContext"]
     assert prompt_ledger.read(project)[-1]["path"] == "cold"
+
+
+@pytest.mark.parametrize("command", ["stop", "pre-compact", "session-end"])
+def test_a_capture_hook_hands_off_without_the_cli(wasm_runtime, project: Path, tmp_path: Path, command: str):
+    """The hook starts the detached capture run and leaves: no CLI, no store, no component imported."""
+    (project / ".gm").mkdir()
+    home = tmp_path / "claude"
+    t = Transcript(project).prompt("Always run make lint first.")
+    path = t.write(home / "projects" / folder_name(project.resolve()) / f"{t.session}.jsonl")
+    event = {"session_id": t.session, "transcript_path": str(path), "cwd": str(project),
+             "hook_event_name": EVENTS[command]}
+    modules, done = imported_modules("hook", command, project=project, stdin=json.dumps(event).encode(),
+                                     CLAUDE_CONFIG_DIR=str(home))
+    assert done.returncode == 0 and done.stdout == b""
+    assert never_in_a_hook(modules) == []
+    assert {m.split(".")[0] for m in modules} & {"numpy", "wasmtime", "anyio", "pydantic"} == set()
+    assert not [m for m in modules if m.startswith(("host_harness.store", "host_harness.services"))]
+    assert state.pending(project, path) or state.load(project, path).offset > 0  # the run is started
+
+
+@pytest.mark.parametrize("stored", [False, True], ids=["no store", "a store"])
+def test_session_context_loads_only_what_it_needs(wasm_runtime, project: Path, stored: bool):
+    """No store: answered at once with nothing heavy; a store: the component, never the CLI."""
+    env = host_env(project)
+    if stored:
+        assert host("memorize", "Deploys go through ArgoCD.", env=env).returncode == 0
+    else:
+        (project / ".gm").mkdir()
+    event = {"cwd": str(project), "source": "startup", "session_id": "context-imports"}
+    modules, done = imported_modules("hook", "session-context", project=project,
+                                     stdin=json.dumps(event).encode())
+    assert done.returncode == 0
+    assert never_in_a_hook(modules) == []
+    loaded = {m.split(".")[0] for m in modules} & {"numpy", "wasmtime"}
+    assert loaded == ({"numpy", "wasmtime"} if stored else set())

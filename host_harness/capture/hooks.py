@@ -23,12 +23,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from host_harness.capture import state
+from host_harness.capture import EVENTS, state
 from host_harness.capture.switches import switches
 from host_harness.capture.transcript import folder_name
+from host_harness.config import ConfigError
 from host_harness.fs import confine
 from host_harness.hooks.pipeline import Hook
-from host_harness.hooks.protocol import SESSION_EVENT, Skip, has_memory, log_reason, read_event
+from host_harness.hooks.protocol import (
+    MAX_INPUT_BYTES,
+    SESSION_EVENT,
+    Skip,
+    has_memory,
+    log_reason,
+    note_project,
+    read_event,
+)
+from host_harness.project import find_project
 
 LOG = (".gm", "logs", "capture.log")
 
@@ -106,6 +116,28 @@ def capture_event(event: dict[str, Any], project: Path, cwd: Path, wasm: Path, c
     transcript, session = transcript_of(event, project, cwd)
     start_capture(project, wasm, transcript, session, archive=command == "pre-compact")
     return ""
+
+
+def hand_off(command: str, fallback: Path, wasm: Path) -> None:
+    """``pre-compact`` / ``stop`` / ``session-end`` on stdin's event: start the capture run, or log why not.
+
+    The fast path (``host_harness/cli/entry.py``) and the full command line both come here; neither
+    waits for the run, and what a hook imports stops at this module (no click, no CLI, no store).
+    """
+    raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    project = find_project(fallback)
+    try:
+        incoming, cwd = read_event(raw, EVENTS[command])
+        start = Path(cwd) if cwd is not None else fallback
+        if not start.is_dir():
+            raise Skip(f"project directory {str(start)!r} does not exist")
+        project = find_project(start)
+        note_project(project)
+        why = capture_event(incoming, project, start, wasm, command)
+    except (Skip, ConfigError, OSError) as error:
+        why = str(error)
+    if why:
+        log_reason(project, f"{command}: {why}")
 
 
 def wait_for_archive(event: dict[str, Any], project: Path, cwd: Path, seconds: float) -> None:

@@ -20,10 +20,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from host_harness.capture.extract import Tracker
 from host_harness.fs import confine
+
+if TYPE_CHECKING:  # the rules' tables load where a run loads or saves a tracker, never in a hook
+    from host_harness.capture.extract import Tracker
 
 FOLDER = (".gm", "logs", "capture")
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -40,6 +42,8 @@ class State:
 
     def saved(self) -> bytes:
         """The file's bytes."""
+        from host_harness.capture.extract import Tracker
+
         tracker = (self.tracker or Tracker()).saved()
         return json.dumps({"path": self.path, "offset": self.offset, "tracker": tracker}).encode("utf-8")
 
@@ -51,6 +55,8 @@ def name_of(transcript: Path) -> str:
 
 def load(project: Path, transcript: Path) -> State:
     """The transcript's state (a fresh one when it has none or its file is unreadable)."""
+    from host_harness.capture.extract import Tracker
+
     path = str(transcript.absolute())
     try:
         raw = confine.read_file(project, (*FOLDER, name_of(transcript) + ".json"), MAX_FILE_BYTES)

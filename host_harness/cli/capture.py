@@ -9,7 +9,6 @@ hooks of ``host_harness/capture/hooks.py``.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,18 +17,9 @@ import click
 from host_harness.capture import EVENTS
 from host_harness.capture.run import capture as run_capture
 from host_harness.cli.correct import describe
-from host_harness.cli.hook import TIMEOUT, _run, budget
+from host_harness.cli.hook import _run, budget, timeout_option
 from host_harness.config import ConfigError
-from host_harness.hooks.protocol import (
-    MAX_INPUT_BYTES,
-    Skip,
-    arm,
-    leave,
-    log_reason,
-    note_project,
-    read_event,
-)
-from host_harness.project import find_project
+from host_harness.hooks.protocol import arm, leave
 from host_harness.targets.session import Session, echo_json
 
 
@@ -136,28 +126,13 @@ def _capture_hook(name: str) -> click.Command:
     )
 
     @click.command(name, help=text)
-    @TIMEOUT
+    @timeout_option(name)
     @click.pass_obj
     def command(session: Session, timeout: float) -> None:
         arm(timeout)
-        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        project = find_project(session.project)
-        try:
-            incoming, cwd = read_event(raw, event)
-            start = Path(cwd) if cwd is not None else session.project
-            if not start.is_dir():
-                raise Skip(f"project directory {str(start)!r} does not exist")
-            project = find_project(start)
-            note_project(project)
-            from host_harness.capture.hooks import (
-                capture_event,  # the hooks' own imports: only when one runs
-            )
+        from host_harness.capture.hooks import hand_off  # the hooks' own imports: only when one runs
 
-            why = capture_event(incoming, project, start, session.wasm, name)
-        except (Skip, ConfigError, OSError) as error:
-            why = str(error)
-        if why:
-            log_reason(project, f"{name}: {why}")
+        hand_off(name, session.project, session.wasm)
         leave("")
 
     return command
@@ -165,7 +140,7 @@ def _capture_hook(name: str) -> click.Command:
 
 @click.command("session-context")
 @budget("RS_LEARN_CAPTURE_BUDGET", "archive index or session note")
-@TIMEOUT
+@timeout_option("session-context")
 @click.pass_obj
 def session_context(session: Session, budget: int, timeout: float) -> None:
     """Read a SessionStart event on stdin; print what capture kept for the new context.

@@ -27,7 +27,7 @@ from host_harness.hooks.prompt_run import LOG_PROMPTS_ENV, unread_run
 from host_harness.hooks.protocol import (
     BUDGET_ENV,
     DEFAULT_BUDGET_TOKENS,
-    DEFAULT_TIMEOUT_S,
+    DEFAULT_TIMEOUTS,
     EVENTS,
     TIMEOUT_ENV,
     TIMEOUT_RANGE,
@@ -59,10 +59,13 @@ def hook() -> None:
     """
 
 
-TIMEOUT = click.option(
-    "--timeout", type=click.FloatRange(*TIMEOUT_RANGE), default=DEFAULT_TIMEOUT_S, show_default=True,
-    envvar=TIMEOUT_ENV, show_envvar=True, help="Seconds before the hook gives up silently.",
-)
+def timeout_option(command: str) -> Callable[[FC], FC]:
+    """The ``--timeout`` option of a hook, with that hook's default (``DEFAULT_TIMEOUTS``)."""
+    return click.option(
+        "--timeout", type=click.FloatRange(*TIMEOUT_RANGE), default=DEFAULT_TIMEOUTS[command],
+        show_default=True, envvar=TIMEOUT_ENV, show_envvar=True,
+        help="Seconds before the hook gives up silently.",
+    )
 
 
 def budget(envvar: str, what: str) -> Callable[[FC], FC]:
@@ -76,7 +79,7 @@ def budget(envvar: str, what: str) -> Callable[[FC], FC]:
 
 @hook.command("prompt-submit")
 @budget(BUDGET_ENV["prompt-submit"], "recalled context")
-@TIMEOUT
+@timeout_option("prompt-submit")
 @click.option("--log-prompts", is_flag=True,
               help=f"Keep each prompt's text (secrets redacted) in the ledger (also ${LOG_PROMPTS_ENV}=1).")
 @click.pass_obj
@@ -103,7 +106,7 @@ def prompt_submit(session: Session, budget: int, timeout: float, log_prompts: bo
 
 @hook.command("session-start")
 @budget(BUDGET_ENV["session-start"], "skill list")
-@TIMEOUT
+@timeout_option("session-start")
 @click.pass_obj
 def session_start(session: Session, budget: int, timeout: float) -> None:
     """Read a SessionStart event on stdin; print the skills a new session should know about.

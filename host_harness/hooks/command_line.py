@@ -1,10 +1,11 @@
 """A hook's command line, read once, before anything heavy is imported.
 
 ``rs-learn-host [-p DIR] [-v] hook prompt-submit [--budget N] [--timeout S] [--log-prompts]`` (and
-``hook session-start``, without ``--log-prompts``). :func:`read_command_line` gives everything the
-entry point needs from it (:class:`HookLine`): which hook, the time budget to arm at once, where to
-look for the project until the event says, and -- for a plain command line, one the fast path
-serves exactly as the full command line would -- the hook's :class:`HookOptions`. Anything else
+``hook session-start`` and ``hook session-context`` without ``--log-prompts``; capture's ``hook stop``,
+``hook pre-compact`` and ``hook session-end`` with ``--timeout`` alone). :func:`read_command_line`
+gives everything the entry point needs from it (:class:`HookLine`): which hook, the time budget to arm
+at once, where to look for the project until the event says, and -- for a plain command line, one the
+fast path serves exactly as the full command line would -- the hook's :class:`HookOptions`. Anything else
 (``--wasm``, ``--native``, a malformed value or an out-of-range timeout) has no options: the full command
 line (click, ``host_harness/cli/hook.py``) decides, and says why it rejects it. Either way the
 options reach the one pipeline (:func:`host_harness.hooks.pipeline.answer`) as :class:`HookOptions`.
@@ -22,7 +23,8 @@ from pathlib import Path
 
 from host_harness.hooks import protocol
 
-HOOKS = {"prompt-submit": "auto_recall", "session-start": "session_start"}  # command -> verb
+HOOKS = {"prompt-submit": "auto_recall", "session-start": "session_start",  # command -> verb
+         "session-context": "capture_context", "pre-compact": None, "stop": None, "session-end": None}
 GLOBAL_FLAGS = ("-v", "--verbose")
 LOG_PROMPTS = "--log-prompts"
 
@@ -34,7 +36,7 @@ class HookOptions:
     command: str  # prompt-submit, session-start (or one of capture's hooks)
     project: Path | None  # -p, else $RS_LEARN_PROJECT; None: found from the working directory
     budget: int = protocol.DEFAULT_BUDGET_TOKENS
-    timeout: float = protocol.DEFAULT_TIMEOUT_S
+    timeout: float = protocol.DEFAULT_TIMEOUT_S  # (each hook's default: protocol.DEFAULT_TIMEOUTS)
     log_prompts: bool = False  # the --log-prompts flag ($RS_LEARN_LOG_PROMPTS is read by the run)
     budget_note: str | None = None  # the budget given was outside the guest's range: what was used
 
@@ -55,7 +57,7 @@ def read_command_line(args: list[str]) -> HookLine:
     if at is None:
         return HookLine(None, None, None, None)
     command = args[at + 1]
-    timeout = None if "--help" in args else _timeout(args[at + 2 :])
+    timeout = None if "--help" in args else _timeout(args[at + 2 :], command)
     return HookLine(command, timeout, project_start(args), _options(args, at))
 
 
@@ -74,8 +76,9 @@ def _options(args: list[str], at: int) -> HookOptions | None:
         else:
             return None  # --wasm, --native, anything else: the full command line decides
     command, rest = args[at + 1], args[at + 2 :]
-    values = {"--budget": os.environ.get(protocol.BUDGET_ENV[command]),
-              "--timeout": os.environ.get(protocol.TIMEOUT_ENV)}
+    values = {"--timeout": os.environ.get(protocol.TIMEOUT_ENV)}
+    if command in protocol.BUDGET_ENV:
+        values["--budget"] = os.environ.get(protocol.BUDGET_ENV[command])
     log_prompts = False
     while rest:
         if rest[0] == LOG_PROMPTS and command == "prompt-submit":
@@ -90,8 +93,8 @@ def _options(args: list[str], at: int) -> HookOptions | None:
             value, rest = rest[1], rest[1:]
         values[name], rest = value, rest[1:]
     try:
-        budget = int(values["--budget"] or protocol.DEFAULT_BUDGET_TOKENS)
-        timeout = float(values["--timeout"] or protocol.DEFAULT_TIMEOUT_S)
+        budget = int(values.get("--budget") or protocol.DEFAULT_BUDGET_TOKENS)
+        timeout = float(values["--timeout"] or protocol.DEFAULT_TIMEOUTS[command])
     except ValueError:
         return None
     shortest, longest = protocol.TIMEOUT_RANGE
@@ -104,10 +107,10 @@ def _options(args: list[str], at: int) -> HookOptions | None:
     return HookOptions(command, Path(root) if root else None, budget, timeout, log_prompts, note)
 
 
-def _timeout(rest: list[str]) -> float:
+def _timeout(rest: list[str], command: str) -> float:
     """The time budget of a hook whose arguments after its name are ``rest``.
 
-    ``--timeout`` there, else ``$RS_LEARN_HOOK_TIMEOUT``, else the default; a value the full command
+    ``--timeout`` there, else ``$RS_LEARN_HOOK_TIMEOUT``, else the hook's default; a value the full command
     line will reject is skipped (the hook then logs why it rejected it).
     """
     values = [os.environ.get(protocol.TIMEOUT_ENV)]
@@ -124,7 +127,7 @@ def _timeout(rest: list[str]) -> float:
             continue
         if shortest <= timeout <= longest:
             return timeout
-    return protocol.DEFAULT_TIMEOUT_S
+    return protocol.DEFAULT_TIMEOUTS[command]
 
 
 def project_start(args: list[str]) -> Path | None:

@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -78,7 +77,6 @@ from host_harness.hooks.protocol import (
     DEFAULT_TIMEOUT_S,
     EXIT_MARGIN_S,
     HOOK_EVENT,
-    MAX_INPUT_BYTES,
     SESSION_EVENT,
     WARM_SOCKET,
     Skip,
@@ -123,7 +121,18 @@ def answer_plain(options: HookOptions) -> NoReturn:
     """
     protocol.log_to_hook_log()
     try:
-        answer(HOOKS[options.command], options, warm=True)
+        if options.command in ("pre-compact", "stop", "session-end"):  # capture's: start its run, leave
+            from host_harness.capture.hooks import hand_off
+            from host_harness.targets import DEFAULT_WASM
+
+            hand_off(options.command, options.project if options.project is not None else Path.cwd(),
+                     Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM))
+        elif options.command == "session-context":
+            from host_harness.capture.hooks import CaptureContextHook
+
+            answer(CaptureContextHook, options, warm=True)
+        else:
+            answer(HOOKS[options.command], options, warm=True)
     except BaseException as error:  # the event must go through, whatever happened
         log_reason(protocol.noted_project(), f"hook failed: {type(error).__name__}: {error}")
     protocol.leave("")
@@ -135,7 +144,7 @@ def run_on_stdin(kind: type[Hook], config: HookConfig) -> str:
     ``config.log_prompts`` is the ``--log-prompts`` flag; ``$RS_LEARN_LOG_PROMPTS`` may also turn it on.
     """
     config = replace(config, started=process_started(), log_prompts=log_prompts(config.log_prompts))
-    return kind(config).run(lambda: sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
+    return kind(config).run(protocol.read_stdin)
 
 
 @dataclass(frozen=True)
@@ -376,8 +385,12 @@ class PromptSubmitHook(Hook):
         protocol.on_timeout(self.recording.timed_out)
 
     def worth_asking(self, project: Path) -> bool:
-        """A project without a memory store has nothing to recall."""
-        return has_memory(project)
+        """A project without a memory store has nothing to recall (a ``.gm/`` ledger still gets the line)."""
+        if has_memory(project):
+            return True
+        if self.recording is not None and (project / ".gm").is_dir():
+            self.recording.off("no memory store in this project yet: nothing to recall", outcome="nothing")
+        return False
 
     def before(self, project: Path, body: dict[str, Any]) -> str | None:
         """The off switches and the session's injected ids (:mod:`host_harness.hooks.prompt_run`).

@@ -21,6 +21,7 @@ Standard library only (with the confinement helpers): the fast path imports it.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Mapping
@@ -168,15 +169,33 @@ def unread_run(reason: str, project: Path | None = None, started: float | None =
     project = project if project is not None else protocol.noted_project()
     if project is None or not (project / ".gm").is_dir():
         return
-    entry = {"ts": prompt_ledger.stamp(), "session": None, "event": "prompt", "path": "direct",
-             "prompt": None, "outcome": outcome, "reason": reason, "tokens": 0}
+    session, prompt = _event_of(protocol.event_by_now(protocol.EXIT_MARGIN_S / 2) if outcome == "timeout"
+                                else None)
+    entry = {"ts": prompt_ledger.stamp(), "session": session, "event": "prompt", "path": "direct",
+             "prompt": prompt_ledger.digest(prompt) if prompt is not None else None, "outcome": outcome,
+             "reason": reason, "tokens": 0}
     if outcome == "timeout":
         entry["stage"] = protocol.stage()
     _write(project, entry, started if started is not None else protocol.process_started(), cache_dir)
 
 
+def _event_of(raw: bytes | None) -> tuple[str | None, str | None]:
+    """The session id and prompt of an event's bytes, as far as they are there (``None`` each: not)."""
+    try:
+        event = json.loads(raw) if raw else None
+    except ValueError:
+        event = None
+    if not isinstance(event, dict):
+        return None, None
+    session, prompt = event.get("session_id"), event.get("prompt")
+    return (session if isinstance(session, str) and 0 < len(session) <= 256 else None,
+            prompt if isinstance(prompt, str) else None)
+
+
 def _write(project: Path, entry: dict[str, Any], started: float, cache_dir: Path | None) -> None:
     entry["ms"] = round((time.monotonic() - started) * 1000, 1)
+    if not protocol.claim_line():
+        return  # a hook process writes one line: the run's or the watchdog's, whichever comes first
     try:
         prompt_ledger.append(project, entry)
     except OSError as error:

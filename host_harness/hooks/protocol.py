@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import select
 import sys
 import threading
 import time
@@ -44,7 +45,13 @@ SAME_DEADLINE_S = 0.001  # arming again within this of the armed deadline keeps 
 WARMING_S = 300.0  # a background compile younger than this is not started again
 # The hooks' options, shared by the full command line (cli/hook.py) and the fast path (hooks/command_line.py).
 EVENTS = {"prompt-submit": HOOK_EVENT, "session-start": SESSION_EVENT}  # hook command -> its event
-BUDGET_ENV = {"prompt-submit": "RS_LEARN_HOOK_BUDGET", "session-start": "RS_LEARN_SESSION_BUDGET"}
+BUDGET_ENV = {"prompt-submit": "RS_LEARN_HOOK_BUDGET", "session-start": "RS_LEARN_SESSION_BUDGET",
+              "session-context": "RS_LEARN_CAPTURE_BUDGET"}
+# Each hook's default time budget (docs/hooks.md): a prompt waits for its hook on every turn; a session
+# start happens once and may take longer (session-context also waits for the archive run of a compaction);
+# the capture hooks only start the detached capture run and leave.
+DEFAULT_TIMEOUTS = {"prompt-submit": DEFAULT_TIMEOUT_S, "session-start": 5.0, "session-context": 10.0,
+                    **dict.fromkeys(("pre-compact", "stop", "session-end"), DEFAULT_TIMEOUT_S)}
 TIMEOUT_ENV = "RS_LEARN_HOOK_TIMEOUT"
 TIMEOUT_RANGE = (0.01, 60.0)
 # The section of contract.json whose MIN/MAX_BUDGET_TOKENS bound each hook's --budget: the range of the
@@ -222,6 +229,63 @@ def note_stage(stage: str) -> None:
 def stage() -> str:
     """The stage last noted (:func:`note_stage`)."""
     return str(_watch["stage"])
+
+
+_event: dict[str, bytes | None] = {"raw": None}
+_reading = threading.Lock()  # the event is read once, by the run or by the watchdog
+
+
+def read_stdin() -> bytes:
+    """The event on stdin (:data:`MAX_INPUT_BYTES` + 1 at most), read once for the run and the watchdog."""
+    with _reading:
+        raw = _event["raw"]
+        if raw is None:
+            raw = _event["raw"] = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        return raw
+
+
+def event_by_now(wait_s: float) -> bytes | None:
+    """For the watchdog: the event, if the run read it or it is all on stdin within ``wait_s``; else ``None``.
+
+    A run the budget ends while the interpreter still imports has not read its event yet; the client
+    wrote it already, so the ledger's line can still name its session and prompt (issue 42).
+    """
+    if not _reading.acquire(timeout=wait_s):
+        return None  # the run is reading it, and stdin does not end
+    try:
+        if _event["raw"] is None:
+            chunks: list[bytes] = []
+            end = time.monotonic() + wait_s
+            while select.select([0], [], [], max(0.0, end - time.monotonic()))[0]:
+                chunk = os.read(0, 1 << 16)
+                if not chunk:
+                    _event["raw"] = b"".join(chunks)
+                    break
+                chunks.append(chunk)
+                if sum(map(len, chunks)) > MAX_INPUT_BYTES:
+                    return None
+        return _event["raw"]
+    except (OSError, ValueError):
+        return None
+    finally:
+        _reading.release()
+
+
+_lined = threading.Lock()
+
+
+def claim_line() -> bool:
+    """Whether this ledger line may be written: once per hook process, whichever run or watchdog is first.
+
+    Always in a process without a watchdog (a warm server writes a line per hook it answers).
+    """
+    with _lined:
+        if _watch["at"] is None:
+            return True
+        if _watch.get("lined"):
+            return False
+        _watch["lined"] = True
+        return True
 
 
 def on_timeout(record: Callable[[str], None] | None) -> None:
