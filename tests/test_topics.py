@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
     ("text", "expected"),
     [
         ("What happens if I don't rebase?", ["happens", "rebase"]),  # no "don", no "t"
-        ("It isn’t Bob's, we're sure it doesn't", ["bob", "sure"]),
+        ("It isn’t Bob's, we're sure it doesn't", ["bob", "s", "re", "sure"]),  # the gate cuts clitics too
         ("IHoverService hovering", ["ihoverservice", "hover", "service", "hovering"]),
         ("call parse_config from HTTPServer",
          ["call", "parse_config", "parse", "config", "httpserver", "http", "server"]),
@@ -32,6 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 )
 def test_version_4_words_drop_contraction_fragments_and_split_identifiers(text: str, expected: list[str]):
     assert words_v4(text) == expected
+
+
+def test_the_gate_reads_no_clitic():
+    assert words_v4("It isn’t Bob's, we're sure it doesn't", clitics=True) == ["bob", "sure"]
 
 
 def test_hovering_meets_an_identifier_by_its_part():
