@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from guest.screening import assignments, injection
+from guest.screening import assignments, injection, ruleset
 
 MARK = "[REDACTED:{}]"
 PREFIX = "[REDACTED:"
@@ -207,14 +207,19 @@ TOKENS = (
 
 _CASED = tuple(sorted({lit for rule in TOKENS if not rule.folded for lit in rule.literals}))
 _FOLDED = tuple(sorted({lit for rule in TOKENS if rule.folded for lit in rule.literals}))
+# every literal any rule needs, found in one pass over the lower-cased text
+_PREFILTER = ruleset.Prefilter((*ruleset.KEYWORDS, *(lit.lower() for lit in _CASED), *_FOLDED))
+_CASED_OF = {low: tuple(lit for lit in _CASED if lit.lower() == low) for low in {lit.lower() for lit in _CASED}}
+_FOLDED_SET = frozenset(_FOLDED)
 
 
 def redact(text: str) -> tuple[str, dict[str, int]]:
     """``text`` with every secret replaced by ``[REDACTED:<kind>]``, and how many of each kind."""
     counts: dict[str, int] = {}
     lowered = text.lower()
-    present = {lit for lit in _CASED if lit in text}
-    present.update(lit for lit in _FOLDED if lit in lowered)
+    words = _PREFILTER.present(lowered)
+    present = {lit for word in words for lit in _CASED_OF.get(word, ()) if lit in text}
+    present.update(words & _FOLDED_SET)
     if present:
         before = text
         for rule in TOKENS:
@@ -222,6 +227,10 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
                 text = _apply(rule, text, counts)
         if text is not before:
             lowered = text.lower()
+    before = text
+    text = ruleset.apply(text, words, MARK, counts, PREFIX, assignments.placeholder)
+    if text is not before:
+        lowered = text.lower()
     text, found = assignments.redact(text, MARK, lowered)
     return text, merge(counts, found)
 
