@@ -11,6 +11,7 @@
 * **The dev set** (``bench/devset.py``): standard-library notes, held-out and foreign prompts.
 * **Capture's rules** (``bench/capture_rules.py``): which typed prompts capture keeps as rules, on
   its dev set and held-out set of typed prompts (the host decides: no store, no target).
+* **Secrets** (``bench/secrets_eval.py``): secret forms stored and ordinary notes changed by redaction.
 * **Both targets** (``bench/crosscheck.py``): a subset of LoCoMo-dev and of the dev set memorized
   and asked natively and in the component: identical answers, and the cost of a call on each.
 
@@ -32,12 +33,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bench import capture_rules, datasets, devset, lme, locomo, report, runner, sessions, smart
+from bench import capture_rules, datasets, devset, lme, locomo, report, runner, secrets_eval, sessions, smart
 from bench.crosscheck import crosscheck, subset
 from bench.project import Project, digest
 from bench.variants import Variant, chosen
 
-SETS = ("cranfield", "cisi", "locomo", "lme", "dev", "rules")
+SETS = ("cranfield", "cisi", "locomo", "lme", "dev", "rules", "secrets")
 CROSSCHECK_CONVERSATION = "30"  # the smallest LoCoMo-dev conversation (369 turns), all of it
 CROSSCHECK_MEMORIES = 400  # of the dev set's
 CROSSCHECK_PROMPTS = (40, 40)  # own prompts (each recalled and asked of the hook), foreign prompts
@@ -118,6 +119,8 @@ def run_sets(args: argparse.Namespace, variants: list[Variant], targets: runner.
         subsets.append(subset(dev, CROSSCHECK_MEMORIES, *CROSSCHECK_PROMPTS))
     if "rules" in args.sets:
         results["rules"] = timed("capture rules", capture_rules.evaluate)
+    if "secrets" in args.sets:
+        results["secrets"] = timed("secrets dev set", secrets_eval.evaluate)
     results["crosscheck"] = []
     if not args.crosscheck or not args.wasm.is_file():
         why = "--no-crosscheck" if not args.crosscheck else f"{args.wasm} is not built"
@@ -176,6 +179,8 @@ def main() -> None:
         sections.append(report.devset(results["dev"], results["dev_meta"]))
     if "rules" in results:
         sections.append(capture_rules.section(results["rules"]))
+    if "secrets" in results:
+        sections.append(secrets_eval.section(results["secrets"]))
     if any(name in results for name in ("cranfield", "cisi", "locomo", "dev")):  # the variants' sets
         sections.append(report.everything(results, names))
     if results["crosscheck"]:

@@ -51,7 +51,7 @@ KINDS = {
     "stripe-access-token": "stripe-key", "openai-api-key": "openai-key",
     "anthropic-api-key": "anthropic-key", "anthropic-admin-api-key": "anthropic-key",
     "npm-access-token": "npm-token", "pypi-upload-token": "pypi-token",
-    "huggingface-access-token": "huggingface-token", "huggingface-organization-api-token": "huggingface-token",
+    "huggingface-access-token": "huggingface-token", "huggingface-organization-api-token": "huggingface-token",  # noqa: E501
     "twilio-api-key": "twilio-key", "sendgrid-api-token": "sendgrid-key",
     "mailgun-private-api-token": "mailgun-key", "heroku-api-key-v2": "heroku-key",
     "digitalocean-pat": "digitalocean-token", "digitalocean-access-token": "digitalocean-token",

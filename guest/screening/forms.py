@@ -51,7 +51,7 @@ def url_passwords(text: str) -> Iterator[Span]:
             at = text.rfind("@", start, at)
 
 
-_YAML_KEY = re.compile(r"^([ \t]*)(?:- )?[\"']?([A-Za-z0-9_.-]+)[\"']?[ \t]*:[ \t]*([|>][-+]?)?[ \t]*(?:#.*)?$",
+_YAML_KEY = re.compile(r"^([ \t]*)(?:- )?[\"']?([A-Za-z0-9_.-]+)[\"']?[ \t]*:[ \t]*([|>][-+]?)?[ \t]*(?:#.*)?$",  # noqa: E501
                        _F | re.MULTILINE)
 
 
@@ -74,7 +74,7 @@ def yaml_values(text: str) -> Iterator[Span]:
             if stripped:
                 if first is None:
                     if match.group(3) is None and (stripped.startswith(("- ", "#"))
-                                                   or re.match(r"[\"']?[\w.-]+[\"']?[ \t]*:(?:\s|$)", stripped)):
+                                                   or re.match(r"[\"']?[\w.-]+[\"']?[ \t]*:(?:\s|$)", stripped)):  # noqa: E501
                         break  # a list or a mapping under the key: its own keys are read as assignments
                     first = pos + len(line) - len(line.lstrip())
                 last = pos + len(line.rstrip())
@@ -133,7 +133,7 @@ def split_jwts(text: str) -> Iterator[Span]:
             yield match.start(), match.end(), "jwt"
 
 
-_PUTTY = re.compile(r"^Private-Lines:[ \t]*\d+\r?\n(?:[A-Za-z0-9+/=]+(?:\r?\n|\Z))+(?:Private-MAC:[ \t]*[0-9a-fA-F]+)?",
+_PUTTY = re.compile(r"^Private-Lines:[ \t]*\d+\r?\n(?:[A-Za-z0-9+/=]+(?:\r?\n|\Z))+(?:Private-MAC:[ \t]*[0-9a-fA-F]+)?",  # noqa: E501
                     _F | re.MULTILINE)
 _OVPN = re.compile(r"-----BEGIN OpenVPN Static key V1-----.*?(?:-----END OpenVPN Static key V1-----|\Z)"
                    r"|<(tls-auth|tls-crypt|tls-crypt-v2|key|secret)>.*?(?:</\1>|\Z)", _F | re.DOTALL)
@@ -146,22 +146,28 @@ def key_blocks(text: str) -> Iterator[Span]:
             yield match.start(), match.end(), "private-key"
 
 
-FINDERS: tuple[tuple[tuple[str, ...], Callable[[str], Iterator[Span]]], ...] = (
-    (("://",), url_passwords),
-    ((":",), yaml_values),
-    (("</",), xml_elements),
-    (("=",), connection_passwords),
-    (("eyJ",), split_jwts),
-    (("Private-Lines", "OpenVPN", "<tls-", "<key>", "<secret>"), key_blocks),
-)
+def spans(text: str, lowered: str) -> list[Span]:
+    """Every span the finders whose literals occur in ``text`` find, sorted, overlaps dropped.
 
-
-def spans(text: str) -> list[Span]:
-    """Every span the finders whose literal occurs in ``text`` find, sorted, overlaps dropped."""
+    A finder runs only when its literal is there (and, for the named forms, a secret word).
+    """
     found: list[Span] = []
-    for literals, finder in FINDERS:
-        if any(lit in text for lit in literals):
-            found.extend(finder(text))
+    if "://" in text:
+        found.extend(url_passwords(text))
+    if "eyJ" in text:
+        found.extend(split_jwts(text))
+    if "Private-Lines" in text or "OpenVPN" in text or "<tls-" in text or "<key>" in text:
+        found.extend(key_blocks(text))
+    named = "pass" in lowered or "pwd" in lowered
+    if named or "secret" in lowered or "token" in lowered or "key" in lowered:
+        if "\n" in text:
+            found.extend(yaml_values(text))
+        if "</" in text:
+            found.extend(xml_elements(text))
+        if named and "=" in text:
+            found.extend(connection_passwords(text))
+    if not found:
+        return found
     found.sort()
     out: list[Span] = []
     for span in found:

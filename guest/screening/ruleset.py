@@ -35,16 +35,19 @@ def _pattern(source: str) -> re.Pattern[str]:
     return found
 
 
+Trie = dict[str, "Trie"]
+
+
 def _trie(words: list[str]) -> str:
     """One pattern matching any of ``words``, longest first at each branch, as a trie."""
-    tree: dict[str, dict] = {}
+    tree: Trie = {}
     for word in words:
         node = tree
         for ch in word:
             node = node.setdefault(ch, {})
         node[""] = {}
 
-    def walk(node: dict[str, dict]) -> str:
+    def walk(node: Trie) -> str:
         branches = [re.escape(ch) + walk(child) for ch, child in sorted(node.items()) if ch]
         if not branches:
             return ""
@@ -98,7 +101,7 @@ def rules_for(present: set[str]) -> list[int]:
     return sorted(wanted)
 
 
-def _cleared(secret: str, match: str, line: str, allow: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
+def _cleared(secret: str, match: str, line: str, allow: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]  # noqa: E501
              ) -> bool:
     lowered = secret.lower()
     for target, regexes, stopwords in allow:
