@@ -135,7 +135,8 @@ def test_the_catalogue_through_the_spool(project: Path, wasm_path: Path):
     written = b"".join(p.read_bytes() for p in (project / ".gm").rglob("*")
                        if p.is_file() and "exec-spool" not in p.parts and ".db" not in p.name)
     database = b"".join(p.read_bytes() for p in (project / ".gm").rglob("*.db*"))
-    assert [leaks(where) for where in (done.stdout, done.stderr, answers, logs, written, database)] == [[]] * 6
+    outputs = (done.stdout, done.stderr, answers, logs, written, database)
+    assert [leaks(where) for where in outputs] == [[]] * 6
 
 
 # item 3: split and joined
