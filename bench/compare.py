@@ -9,7 +9,9 @@ gives each side's median over all its runs and the ratio this / REF (< 1: this c
 
 Rows: recall at 1k / 10k / 100k (component and native guest), memorize into a 10k store, import
 (lines carrying vectors and text-only), embed, the prompt-submit hook cold and with a warm server,
-``rs-learn-host mcp`` until ``initialize`` and ``tools/list`` are answered, and ``--version``.
+``rs-learn-host mcp`` until ``initialize`` and ``tools/list`` are answered, ``--version``, and secret
+redaction (notes per second through the guest's ``redact``: 4,000 corpus paragraphs and the secrets
+dev set, issue 45).
 
     python -m bench.compare 19c7136                 # every row, 3 rounds
     python -m bench.compare 19c7136 --quick         # 1k and 10k stores, 2 rounds
@@ -29,13 +31,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench import corpus
+from bench import corpus, secrets_eval
 from bench.common import sentences
 
 ROOT = Path(__file__).resolve().parent.parent
 HOME = ROOT / "build" / "compare"
 WORKER = ROOT / "bench" / "pairworker.py"
-ROWS = ("recall", "memorize", "import", "embed", "hook", "mcp", "version")
+ROWS = ("recall", "memorize", "import", "embed", "hook", "mcp", "version", "redact")
 STORE_SOURCES = ("guest", "models/manifest.json")
 
 
@@ -111,6 +113,8 @@ def inputs(sizes: list[int]) -> dict[str, Path]:
         "memorize": sentences(260, 28, seed=7),
         "import": [corpus.memory(200_000 + i, paragraphs) for i in range(2000)],
         "embed": sentences(500, 8, seed=5),
+        "redact": [paragraphs[i] for i in range(0, len(paragraphs), max(1, len(paragraphs) // 4000))][:4000]
+        + [case["text"] for case in secrets_eval.load()],
     }
     for size in sizes:
         files[f"store-{size}"] = [corpus.memory(i, paragraphs) for i in range(size)]
@@ -154,6 +158,8 @@ def measures(sizes: list[int], files: dict[str, Path], rows: tuple[str, ...],
                             {"store": size, "prompt": prompt, "warm": warm, "n": n}))
     if "mcp" in rows:
         out.append(("mcp: initialize answered, from spawn", "mcp", {"store": small, "n": 1}))
+    if "redact" in rows:
+        out.append(("redact notes/s, native", "redact", {"texts": str(files["redact"]), "n": n}))
     if "version" in rows:
         out.append(("--version", "version", {"store": small, "n": n}))
     return out

@@ -16,6 +16,7 @@
 * **Injection by trust** (``bench/injection_eval.py``): attacks stored with each untrusted origin
   (and the agent's), asked with prompts that use their words: how many the hook injects, the trust
   gate on and off, and how many legitimate notes it holds back.
+* **Secrets** (``bench/secrets_eval.py``): secret forms stored and ordinary notes changed by redaction.
 * **Both targets** (``bench/crosscheck.py``): a subset of LoCoMo-dev and of the dev set memorized
   and asked natively and in the component: identical answers, and the cost of a call on each.
 
@@ -47,6 +48,7 @@ from bench import (
     prefs,
     report,
     runner,
+    secrets_eval,
     sessions,
     smart,
 )
@@ -54,7 +56,7 @@ from bench.crosscheck import crosscheck, subset
 from bench.project import Project, digest
 from bench.variants import Variant, chosen
 
-SETS = ("cranfield", "cisi", "locomo", "lme", "dev", "prefs", "rules", "injection")
+SETS = ("cranfield", "cisi", "locomo", "lme", "dev", "prefs", "rules", "injection", "secrets")
 CROSSCHECK_CONVERSATION = "30"  # the smallest LoCoMo-dev conversation (369 turns), all of it
 CROSSCHECK_MEMORIES = 400  # of the dev set's
 CROSSCHECK_PROMPTS = (40, 40)  # own prompts (each recalled and asked of the hook), foreign prompts
@@ -143,6 +145,8 @@ def run_sets(args: argparse.Namespace, variants: list[Variant], targets: runner.
         results["rules"] = timed("capture rules", capture_rules.evaluate)
     if "injection" in args.sets:
         results["injection"] = timed("injection by trust", injection_eval.evaluate)
+    if "secrets" in args.sets:
+        results["secrets"] = timed("secrets dev set", secrets_eval.evaluate)
     results["crosscheck"] = []
     if not args.crosscheck or not args.wasm.is_file():
         why = "--no-crosscheck" if not args.crosscheck else f"{args.wasm} is not built"
@@ -205,6 +209,8 @@ def main() -> None:
         sections.append(capture_rules.section(results["rules"]))
     if "injection" in results:
         sections.append(injection_eval.section(results["injection"]))
+    if "secrets" in results:
+        sections.append(secrets_eval.section(results["secrets"]))
     if any(name in results for name in ("cranfield", "cisi", "locomo", "dev", "prefs")):  # the variants' sets
         sections.append(report.everything(results, names))
     if results["crosscheck"]:

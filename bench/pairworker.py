@@ -141,6 +141,22 @@ def embed(args: dict[str, Any]) -> dict[str, float]:
     return {"rate": len(texts) / seconds}
 
 
+def redact(args: dict[str, Any]) -> dict[str, float]:
+    """Notes per second through the side's own ``guest.screening.redact.redact`` (best of ``n`` passes)."""
+    from guest.screening.redact import redact as redacted
+
+    texts = [json.loads(line) for line in _lines(args["texts"])]
+    for text in texts[:200]:
+        redacted(text)
+    best = float("inf")
+    for _ in range(max(1, args["n"] // 3)):
+        start = time.perf_counter()
+        for text in texts:
+            redacted(text)
+        best = min(best, time.perf_counter() - start)
+    return {"rate": len(texts) / best}
+
+
 def _run(cmd: list[str], stdin: bytes, cwd: str) -> None:
     subprocess.run(cmd, input=stdin, check=True, capture_output=True, cwd=cwd, timeout=120)
 
@@ -231,7 +247,7 @@ def compile_cache(args: dict[str, Any]) -> Samples:
 
 OPS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "compile": compile_cache, "build": build, "recall": recall, "memorize": memorize, "import": bulk,
-    "embed": embed, "hook": hook, "mcp": mcp, "version": version,
+    "embed": embed, "hook": hook, "mcp": mcp, "version": version, "redact": redact,
 }
 
 if __name__ == "__main__":

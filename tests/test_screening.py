@@ -130,8 +130,13 @@ def test_the_catalogue_through_the_spool(project: Path, wasm_path: Path):
     answers = b"".join(p.read_bytes() for p in (project / ".gm" / "exec-spool" / "out").glob("*.json"))
     assert answers.count(b'"ok": true') + answers.count(b'"ok":true') == len(CATALOGUE)
     logs = b"".join(p.read_bytes() for p in (project / ".gm").rglob("*.log"))
+    # every log and state file (issue 45 item 4): .gm/logs/** (hook and capture logs, the ledger, capture
+    # state, session files) and any other file the spool run wrote outside the spool's answers
+    written = b"".join(p.read_bytes() for p in (project / ".gm").rglob("*")
+                       if p.is_file() and "exec-spool" not in p.parts and ".db" not in p.name)
     database = b"".join(p.read_bytes() for p in (project / ".gm").rglob("*.db*"))
-    assert [leaks(where) for where in (done.stdout, done.stderr, answers, logs, database)] == [[]] * 5
+    outputs = (done.stdout, done.stderr, answers, logs, written, database)
+    assert [leaks(where) for where in outputs] == [[]] * 6
 
 
 # item 3: split and joined

@@ -30,7 +30,7 @@ import re
 
 PREFIX = "[REDACTED:"
 _SECRET_WORD = (
-    r"(?:pass|pwd|secret|token|api[-_.]?key|(?:access|auth|private|master|encryption|signing)[-_.]?key)"
+    r"(?:pass|pwd|secret|token|api[-_.]?key|(?:access|auth|private|master|encryption|signing|preshared)[-_.]?key)"
 )
 # A secret word, the rest of its key, an operator: where an assignment may be (the key's start and
 # kind are worked out afterwards, only for these few places).
@@ -47,7 +47,7 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|[0-9]+",
 UPPER_KEY = re.compile(r"[A-Z0-9_]+", re.ASCII)
 VARIABLE = re.compile(r"\$\{?[A-Za-z_]|%\(?[A-Za-z_]|\{\{|<[^>]*>$|\$\(", re.ASCII)
 KEYS_BEFORE_KEY = frozenset(
-    {"api", "secret", "access", "private", "auth", "client", "master", "encryption", "signing"}
+    {"api", "secret", "access", "private", "auth", "client", "master", "encryption", "signing", "preshared"}
 )
 ENDINGS = (
     ("password", "password"), ("passwd", "password"), ("passphrase", "password"), ("token", "token"),

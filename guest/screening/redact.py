@@ -29,11 +29,12 @@ text changes nothing, so the same secret memorized twice gives the same text and
 
 from __future__ import annotations
 
+import binascii
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from guest.screening import assignments, injection
+from guest.screening import assignments, forms, injection, ruleset
 
 MARK = "[REDACTED:{}]"
 PREFIX = "[REDACTED:"
@@ -73,11 +74,6 @@ def _mixed(value: str) -> bool:
             and any(c.isdigit() for c in value))
 
 
-def _url_password(value: str) -> bool:
-    """Not a placeholder, and not a port and path (``host:8080/users/@me``) or a second URL."""
-    return not (assignments.placeholder(value) or PORT.match(value) or "://" in value)
-
-
 def _aws_secret(value: str) -> bool:
     """Mixed like a generated key, and not base64 of text (a fixture: a key is random bytes)."""
     return _mixed(value) and not injection.printable_base64(value)
@@ -100,6 +96,15 @@ def _said(value: str) -> bool:
 
 def _shell_password(value: str) -> bool:
     return not assignments.placeholder(value) and not value.startswith("-")
+
+
+def _docker_auth(value: str) -> bool:
+    """A registry's ``auth``: base64 of ``user:password`` (an identity token is random)."""
+    try:
+        decoded = binascii.a2b_base64(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        return _random(value)
+    return b":" in decoded or _random(value)
 
 
 def _rule(kind: str, pattern: str, *literals: str, group: int = 0, check: Callable[[str], bool] | None = None,
@@ -183,8 +188,41 @@ TOKENS = (
     _rule("azure-storage-key", r"(?:AccountKey|SharedAccessKey|AccessKey)=([A-Za-z0-9+/]{40,}={0,2})",
           "accesskey", "accountkey", group=1, folded=True, flags=_FI),
     _rule("azure-sas-signature", r"[?&]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=){0,2})", "sig=", group=1),
-    _rule("url-credentials", r"[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/?#@'\"<>]*:([^\s@'\"<>]{1,256})@"
-          r"(?=[A-Za-z0-9\[])", "://", group=1, check=_url_password),
+    # issue 45, item 4: kinds outside the first catalogue (the parsed forms are guest/screening/forms.py)
+    _rule("docker-auth", r"\"(?:auth|identitytoken)\"[ \t]*:[ \t]*\"([A-Za-z0-9+/_.-]{12,}={0,2})\"",
+          '"auth"', '"identitytoken"', group=1, folded=True, flags=_FI, check=_docker_auth),
+    _rule("npm-auth", r"(?:^|\s)(?://[^\s=]+?:)?_(?:auth|password)[ \t]*=[ \t]*\"?([^\s\"]{8,})",
+          "_auth", "_password", group=1, folded=True, flags=_FI | re.MULTILINE, check=_shell_password),
+    _rule("private-key", r"client-key-data[ \t]*:[ \t]*([A-Za-z0-9+/]{20,}={0,2})", "client-key-data", group=1),  # noqa: E501
+    _rule("cookie", r"\b(?:set-)?cookie[ \t]*:[ \t]*([^\n'\"]{8,})", "cookie", group=1, folded=True, flags=_FI,  # noqa: E501
+          check=_random),
+    _rule("cookie", r"\s(?:-b|--cookie)[ \t]+[\"']?([^\s\"']*=[^\s\"']{8,})", "-b", "--cookie", group=1,
+          check=_random),
+    _rule("discord-webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{15,21}/"
+          r"[A-Za-z0-9_-]{40,}", "discord"),
+    _rule("teams-webhook", r"https://[A-Za-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>]+",
+          "webhook.office.com"),
+    _rule("gcp-oauth-token", _L + r"ya29\.[0-9A-Za-z_-]{20,}" + _R, "ya29."),
+    _rule("aws-presigned-signature", r"[?&](?:X-Amz-Signature|Signature|X-Amz-Security-Token)=([^&\s\"'<>#]{20,})",  # noqa: E501
+          "signature=", "x-amz-security-token=", group=1, folded=True),
+    _rule("password", r"^(?=[^:\n]*[A-Za-z*])[A-Za-z0-9.*\[\]-]+:(?:[0-9]{2,5}|\*):[^:\s]+:[^:\s]+:(\S{4,})$",
+          ":5432:", ":*:", ".pgpass", group=1, check=_shell_password, flags=_F | re.MULTILINE, folded=True),
+    _rule("password", r"\b(?:password|identified[ \t]+by)[ \t]*=?[ \t]*(?:'([^'\n]{1,128})'|\"([^\"\n]{1,128})\")",  # noqa: E501
+          "password", "identified", group=1, check=_shell_password, folded=True, flags=_FI),
+    _rule("password", r"(?:^[ \t]*|--|\bconfig[ \t]+set[ \t]+)(?:requirepass|masterauth)[ \t]+[\"']?([^\s\"']+)",  # noqa: E501
+          "requirepass", "masterauth", group=1, check=_shell_password, folded=True, flags=_FI | re.MULTILINE),
+    _rule("password", r"\bsshpass\b[^\n|;&]*?\s-p[ \t]*[\"']?([^\s\"']+)", "sshpass", group=1,
+          check=_shell_password, folded=True, flags=_FI),
+    _rule("password", r"\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras)\b[^\n|;&]*?\blogin\b[^\n|;&]*?\s"
+          r"(?:-p|--password)(?:[ \t]+|=)[\"']?([^\s\"']+)", "login", group=1, check=_shell_password, folded=True,  # noqa: E501
+          flags=_FI),
+    _rule("password", r"(?<![\w-])(pass:[^\s\"']+)", "pass:", group=1, check=_shell_password),
+    _rule("vault-unseal-key", r"\b(?:unseal[ \t]+key(?:[ \t]+[0-9]+)?[ \t]*:|operator[ \t]+unseal(?:[ \t]+-\S+)*)"  # noqa: E501
+          r"[ \t]*([A-Za-z0-9+/]{20,}={0,2})", "unseal", group=1, folded=True, flags=_FI),
+    _rule("new-relic-key", _L + r"NR(?:AK|JS|II)-[A-Za-z0-9]{19,32}" + _R, "NRAK-", "NRJS-", "NRII-"),
+    _rule("square-token", _L + r"sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,60}" + _R, "sq0"),
+    _rule("doppler-token", _L + r"dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,30}\.)?[A-Za-z0-9]{40,44}" + _R, "dp."),  # noqa: E501
+    _rule("atlassian-token", _L + r"ATATT3[A-Za-z0-9_=-]{100,}" + _R, "ATATT3"),
     _rule("password", r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b"
           r"[^\n|;&]{0,300}?(?<=\s)-p([^\s\"']{3,128}|\"[^\"\n]{1,128}\"|'[^'\n]{1,128}')",
           "mysql", "mariadb",
@@ -207,21 +245,35 @@ TOKENS = (
 
 _CASED = tuple(sorted({lit for rule in TOKENS if not rule.folded for lit in rule.literals}))
 _FOLDED = tuple(sorted({lit for rule in TOKENS if rule.folded for lit in rule.literals}))
+# every literal any rule needs, found in one pass over the lower-cased text
+_PREFILTER = ruleset.Prefilter((*ruleset.KEYWORDS, *(lit.lower() for lit in _CASED), *_FOLDED))
+_CASED_OF = {low: tuple(lit for lit in _CASED if lit.lower() == low) for low in {lit.lower() for lit in _CASED}}  # noqa: E501
+_FOLDED_SET = frozenset(_FOLDED)
+_RULES_OF = {lit: tuple(i for i, rule in enumerate(TOKENS) if lit in rule.literals) for lit in (*_CASED, *_FOLDED)}  # noqa: E501
 
 
 def redact(text: str) -> tuple[str, dict[str, int]]:
     """``text`` with every secret replaced by ``[REDACTED:<kind>]``, and how many of each kind."""
     counts: dict[str, int] = {}
+    text = forms.unescaped(text, redact, counts)
     lowered = text.lower()
-    present = {lit for lit in _CASED if lit in text}
-    present.update(lit for lit in _FOLDED if lit in lowered)
+    found_forms = forms.spans(text, lowered)
+    if found_forms:
+        text = _replace(text, found_forms, counts)
+        lowered = text.lower()
+    words = _PREFILTER.present(lowered)
+    present = {lit for word in words for lit in _CASED_OF.get(word, ()) if lit in text}
+    present.update(words & _FOLDED_SET)
     if present:
         before = text
-        for rule in TOKENS:
-            if not present.isdisjoint(rule.literals):
-                text = _apply(rule, text, counts)
+        for index in sorted({i for lit in present for i in _RULES_OF[lit]}):
+            text = _apply(TOKENS[index], text, counts)
         if text is not before:
             lowered = text.lower()
+    before = text
+    text = ruleset.apply(text, words, MARK, counts, PREFIX, assignments.placeholder)
+    if text is not before:
+        lowered = text.lower()
     text, found = assignments.redact(text, MARK, lowered)
     return text, merge(counts, found)
 
@@ -244,6 +296,19 @@ def _apply(rule: Rule, text: str, counts: dict[str, int]) -> str:
     if not out:
         return text
     out.append(text[end:])
+    return "".join(out)
+
+
+def _replace(text: str, spans: list[tuple[int, int, str]], counts: dict[str, int]) -> str:
+    """``text`` with each ``(start, stop, kind)`` span (sorted, apart) replaced by its marker."""
+    out, last = [], 0
+    for start, stop, kind in spans:
+        if PREFIX in text[start:stop]:
+            continue
+        out += [text[last:start], MARK.format(kind)]
+        last = stop
+        counts[kind] = counts.get(kind, 0) + 1
+    out.append(text[last:])
     return "".join(out)
 
 
