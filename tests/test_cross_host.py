@@ -113,7 +113,8 @@ def test_corrections_cross_hosts(node_host, project):
     (project / "src" / "retry.py").write_text("RETRIES = 3\n")
     retry = python(project, "memorize", "Retries are configured in src/retry.py.").strip()
     npm = python(project, "memorize", "Use npm to install packages.").strip()
-    body = json.dumps({"text": "Use pnpm, not npm, to install packages.", "supersedes": [npm]})
+    body = json.dumps({"text": "Use pnpm, not npm, to install packages.", "supersedes": [npm],
+                       "origin": {"kind": "typed", "by": "user"}})  # as trusted as the head it replaces
     assert json.loads(node(node_host, project, "dispatch", "memorize", body).stdout)["ok"]
     texts = [h["text"] for h in json.loads(python(project, "recall", "package manager", "--json"))]
     assert texts[0] == "Use pnpm, not npm, to install packages."

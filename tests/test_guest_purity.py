@@ -74,13 +74,13 @@ def test_only_app_imports_wit_world():
 
 
 # Layering: imports only go down -- engine -> capabilities -> the text layer (index -> text -> generated,
-# strings -> generated, screening) -> kernel. A capability reaches a sibling only where it truly needs
-# it (learn stores its lesson through memory).
+# strings -> generated, screening -> generated) -> kernel. A capability reaches a sibling only where it
+# truly needs it (learn stores its lesson through memory).
 KERNEL = {"host", "errors", "requests", "verbs"}
 CAPABILITIES = {"memory", "structured", "archive", "learn", "git", "quarantine", "capture"}
 # The text layer: each package with the text packages it may import. The keyword index stems and pins
-# its terms with text's code; text and strings read the generated tables; screening stands alone.
-TEXT = {"index": {"text"}, "text": {"generated"}, "strings": {"generated"}, "screening": set(),
+# its terms with text's code; text, strings and screening (its secret catalogue) read the generated tables.
+TEXT = {"index": {"text"}, "text": {"generated"}, "strings": {"generated"}, "screening": {"generated"},
         "generated": set()}
 # git merges and renders every capability's buckets with that capability's own code; quarantine lists
 # and approves what memory and archive stored quarantined; capture stores its rules and lessons as

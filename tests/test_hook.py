@@ -90,7 +90,7 @@ def test_input_fields():
      ("prompt-submit", Path("."), 90, 3.0, True), 3.0),
     (["hook", "session-start"], {"RS_LEARN_SESSION_BUDGET": "7", "RS_LEARN_HOOK_TIMEOUT": "4"},
      ("session-start", None, 7, 4.0, False), 4.0),
-    (["hook", "session-start", "--log-prompts"], {}, None, 2.0),  # prompt-submit's flag: click says no
+    (["hook", "session-start", "--log-prompts"], {}, None, 5.0),  # prompt-submit's flag: click says no
     (["--wasm", "x.wasm", "hook", "prompt-submit"], {}, None, 2.0),  # the full command line decides
     (["hook", "prompt-submit", "--timeout", "abc"], {"RS_LEARN_HOOK_TIMEOUT": "5"}, None, 5.0),
     (["hook", "prompt-submit", "--budget", "20"], {}, ("prompt-submit", None, 50, 2.0, False, (  # issue 42

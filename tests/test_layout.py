@@ -183,7 +183,8 @@ def test_the_host_storage_packages_are_layers():
 def test_the_hooks_form_one_package():
     hooks = ROOT / "host_harness" / "hooks"
     assert sorted(p.name for p in hooks.glob("*.py")) == [
-        "__init__.py", "background.py", "command_line.py", "in_process.py", "pipeline.py", "prompt_ledger.py",
+        "__init__.py", "background.py", "command_line.py", "in_process.py", "pipeline.py", "plain.py",
+        "prompt_ledger.py",
         "prompt_run.py", "protocol.py", "reader.py", "server.py", "sessions.py", "switches.py", "warm.py"]
     for old in ("hook.py", "hookio.py", "warm.py"):
         assert not (ROOT / "host_harness" / old).exists()

@@ -29,7 +29,7 @@ text changes nothing, so the same secret memorized twice gives the same text and
 
 from __future__ import annotations
 
-import binascii
+import base64
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -101,8 +101,8 @@ def _shell_password(value: str) -> bool:
 def _docker_auth(value: str) -> bool:
     """A registry's ``auth``: base64 of ``user:password`` (an identity token is random)."""
     try:
-        decoded = binascii.a2b_base64(value + "=" * (-len(value) % 4))
-    except (binascii.Error, ValueError):
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4))
+    except ValueError:  # binascii.Error is one
         return _random(value)
     return b":" in decoded or _random(value)
 

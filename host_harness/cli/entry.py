@@ -1,7 +1,7 @@
 """``rs-learn-host`` and ``python -m host_harness``: a hook that a warm server answers imports nothing else.
 
 A plain hook command line (``host_harness/hooks/command_line.py`` reads it) goes to the fast path,
-the hook's one pipeline without click (:func:`host_harness.hooks.pipeline.answer_plain`): a running
+the hook's one pipeline without click (:func:`host_harness.hooks.plain.answer_plain`): a running
 server's warm socket answers it without importing click, wasmtime, numpy or the guest, else the
 component loaded in this process (no click, none of the CLI's other commands); anything else goes
 to the full CLI (``host_harness/cli/main.py``), the event still on stdin. ``--version`` is
@@ -35,7 +35,7 @@ def main() -> None:
             protocol.on_timeout(prompt_run.unread_run)  # a run the budget ends is in the ledger too
         protocol.arm(line.timeout)  # the budget is hard from here on, whatever answers
         if line.options is not None:
-            from host_harness.hooks.pipeline import answer_plain
+            from host_harness.hooks.plain import answer_plain
 
             answer_plain(line.options)  # the warm server, else the component, without click: leaves
     from host_harness.cli.main import main as full

@@ -113,31 +113,6 @@ def answer(kind: type[Hook], options: HookOptions, wasm: Path | None = None, nat
     protocol.leave(output)
 
 
-def answer_plain(options: HookOptions) -> NoReturn:
-    """A hook command line the fast path read (:mod:`host_harness.hooks.command_line`): answered, then leave.
-
-    Without click nor the CLI's other commands (their native guest modules among them); the warm
-    server first. Whatever happens, status 0.
-    """
-    protocol.log_to_hook_log()
-    try:
-        if options.command in ("pre-compact", "stop", "session-end"):  # capture's: start its run, leave
-            from host_harness.capture.hooks import hand_off
-            from host_harness.targets import DEFAULT_WASM
-
-            hand_off(options.command, options.project if options.project is not None else Path.cwd(),
-                     Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM))
-        elif options.command == "session-context":
-            from host_harness.capture.hooks import CaptureContextHook
-
-            answer(CaptureContextHook, options, warm=True)
-        else:
-            answer(HOOKS[options.command], options, warm=True)
-    except BaseException as error:  # the event must go through, whatever happened
-        log_reason(protocol.noted_project(), f"hook failed: {type(error).__name__}: {error}")
-    protocol.leave("")
-
-
 def run_on_stdin(kind: type[Hook], config: HookConfig) -> str:
     """Run one hook of ``kind`` on the event on stdin; its output (the budget counts from the process start).
 

@@ -98,8 +98,10 @@ async function data(verb, body) {
 try {
   if (command === 'memorize' && args.length === 1) {
     const text = args[0] === '-' ? readFileSync(0, 'utf-8') : args[0];
-    // without --namespace a leading @name sigil chooses the store
-    const result = await data('memorize', opts.namespace === undefined ? { text } : { text, namespace: opts.namespace });
+    // without --namespace a leading @name sigil chooses the store; typed at a command line: the user's
+    const origin = { kind: 'typed', by: 'user' };
+    const body = opts.namespace === undefined ? { text, origin } : { text, namespace: opts.namespace, origin };
+    const result = await data('memorize', body);
     if (opts.json) print(result);
     else process.stdout.write(result.deduped ? `${result.id} (already stored)\n` : `${result.id}\n`);
   } else if (command === 'recall' && args.length === 1) {
