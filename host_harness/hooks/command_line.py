@@ -100,7 +100,9 @@ def _options(args: list[str], at: int) -> HookOptions | None:
     shortest, longest = protocol.TIMEOUT_RANGE
     if not shortest <= timeout <= longest:
         return None
-    budget, note = protocol.clamp_budget(command, budget)
+    note = None
+    if "--budget" in values:  # capture's hooks take none: no range to read (contract.json stays unread)
+        budget, note = protocol.clamp_budget(command, budget)
     root = project or os.environ.get("RS_LEARN_PROJECT")
     if root is not None and not Path(root).is_dir():
         return None
