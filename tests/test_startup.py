@@ -21,6 +21,7 @@ from host_harness.capture import EVENTS, state
 from host_harness.capture.transcript import folder_name
 from host_harness.hooks import prompt_ledger
 from host_harness.hooks.protocol import WARM_SOCKET
+from host_harness.targets.runtime import artifact_is_intact, cache_file_name
 
 HEAVY = {"mcp", "mcp_types", "numpy", "wasmtime", "pydantic", "anyio"}
 
@@ -104,23 +105,27 @@ def test_a_cold_hook_imports_neither_click_nor_the_native_guest(wasm_runtime, pr
     assert guest == set()  # the guest runs in the component: the host's errors are its own (issue 37)
 
 
-def test_a_hook_out_of_time_still_leaves_the_next_prompt_warm(wasm_runtime, project: Path, tmp_path: Path):
-    """A budget spent before the hook gets anywhere (here 10 ms) still starts the compile for the next one."""
-    env = host_env(project)
-    assert host("memorize", "Deploys go through ArgoCD; never kubectl apply.", env=env).returncode == 0
+def test_a_hook_out_of_time_still_compiles_the_component_for_the_next_one(project: Path, tmp_path: Path):
+    """A budget spent before the hook gets anywhere (here 10 ms) still starts the compile for the next one.
+
+    The component is an empty one, so the detached ``warmup`` takes a moment even on a loaded machine
+    (compiling the real one took over 600 s once at the end of a full run on CI's 2 cores); that a
+    compiled cache makes the next prompt's cold path answer is the test above.
+    """
+    empty = tmp_path / "empty.wasm"
+    empty.write_bytes(b"\0asm\x0d\x00\x01\x00")  # a component with nothing in it
+    (project / ".gm").mkdir()
     cache = tmp_path / "fresh-cache"  # nothing compiled yet: the state right after an upgrade
     event = json.dumps({"cwd": str(project), "prompt": "how do we deploy?", "session_id": "late"}).encode()
-    late = host("hook", "prompt-submit", env=host_env(project, RS_LEARN_CACHE_DIR=str(cache),
-                                                       RS_LEARN_HOOK_TIMEOUT="0.01"), input=event)
+    env = host_env(project, RS_LEARN_CACHE_DIR=str(cache), RS_LEARN_WASM=str(empty),
+                   RS_LEARN_HOOK_TIMEOUT="0.01")
+    late = host("hook", "prompt-submit", env=env, input=event)
     assert late.returncode == 0 and late.stdout == b""
     assert prompt_ledger.read(project)[-1]["outcome"] == "timeout"
     assert list(cache.glob(".warming-after-timeout-*"))  # the detached warmup's marker
-    wait_for(lambda: any(cache.glob("*.cwasm")), 900, "the background compile")
+    artifact = cache / cache_file_name(empty.read_bytes())  # the component the environment names
+    wait_for(lambda: artifact_is_intact(artifact), 300, "the background compile")
     assert not (project / ".gm" / WARM_SOCKET).exists()  # no server: the next prompt runs cold, compiled
-    warm_env = host_env(project, RS_LEARN_CACHE_DIR=str(cache))
-    answered = host("hook", "prompt-submit", env=warm_env, input=event)
-    assert "ArgoCD" in json.loads(answered.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert prompt_ledger.read(project)[-1]["path"] == "cold"
 
 
 @pytest.mark.parametrize("command", ["stop", "pre-compact", "session-end"])
