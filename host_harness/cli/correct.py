@@ -23,7 +23,7 @@ MAX_PAGE: int = section("memory.listing").MAX_PAGE
 
 def describe(memory: dict[str, Any]) -> str:
     """One memory on one line: id, time, text, and what is special about it."""
-    notes = []
+    notes = [f"under {memory['context']}"] if memory.get("context") else []
     if memory.get("origin"):
         notes.append(memory["origin"] + captured_note(memory))
     if provenance_note(memory):
@@ -139,7 +139,7 @@ def show(session: Session, memory_id: str, namespace: str | None, as_json: bool)
         return
     click.echo(memory["text"])
     click.echo(f"id: {memory['id']}\nnamespace: {memory['namespace']}\nstored: {iso(memory['ts'])}")
-    for key in ("origin", "supersedes", "superseded_by", "files"):
+    for key in ("context", "origin", "supersedes", "superseded_by", "files"):
         if memory.get(key):
             value = memory[key]
             click.echo(f"{key}: {', '.join(value) if isinstance(value, list) else value}")
