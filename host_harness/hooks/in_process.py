@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from host_harness.config import ProjectContext, read_memory_config
+from host_harness.envelope import Envelope
 from host_harness.errors import GuestError
 from host_harness.hooks import protocol
 from host_harness.hooks.background import cached_runtime, hook_index_policy, warm_vector_indexes
@@ -28,7 +29,7 @@ from host_harness.vectors import HOOK_SCAN_MAX
 
 def ask(context: ProjectContext, verb: str, body: dict[str, Any], *, wasm: Path, native: bool,
         cache_dir: Path | None, scan_max: int | None, remaining: Callable[[], float],
-        log: Callable[[str], None]) -> Any:
+        log: Callable[[str], None]) -> Envelope:
     """The envelope of ``verb`` with ``body``, from a guest built within the hook's ``remaining()`` budget.
 
     The project is the run's ``context`` (its configuration read once, by the pipeline).
@@ -58,7 +59,7 @@ def ask(context: ProjectContext, verb: str, body: dict[str, Any], *, wasm: Path,
             guest = WasmGuest(runtime, services, timeout_s=remaining())
         protocol.note_stage(f"running {verb} in the component")
         try:
-            return json.loads(guest.dispatch(verb, json.dumps(body, ensure_ascii=False)))
+            return Envelope.parse(guest.dispatch(verb, json.dumps(body, ensure_ascii=False)))
         except GuestError as error:
             raise Skip(f"{verb} failed: {error.message}") from None
         finally:

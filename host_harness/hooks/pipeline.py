@@ -59,7 +59,6 @@ transport and the warm client load when the run gets there.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
@@ -69,6 +68,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from host_harness.config import ConfigError, ProjectContext
+from host_harness.envelope import Envelope
 from host_harness.hooks import protocol, switches
 from host_harness.hooks.command_line import HookOptions
 from host_harness.hooks.prompt_run import PromptRun, log_prompts, reset_session, unread_run
@@ -308,14 +308,13 @@ class Hook:
             envelope = in_process.ask(context, self.verb, body, wasm=config.wasm, native=config.native,
                                       cache_dir=config.cache_dir, scan_max=config.scan_max,
                                       remaining=self.remaining, log=self.log)
-        if not isinstance(envelope, dict) or envelope.get("ok") is not True:
-            reason = envelope.get("error") if isinstance(envelope, dict) else envelope
-            raise Skip(f"{self.verb} failed: {reason}")
-        for warning in envelope.get("warnings") or []:
+        if not envelope.ok:
+            raise Skip(f"{self.verb} failed: {envelope.error}")
+        for warning in envelope.warnings:
             self.log(f"warning: {warning}")  # e.g. a discipline store that is not a database
-        return envelope.get("data")
+        return envelope.data
 
-    def ask_warm(self, project: Path, body: dict[str, Any]) -> Any:
+    def ask_warm(self, project: Path, body: dict[str, Any]) -> Envelope | None:
         """The warm server's envelope (the head of its text when no JSON object); ``None``: no server.
 
         :class:`Done` when the server started the request and did not answer (the run is recorded).
@@ -341,11 +340,7 @@ class Hook:
         except Exception as error:  # the component answers (the steps before are not repeated)
             self.log(f"the fast path failed: {type(error).__name__}: {error}; answering without it (cold)")
             return None
-        try:
-            value = json.loads(text)
-        except ValueError:
-            value = None
-        return value if isinstance(value, dict) else text[:200]
+        return Envelope.parse(text)
 
 
 class PromptSubmitHook(Hook):
