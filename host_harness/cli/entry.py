@@ -23,12 +23,13 @@ def main() -> None:
         return
     from host_harness.hooks import protocol
     from host_harness.hooks.command_line import read_command_line
-    from host_harness.project import find_project
+    from host_harness.project import find
 
     line = read_command_line(args)
     if line.timeout is not None:
-        start = line.start  # the project until the event says
-        protocol.note_project(find_project(start) if start is not None else None)
+        start = line.start  # the project until the event says (the pipeline's too: found once)
+        found = find(start) if start is not None else None
+        protocol.note_project(found.root if found is not None else None)
         if line.command == "prompt-submit":
             from host_harness.hooks import prompt_run
 
@@ -37,7 +38,7 @@ def main() -> None:
         if line.options is not None:
             from host_harness.hooks.plain import answer_plain
 
-            answer_plain(line.options)  # the warm server, else the component, without click: leaves
+            answer_plain(line.options, found)  # the warm server, else the component, without click: leaves
     from host_harness.cli.main import main as full
 
     full()

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from host_harness.config import ConfigError
+from host_harness.config import ConfigError, Settings
 from host_harness.hooks import prompt_ledger, protocol, sessions, switches
 from host_harness.hooks.protocol import Skip, log_reason
 
@@ -40,8 +40,9 @@ class PromptRun:
 
     def __init__(self, project: Path, event: dict[str, Any], prompt: str, *, path: str = "direct",
                  started: float, log_prompts: bool = False, cache_dir: Path | None = None,
-                 note: str | None = None) -> None:
+                 note: str | None = None, settings: Settings | None = None) -> None:
         self.project, self.prompt, self.path, self.started = project, prompt, path, started
+        self.settings = settings  # the project's .gm/config.json read already (None: read when asked)
         self.note = note  # said on the run's line (a --budget moved into the guest's range)
         self.log_prompts, self.cache_dir = log_prompts, cache_dir
         self.session = sessions.session_id(event)
@@ -57,7 +58,7 @@ class PromptRun:
         protocol.note_stage("reading the on/off switches and the session")
         turn, rest = switches.marker(self.prompt)
         try:
-            on, decided, warnings = switches.project_switch(self.project)
+            on, decided, warnings = switches.project_switch(self.settings or self.project)
         except ConfigError as error:
             raise Skip(str(error)) from None
         for warning in warnings:

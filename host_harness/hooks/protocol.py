@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from host_harness.cachedir import default_cache_dir
-from host_harness.config import ConfigError, resolve_store
+from host_harness.config import ConfigError, Settings, resolve_store
 from host_harness.fs import confine
 from host_harness.fs.skills import places as skill_places
 
@@ -135,13 +135,16 @@ def read_prompt_event(raw: bytes) -> tuple[dict[str, Any], str, str | None]:
     return value, prompt, cwd
 
 
-def has_memory(project: Path) -> bool:
-    """Whether the project has any store to recall from (a PostgreSQL store: ask it)."""
+def has_memory(project: Path, settings: Settings | None = None) -> bool:
+    """Whether the project has any store to recall from (a PostgreSQL store: ask it).
+
+    ``settings``: its ``.gm/config.json`` read already (else read here when there is no SQLite store).
+    """
     gm = project / ".gm"
     if (gm / "rs-learn.db").is_file() or any(gm.glob("disciplines/*/rs-learn.db")):
         return True
     try:
-        return resolve_store(project).is_postgresql
+        return resolve_store(settings or project).is_postgresql
     except ConfigError:
         return True  # asking will fail and log why
 

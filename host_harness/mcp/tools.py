@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from host_harness.contract import section
+from host_harness.envelope import Envelope
 from host_harness.mcp.schemas import Schema
 
 if TYPE_CHECKING:  # the SDK is imported where a result is built: ``mcp --help`` lists the tools without it
@@ -209,10 +210,10 @@ def tool_result(envelope: dict[str, Any]) -> CallToolResult:
     """
     from mcp.types import CallToolResult, TextContent
 
-    if envelope.get("ok") is not True:
-        message = str(envelope.get("error", "internal: the guest returned no error message"))
-        return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
-    data = envelope.get("data")
+    reply = Envelope.of(envelope)
+    if not reply.ok:
+        return CallToolResult(content=[TextContent(type="text", text=reply.error)], is_error=True)
+    data = reply.data
     structured = data if isinstance(data, dict) else {"result": data}
     text = data.get("text") if isinstance(data, dict) else None
     if not isinstance(text, str) or not text:
