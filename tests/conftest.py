@@ -9,8 +9,9 @@
                   session's PostgreSQL server and a project id of its own, so every process that
                   opens the project (services, CLI, spool) uses that store;
 * ``pg_cluster`` / ``pg_url`` -- a real PostgreSQL 16 + pgvector (PyPI ``pgserver``'s binaries,
-                  as an unprivileged user when we are root, on a free loopback port) started
-                  once per session when a test needs it (``bench/pgcluster.py``), and its test database;
+                  as an unprivileged user when we are root, on a free loopback port) started once
+                  per session when a test needs it (``host_harness/store/pg/cluster.py``), and its
+                  test database;
 * ``services`` -- :class:`HostServices` over ``project`` with ``clock``: real SQLite (or the real
                   PostgreSQL), real numpy vector index;
 * ``guest``    -- parametrised ``native`` / ``wasm``: a fresh ``NativeGuest`` (the guest
@@ -251,7 +252,7 @@ def clock() -> ManualClock:
 @pytest.fixture(scope="session")
 def pg_cluster():
     """A PostgreSQL + pgvector server for the whole session (never skipped: a failure to start fails)."""
-    from bench.pgcluster import Cluster
+    from host_harness.store.pg.cluster import Cluster
 
     cluster = Cluster()
     cluster.start()
