@@ -9,7 +9,7 @@
 
 The PostgreSQL stores are the SQLite stores of the same run copied row for row (``COPY``; the HNSW
 index built once after loading, as ``CREATE INDEX`` on a loaded table does): the same memories,
-postings and vectors. A throwaway server from ``pgserver`` (``bench/pgcluster.py``), durable
+postings and vectors. A throwaway server from ``pgserver`` (``host_harness/store/pg/cluster.py``), durable
 settings (fsync on).
 
     python -m bench --postgresql     # only these rows (builds the 10k and 100k stores first)
@@ -165,7 +165,7 @@ def bench_pg_import(row: Row, source: Path, url: str, tmp: Path, cache: Path) ->
 
 def bench_postgresql(row: Row, runtime: Runtime, stores: dict[int, Path], tmp: Path, cache: Path) -> None:
     """Every PostgreSQL row (a throwaway server for the run)."""
-    from bench.pgcluster import Cluster
+    from host_harness.store.pg.cluster import Cluster
 
     largest = max(stores)
     with Cluster(durable=True) as cluster:

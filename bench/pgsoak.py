@@ -10,7 +10,7 @@ component for a while; every fifth call is a recall, so readers run beside the w
 id a writer was told it stored is looked up, and the store's count is compared with the number of
 distinct ids. ``tests/test_pg_store.py`` runs it for 15 s; the issue's 60 s:
 
-    python -m bench.pgsoak --seconds 60            # a throwaway server (bench/pgcluster.py)
+    python -m bench.pgsoak --seconds 60            # a throwaway server (host_harness/store/pg/cluster.py)
     python -m bench.pgsoak --seconds 60 --url postgresql://user:pw@host/db
     python -m bench.pgsoak --seconds 30 --restart-at 12   # a server restart mid-run: clear errors, no loss
     python -m bench.pgsoak --seconds 60 --sqlite --busy-ms 2000   # the SQLite files, 2 s busy timeout
@@ -138,7 +138,7 @@ def main() -> None:
     elif args.url:
         report = soak(args.url, args.seconds, args.writers, busy_ms=args.busy_ms)
     else:
-        from bench.pgcluster import Cluster
+        from host_harness.store.pg.cluster import Cluster
 
         with Cluster(durable=True) as cluster:
             url = cluster.create_database("rs_learn_soak")

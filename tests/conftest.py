@@ -9,8 +9,9 @@
                   session's PostgreSQL server and a project id of its own, so every process that
                   opens the project (services, CLI, spool) uses that store;
 * ``pg_cluster`` / ``pg_url`` -- a real PostgreSQL 16 + pgvector (PyPI ``pgserver``'s binaries,
-                  as an unprivileged user when we are root, on a free loopback port) started
-                  once per session when a test needs it (``bench/pgcluster.py``), and its test database;
+                  as an unprivileged user when we are root, on a free loopback port) started once
+                  per session when a test needs it (``host_harness/store/pg/cluster.py``), and its
+                  test database;
 * ``services`` -- :class:`HostServices` over ``project`` with ``clock``: real SQLite (or the real
                   PostgreSQL), real numpy vector index;
 * ``guest``    -- parametrised ``native`` / ``wasm``: a fresh ``NativeGuest`` (the guest
@@ -84,6 +85,8 @@ CACHE_BEFORE = pytest.StashKey[str | None]()  # $RS_LEARN_CACHE_DIR as the run f
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "both_stores: run on the SQLite files and on PostgreSQL + pgvector")
     config.addinivalue_line("markers", "sqlite_only: about the SQLite files (opts out of both_stores)")
+    config.addinivalue_line("markers", "wasm: (set by the suite) the case on the built component")
+    config.addinivalue_line("markers", "postgresql: (set by the suite) the case on PostgreSQL + pgvector")
     for tier, what in TIERS.items():
         config.addinivalue_line("markers", f"{tier}: {what}")
     config.stash[CACHE_BEFORE] = os.environ.get(CACHE_ENV)
@@ -177,6 +180,35 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("store_kind", STORES, indirect=True)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The PostgreSQL copy of a parametrised test runs its first case only; each item is marked by its
+    target and store (``wasm``, ``postgresql``) so ``-m`` picks the native, SQLite tier (``make check``).
+
+    A test's other cases (the bad-input tables...) are about the guest, which both stores serve alike:
+    they all run on SQLite, on both targets; the PostgreSQL copy keeps one representative case.
+    """
+    first: dict[tuple[str, str], str] = {}  # (function, target) -> the id of its first case
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if params.get("target") == "wasm":
+            item.add_marker("wasm")
+        if "pg_cluster" in getattr(item, "fixturenames", ()) or any(
+                isinstance(value, str) and value == "postgresql" for value in params.values()):
+            item.add_marker("postgresql")
+        if params.get("store_kind") == "postgresql":
+            case = repr([(k, v) for k, v in sorted(params.items()) if k not in {"target", "store_kind"}])
+            key = (item.nodeid.split("[", 1)[0], str(params.get("target")))
+            if case != "[]" and first.setdefault(key, case) != case:
+                dropped.append(item)
+                continue
+        kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
 def require_wasm() -> Path:
     """The component's path; skip (or fail under CI) when it has not been built."""
     require_built(WASM, "make wasm")
@@ -220,7 +252,7 @@ def clock() -> ManualClock:
 @pytest.fixture(scope="session")
 def pg_cluster():
     """A PostgreSQL + pgvector server for the whole session (never skipped: a failure to start fails)."""
-    from bench.pgcluster import Cluster
+    from host_harness.store.pg.cluster import Cluster
 
     cluster = Cluster()
     cluster.start()

@@ -34,7 +34,7 @@ from guest.strings.gostrings import UNICODE16_CAPITALS, fields, go_lower, is_pri
 from host_harness.services import HostServices
 from host_harness.spool.watcher import ANSWERED, Spool
 
-pytestmark = pytest.mark.both_stores
+# the PostgreSQL copies: one case per verb and what the store decides (both_stores marks below)
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "archive_calls.json"
 KEYWORD_RUNES = frozenset("abcdefghijklmnopqrstuvwxyz0123456789" + "".join(map(chr, range(0xE0, 0x100))))
@@ -58,6 +58,7 @@ def test_golden_log_is_big_enough():
         assert needed_case in cases, needed_case
 
 
+@pytest.mark.both_stores
 def test_golden_call_log(guest, clock):
     """Replay the seed-style log: the same blocks, then every call answers exactly as pinned."""
     log = json.loads(GOLDEN.read_text(encoding="utf-8"))
@@ -273,6 +274,7 @@ def test_derived_label():
 # ---------------------------------------------------------------- storage, on both targets
 
 
+@pytest.mark.both_stores
 def test_sequence_survives_a_new_engine(guest, guest_factory, project, clock):
     assert ok(guest, "archive", {"label": "one", "content": "first"})["id"] == "r1"
     assert ok(guest, "archive", {"label": "two", "content": "second"})["id"] == "r2"
@@ -285,6 +287,7 @@ def test_sequence_survives_a_new_engine(guest, guest_factory, project, clock):
         other.close()
 
 
+@pytest.mark.both_stores
 def test_sequence_is_per_store(guest, project):
     assert ok(guest, "archive", {"label": "d1", "content": "x"})["id"] == "r1"
     assert ok(guest, "archive", {"label": "f1", "content": "front", "namespace": "frontend"})["id"] == "r1"
@@ -300,6 +303,7 @@ def test_sequence_is_per_store(guest, project):
     assert ok(guest, "archive_search", {"query": "front"})["results"] == []
 
 
+@pytest.mark.both_stores
 def test_megabyte_block_round_trips_byte_exact(guest):
     unit = "line é€🙂\r\n\ttab\x00nul \u2028 <b>&amp;</b>\n"
     content = (unit * (1024 * 1024 // len(unit.encode()) + 1))[: 1024 * 1024]
@@ -337,6 +341,7 @@ def _edit_index(services: HostServices, change, chunk: int = 0) -> None:
     services.kv_put("archive-index", key, json.dumps(change(columns)).encode())
 
 
+@pytest.mark.both_stores
 def test_locked_blocks_behave_as_absent(guest, services):
     ok(guest, "archive", {"label": "secret plan", "content": "launch codes"})
     ok(guest, "archive", {"label": "public plan", "content": "launch party"})
@@ -369,6 +374,7 @@ def test_undecodable_records_are_skipped_and_logged(guest, services):
     assert b'"seq":["1",2]' in services.kv_get("archive-index", f"{0:020d}").replace(b" ", b"")
 
 
+@pytest.mark.both_stores
 def test_index_chunks_roll_over(guest, services):
     for n in range(1, 71):
         assert ok(guest, "archive", {"label": f"note {n}", "content": f"common word {n}"})["id"] == f"r{n}"
@@ -443,6 +449,7 @@ BAD = [
 ]
 
 
+@pytest.mark.both_stores
 @pytest.mark.parametrize(("verb", "body", "message"), BAD, ids=[f"{v}-{i}" for i, (v, *_) in enumerate(BAD)])
 def test_bad_requests_are_clear_errors_and_change_nothing(guest, project, verb, body, message):
     ok(guest, "archive", {"label": "kept", "content": "a block that must survive"})
@@ -491,6 +498,7 @@ def run(target: str, project: Path):
     return host_cli(project, target)
 
 
+@pytest.mark.both_stores
 def test_cli_put_get_search(run, tmp_path: Path):
     source = tmp_path / "deploy.log"
     content = "Deploy 42 failed:\r\n  timeout contacting the database\n\ttrailing\t\n"
@@ -551,6 +559,7 @@ def test_cli_put_names_the_content_and_its_real_limit(run, tmp_path: Path):
     assert f"at most {MAX_CONTENT_BYTES:,}" in run("archive", "put", "--help").output
 
 
+@pytest.mark.both_stores
 def test_cli_get_says_when_a_merge_renumbered_the_block(run, project: Path):
     """Issue 25, item 19: the note of the tool text reaches stderr, the block alone stdout."""
     assert run("archive", "put", "--label", "kept", "-", input=b"kept its number\n").output == "r1\n"
@@ -592,6 +601,7 @@ def test_readme_examples(guest):
         assert call(guest, verb, body) == envelope
 
 
+@pytest.mark.both_stores
 def test_archive_list_reads_the_index_newest_first(guest):
     assert ok(guest, "archive_list") == {"namespace": "default", "total": 0, "blocks": []}
     for i in range(3):

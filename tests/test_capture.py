@@ -22,9 +22,10 @@ from host_harness.capture import extract, run, state, transcript
 from host_harness.capture.switches import Switches, switches
 from host_harness.config import ConfigError
 
-pytestmark = pytest.mark.both_stores
+# the PostgreSQL copies: one case per verb and what the store decides (both_stores marks below)
 
 
+@pytest.mark.both_stores
 def test_a_directive_is_stored_once_with_its_provenance_and_a_contradiction_supersedes(guest):
     first = ok(
         guest,
@@ -59,6 +60,7 @@ def test_a_hand_memorized_fact_is_never_superseded_by_a_captured_rule(guest):
     assert ok(guest, "list_memories", {"captured": True})["memories"][0]["text"] == "Use pnpm, not npm, here."
 
 
+@pytest.mark.both_stores
 def test_forgotten_captures_stay_forgotten_and_secrets_are_redacted(guest):
     said = ok(
         guest,
@@ -99,6 +101,7 @@ def test_redact_answers_many_texts_at_once_in_order(guest):
         assert message in call(guest, "redact", body)["error"]
 
 
+@pytest.mark.both_stores
 def test_an_injection_is_quarantined_and_approve_releases_it(guest):
     said = ok(
         guest,
@@ -113,6 +116,7 @@ def test_an_injection_is_quarantined_and_approve_releases_it(guest):
     assert ok(guest, "approve", {"id": held["id"]})["was"]
 
 
+@pytest.mark.both_stores
 def test_a_lesson_cites_its_files_and_blocks_are_archived_once(guest, project):
     (project / "src").mkdir()
     (project / "src" / "retry.py").write_text("x = 1\n")
@@ -194,6 +198,7 @@ def test_the_session_start_shows_the_active_conventions_latest_version_only(gues
     assert len(small["context"]) <= 40 * 4
 
 
+@pytest.mark.both_stores
 @pytest.mark.parametrize(
     "body, message",
     [
@@ -302,6 +307,7 @@ def _session_of(project: Path):
     return Session(project, ROOT / "dist" / "rs_learn.wasm", native=True, store=None)
 
 
+@pytest.mark.both_stores
 def test_capture_is_incremental_archives_on_request_and_obeys_the_switches(project, tmp_path, store_kind):
     t = Transcript(project).prompt("Always run pytest with -x. Use pnpm, not npm.")
     t.read("src/big.py", "line\n" * 1000).bash("make", "ok")
@@ -343,6 +349,7 @@ def test_the_switches_come_from_the_config_and_the_environment(tmp_path):
             switches(tmp_path, {})
 
 
+@pytest.mark.both_stores
 def test_capture_transcript_through_the_cli(project, tmp_path, wasm_path, store_kind):
     t = Transcript(project).prompt("From now on, never skip the linter.")
     t.bash("pytest", "E   AssertionError: 1 != 2", code=1).edit("app.py").bash("pytest", "3 passed")

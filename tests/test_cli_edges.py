@@ -18,9 +18,9 @@ from helpers.cli import host_cli
 from hostprocs import HOST, host, host_env
 from stores import store_digest
 
-from bench.pgcluster import USER as pg_cluster_user_name
 from host_harness.cli.main import cli
 from host_harness.fs.local_state import gitignore_text
+from host_harness.store.pg.cluster import USER as pg_cluster_user_name
 
 pytestmark = pytest.mark.both_stores
 

@@ -11,7 +11,7 @@ from stores import store_digest, store_exists
 from guest.memory.records import Memory, memory_id
 from host_harness.services import HostServices
 
-pytestmark = pytest.mark.both_stores
+# the PostgreSQL copies: one case per verb and what the store decides (both_stores marks below)
 
 NPM = "Use npm to install packages."
 PNPM = "Use pnpm, not npm, to install packages."
@@ -45,6 +45,7 @@ def recalled(guest, query: str, **body) -> list[str]:
 # ---------------------------------------------------------------- list and show
 
 
+@pytest.mark.both_stores
 def test_list_pages_newest_first_and_a_cursor_survives_new_memories(guest, clock):
     memorize(guest, clock, *(f"fact number {i} about the build" for i in range(7)))
     first = ok(guest, "list_memories", {"limit": 3})
@@ -74,6 +75,7 @@ def test_list_on_an_empty_store_writes_nothing(guest, project):
     assert not store_exists(project)
 
 
+@pytest.mark.both_stores
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -94,6 +96,7 @@ def test_list_bad_input(guest, project, body, message):
     assert store_digest(project) == before
 
 
+@pytest.mark.both_stores
 def test_get_memory_shows_one_memory(guest, clock):
     [fact] = memorize(guest, clock, "The release checklist lives in the wiki.")
     assert ok(guest, "get_memory", {"id": fact}) == {
@@ -109,6 +112,7 @@ def test_get_memory_shows_one_memory(guest, clock):
     assert call(guest, "get_memory", {})["error"] == "validation: missing field 'id'"
 
 
+@pytest.mark.both_stores
 def test_a_store_written_before_the_timeline_lists_in_doc_order_and_keeps_it(guest, services, clock, project):
     ids = memorize(guest, clock, "oldest fact", "middle fact", "newest fact")
     for key, _ in services.kv_query("timeline", "", 0):  # as an older rs-learn left the store
@@ -131,6 +135,7 @@ def test_a_store_written_before_the_timeline_lists_in_doc_order_and_keeps_it(gue
 # ---------------------------------------------------------------- forget
 
 
+@pytest.mark.both_stores
 def test_forget_hides_a_memory_everywhere_and_leaves_a_tombstone(guest, clock, project):
     keep, gone = memorize(guest, clock, "Deploys go through ArgoCD.", "Deploys go through Jenkins.")
     clock.advance(5000)
@@ -177,6 +182,7 @@ def test_forget_finds_a_memory_in_a_discipline(guest, clock, project):
     assert ok(guest, "get_memory", {"id": fact, "namespace": "ops"})["forgotten"]["ts"] == clock.now_ms
 
 
+@pytest.mark.both_stores
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -198,6 +204,7 @@ def test_forget_bad_input_forgets_nothing(guest, clock, project, body, message):
     assert store_digest(project) == before
 
 
+@pytest.mark.both_stores
 def test_a_second_checkout_sharing_the_store_honours_a_forget(guest, guest_factory, project, clock, tmp_path,
                                                               store_kind):
     if store_kind != "postgresql":
@@ -220,6 +227,7 @@ def test_a_second_checkout_sharing_the_store_honours_a_forget(guest, guest_facto
 # ---------------------------------------------------------------- supersede
 
 
+@pytest.mark.both_stores
 def test_supersede_shows_only_the_newest_of_a_chain(guest, clock):
     [old] = memorize(guest, clock, NPM)
     clock.advance(1000)
@@ -264,6 +272,7 @@ def test_superseding_back_flips_the_chain(guest, clock):
     assert "superseded_by" not in ok(guest, "get_memory", {"id": a})
 
 
+@pytest.mark.both_stores
 @pytest.mark.parametrize(
     ("which", "message"),
     [
@@ -302,6 +311,7 @@ def test_memorize_says_which_memories_a_new_fact_may_contradict(guest, clock):
     assert set(recalled(guest, "npm", mode="keyword", limit=5)) == {PNPM, "Use pnpm to install packages."}
 
 
+@pytest.mark.both_stores
 def test_similar_answers_the_three_closest_best_first(guest, clock):
     olds = ["Use npm to install the packages of the web app.",
             "Use yarn to install the packages of the web app.",

@@ -13,7 +13,7 @@ from stores import store_exists
 from guest.memory.disciplines import split_sigil
 from host_harness.spool.watcher import Spool
 
-pytestmark = pytest.mark.both_stores
+# the PostgreSQL copies: one case per verb and what the store decides (both_stores marks below)
 
 
 def enable(project: Path, *lines: str) -> None:
@@ -89,6 +89,7 @@ def test_a_known_discipline_takes_its_sigil(guest, project, services, text, name
     assert json.loads(services.kv_get(f"disciplines/{name}/memories", data["id"]))["text"] == stored
 
 
+@pytest.mark.both_stores
 @pytest.mark.parametrize("namespace", [None, "default", ""])
 def test_sigil_write_goes_to_discipline_store_and_is_stripped(guest, project, services, namespace):
     enable(project, "frontend")
@@ -106,6 +107,7 @@ def test_sigil_write_goes_to_discipline_store_and_is_stripped(guest, project, se
     assert again == {**data, "deduped": True}
 
 
+@pytest.mark.both_stores
 def test_the_seeds_body_through_the_spool(guest, project):
     inbox = project / ".gm" / "exec-spool" / "in" / "memorize"
     inbox.mkdir(parents=True)
@@ -131,6 +133,7 @@ def test_unknown_sigil_in_a_fresh_project_is_text(guest, project, services):
     assert not (project / ".gm" / "disciplines").exists()
 
 
+@pytest.mark.both_stores
 def test_explicit_namespace_creates_the_discipline_and_makes_its_sigil_known(guest, project, services):
     first = ok(guest, "memorize", {"text": "@ops Deploys run at noon.", "namespace": "ops"})
     assert first["namespace"] == "ops"
@@ -161,6 +164,7 @@ def test_sigil_read_is_restricted(guest, project):
     assert {h["namespace"] for h in hits} == {"default", "frontend"}, "an unknown sigil is query text"
 
 
+@pytest.mark.both_stores
 def test_fan_out_over_enabled_disciplines_with_prefix(guest, project):
     ok(guest, "memorize", {"text": "The app is built with vite.", "namespace": "frontend"})
     ok(guest, "memorize", {"text": "Deploys are built with the release pipeline.", "namespace": "ops"})
@@ -197,6 +201,7 @@ BAD = [
 ]
 
 
+@pytest.mark.both_stores
 @pytest.mark.parametrize(("verb", "body", "message"), BAD)
 def test_bad_namespaces_are_clear_errors(guest, project, verb, body, message):
     enable(project, "frontend")
@@ -206,6 +211,7 @@ def test_bad_namespaces_are_clear_errors(guest, project, verb, body, message):
     assert not (project / ".gm" / "rs-learn.db").exists()
 
 
+@pytest.mark.both_stores
 def test_typed_export_honours_sigils(guest, project):
     assert guest.memorize("@frontend vite builds the app", "default") == ok(
         guest, "memorize", {"text": "@frontend vite builds the app"}

@@ -10,7 +10,7 @@ from stores import nothing_written
 
 from guest.learn.skills import MAX_FILE_BYTES, SkillRequest, sanitize_name
 
-pytestmark = pytest.mark.both_stores
+# the PostgreSQL copies: one case per verb and what the store decides (both_stores marks below)
 
 
 def learn(guest, body) -> dict:
@@ -31,6 +31,7 @@ def authored(project: Path, folder: str, name: str) -> None:
     path.write_text("---\nname: x\n---\nauthored\n")
 
 
+@pytest.mark.both_stores
 def test_lesson_only(guest, services):
     envelope = learn(guest, {"memory": "  Run the migrations before the tests.\x07 ", "context": "CI failed"})
     assert envelope["ok"]
@@ -48,6 +49,7 @@ def test_lesson_is_recallable(guest):
     assert hits[0]["text"] == "Always pin the wasmtime version in pyproject."
 
 
+@pytest.mark.both_stores
 def test_create_then_update_managed_skill(guest, project):
     data = learn(guest, {"memory": "Deploys need a checklist.", "skill": skill()})["data"]
     assert data["text"] == 'Lesson stored. Created managed skill "deploy-checklist".'
@@ -83,6 +85,7 @@ def test_authored_skill_wins(guest, project, services, folder):
     assert services.kv_get("memories", data["id"]) is not None, "the lesson is stored first"
 
 
+@pytest.mark.both_stores
 def test_write_failure_keeps_the_lesson(guest, project, services):
     blocker = project / ".gm" / "managed-skills"
     blocker.parent.mkdir(parents=True, exist_ok=True)
@@ -94,6 +97,7 @@ def test_write_failure_keeps_the_lesson(guest, project, services):
     assert services.kv_get("memories", data["id"]) is not None
 
 
+@pytest.mark.both_stores
 @pytest.mark.parametrize(
     ("body", "message"),
     [
@@ -195,6 +199,7 @@ def test_size_cap_at_the_boundary(guest, project):
     assert len(skill_file(project, "cap").read_bytes()) == MAX_FILE_BYTES, "the old file is untouched"
 
 
+@pytest.mark.both_stores
 def test_cli_learn_and_skills_list(project, wasm_path, tmp_path):
     from click.testing import CliRunner
 

@@ -12,7 +12,7 @@ from stores import store_exists
 from guest.memory.channels import MIN_COSINE
 from guest.memory.records import fnv1a64, memory_id
 
-pytestmark = pytest.mark.both_stores
+# the PostgreSQL copies: one case per verb and what the store decides (both_stores marks below)
 
 
 FACTS = [
@@ -41,6 +41,7 @@ def test_cold_start_recall_is_empty(guest, project):
     assert db_digest(project) is None, "a read must not create the store"
 
 
+@pytest.mark.both_stores
 def test_memorize_returns_content_id_and_dedups(guest, project):
     first = ok(guest, "memorize", {"text": FACTS[0]})
     assert first == {"id": memory_id("default", FACTS[0]), "namespace": "default", "deduped": False}
@@ -59,6 +60,7 @@ def test_body_forms_are_equivalent(guest):
     assert [b["deduped"], c["deduped"]] == [True, True]
 
 
+@pytest.mark.both_stores
 def test_recall_finds_the_right_fact_first(guest):
     for fact in FACTS:
         ok(guest, "memorize", fact)
@@ -100,6 +102,7 @@ def untimed(hit: dict) -> dict:
     return {k: v for k, v in hit.items() if k != "ts"}
 
 
+@pytest.mark.both_stores
 def test_namespaces_are_separate_stores(guest, project):
     a = ok(guest, "memorize", {"text": "frontend uses vite", "namespace": "frontend"})
     b = ok(guest, "memorize", {"text": "frontend uses vite"})
@@ -111,6 +114,7 @@ def test_namespaces_are_separate_stores(guest, project):
     assert ok(guest, "stats", {})["memories"] == 1
 
 
+@pytest.mark.both_stores
 def test_near_duplicates_collapse_newest_wins(guest, clock):
     old = ok(guest, "memorize", "The staging server runs on port 8080.")
     clock.advance(60_000)
@@ -179,6 +183,7 @@ BAD_REQUESTS = [
 ]
 
 
+@pytest.mark.both_stores
 @pytest.mark.parametrize(
     ("verb", "body", "message"), BAD_REQUESTS, ids=[f"{v}-{i}" for i, (v, _, _) in enumerate(BAD_REQUESTS)]
 )
@@ -210,6 +215,7 @@ def test_embed_verb_is_normalised(guest):
     assert ok(guest, "embed", "\u2603\u2603")["vector"] == [0.0] * 384  # no known token
 
 
+@pytest.mark.both_stores
 def test_lone_surrogates_never_reach_the_guest(guest, project):
     from host_harness.errors import GuestError
 
@@ -268,6 +274,7 @@ def test_bad_recency(guest, body, message):
     assert envelope["ok"] is False and message in envelope["error"]
 
 
+@pytest.mark.both_stores
 def test_embedder_mismatch_is_detected_and_reindex_fixes_it(guest, services, project):
     for fact in FACTS:
         ok(guest, "memorize", fact)

@@ -291,7 +291,7 @@ def test_migrations_run_once_and_a_newer_schema_is_refused(pg_cluster):
 
 
 def test_a_restart_fails_the_call_in_flight_and_the_next_one_reconnects(tmp_path: Path, wasm_path: Path):
-    from bench.pgcluster import Cluster
+    from host_harness.store.pg.cluster import Cluster
 
     with Cluster() as cluster:
         root = tmp_path / "project"

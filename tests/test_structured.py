@@ -12,7 +12,7 @@ from structured_helpers import db_digest, fails, ids, nested, write_config
 from host_harness.services import HostServices
 from tests.conftest import EPOCH_MS
 
-pytestmark = pytest.mark.both_stores
+# the PostgreSQL copies: one case per verb and what the store decides (both_stores marks below)
 
 DAY = 86_400_000
 
@@ -39,6 +39,7 @@ def test_memory_helper_version(guest):
     }
 
 
+@pytest.mark.both_stores
 def test_create_checklist_with_nested_items(guest, clock):
     clock.now_ms = EPOCH_MS + 5
     data = ok(
@@ -68,6 +69,7 @@ def test_create_checklist_with_nested_items(guest, clock):
     assert ok(guest, "create_checklist", "Raw title body")["title"] == "Raw title body"
 
 
+@pytest.mark.both_stores
 def test_add_and_update_items_versions_and_ordering(guest, clock):
     ok(guest, "create_checklist", {"title": "Plan", "items": [{"title": "a"}, {"title": "b"}]})
     clock.advance(10)
@@ -99,6 +101,7 @@ def test_add_and_update_items_versions_and_ordering(guest, clock):
     assert same["checklist"]["version"] == root["checklist"]["version"], "a no-op change writes nothing"
 
 
+@pytest.mark.both_stores
 def test_todo_lifecycle_and_optimistic_concurrency(guest, clock, project):
     todo = ok(guest, "create_todo", {"title": "Fix the flaky login test", "priority": 4, "tags": ["ci"]})
     assert todo == {
@@ -165,6 +168,7 @@ def test_session_notes_title_and_vectors(guest, services):
     assert [k for k, _ in services.kv_query(f"records-vectors/{embedder}", "", 0)] == after
 
 
+@pytest.mark.both_stores
 def test_ids_come_from_sequences_and_are_never_reused(guest):
     assert [ok(guest, "create_todo", {"title": f"t{i}"})["id"] for i in range(3)] == ["td-1", "td-2", "td-3"]
     ok(guest, "delete_record", {"id": "td-3", "hard": True})
@@ -195,6 +199,7 @@ def seed_records(guest) -> None:
     ok(guest, "create_session_note", {"content": "Lunch is at noon on Fridays."})
 
 
+@pytest.mark.both_stores
 def test_query_records_keyword_tags_and_filters(guest, clock):
     seed_records(guest)
     assert ids(ok(guest, "query_records", {"query": "changelog", "kinds": ["checklist", "todo"]})) == ["cl-1"]
@@ -219,6 +224,7 @@ def test_query_records_keyword_tags_and_filters(guest, clock):
     assert ok(guest, "query_records", {"query": "nothing matches zzzqqq", "kinds": ["todo"]})["hits"] == []
 
 
+@pytest.mark.both_stores
 def test_semantic_notes_are_fused_and_can_be_turned_off(guest, guest_factory, project, clock):
     seed_records(guest)
     fused = ok(guest, "query_records", {"query": "sign-in cookie race", "kinds": ["session_note"]})
@@ -239,6 +245,7 @@ def test_semantic_notes_are_fused_and_can_be_turned_off(guest, guest_factory, pr
     plain.services.close()
 
 
+@pytest.mark.both_stores
 def test_delete_soft_hard_and_items(guest, services):
     seed_records(guest)
     soft = ok(guest, "delete_record", {"id": "td-1"})
@@ -257,6 +264,7 @@ def test_delete_soft_hard_and_items(guest, services):
     assert ok(guest, "query_records", {"query": "changelog", "kinds": ["checklist"]})["hits"] == []
 
 
+@pytest.mark.both_stores
 def test_retrieve_memory_renders_within_the_budget(guest):
     seed_records(guest)
     ok(guest, "update_checklist_item", {"checklistId": "cl-1", "itemId": "it-1", "status": "done"})
@@ -308,6 +316,7 @@ def test_max_checklist_depth_comes_from_config(guest_factory, project, clock):
     guest.services.close()
 
 
+@pytest.mark.both_stores
 def test_reads_of_an_empty_store_create_nothing(guest, project):
     assert ok(guest, "query_records", {"query": "anything"})["hits"] == []
     assert ok(guest, "retrieve_memory", "anything")["text"] == ""
@@ -488,6 +497,7 @@ def seeded(guest):
     return guest
 
 
+@pytest.mark.both_stores
 @pytest.mark.parametrize(
     ("verb", "body", "kind", "message"), BAD, ids=[f"{v}-{i}" for i, (v, *_) in enumerate(BAD)]
 )

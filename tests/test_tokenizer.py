@@ -39,11 +39,14 @@ def test_golden_file_is_big_and_varied():
     assert any(len(case["ids"]) == 512 for case in GOLDEN_CASES), "truncation is not exercised"
 
 
-@pytest.mark.parametrize(
-    "case", GOLDEN_CASES, ids=[f"{n}-{case['kind']}" for n, case in enumerate(GOLDEN_CASES)]
-)
-def test_golden_parity(tok, case):
-    assert tok.encode(case["text"]) == case["ids"]
+@pytest.mark.parametrize("kind", sorted({case["kind"] for case in GOLDEN_CASES}))
+def test_golden_parity(tok, kind):
+    """Every golden case of one kind (an item per kind: 2,811 items cost more to collect and report
+    than to check); a mismatch names the case's line in the golden file."""
+    cases = [(n, case) for n, case in enumerate(GOLDEN_CASES, 1) if case["kind"] == kind]
+    assert cases
+    wrong = [(n, case["text"][:60]) for n, case in cases if tok.encode(case["text"]) != case["ids"]]
+    assert wrong == []
 
 
 def test_tables_match_tokenizer_json():
