@@ -5,7 +5,8 @@ The guest decides what to inject (``auto_recall``); the host, around that call:
 1. turns the run off when the environment, ``.gm/config.json`` or the session says so
    (:mod:`host_harness.hooks.switches`), or when the prompt holds a marker that turns the session
    off -- then answers at once, without the component;
-2. sends the ids already injected in this session as ``exclude`` (:mod:`host_harness.hooks.sessions`)
+2. sends the ids already injected in this session, and the conventions its start listed, as
+   ``exclude`` (:mod:`host_harness.hooks.sessions`)
    and ``log_prompt`` when the hook runs with ``--log-prompts``;
 3. notes what was injected in the session's state, and appends the run's line to the ledger
    (:mod:`host_harness.hooks.prompt_ledger`) -- also for a run turned off, one that failed, or one the
@@ -94,8 +95,8 @@ class PromptRun:
 
     def _complete(self, body: dict[str, Any], prompt: str) -> None:
         body["prompt"] = prompt
-        if self.state is not None and self.state.injected:
-            body["exclude"] = list(self.state.injected)
+        if self.state is not None and (excluded := self.state.excluded()):
+            body["exclude"] = excluded
         if self.log_prompts:
             body["log_prompt"] = True
 
