@@ -8,6 +8,10 @@ serves MCP before any build. ``tests/test_contract.py`` fails when the file diff
 answer of either target (a guest edited without ``make wasm``). Cheap: json only, read once on the
 MCP server's start-up path.
 
+``verbs`` is the verb spec (``guest/spec.py``): every exposed verb's fields with their type, range,
+default and help, which the MCP schemas, the click options of a verb's field and
+``docs/cli-reference.md`` are made from (:func:`verbs`, :func:`field`).
+
 A section is named after the guest module its values come from (``structured.fields``); a value
 keeps that module's name (``MAX_TAGS``); a pattern is the text of a Python ``fullmatch`` pattern.
 """
@@ -23,8 +27,12 @@ PATH = Path(__file__).with_name("contract.json")
 
 
 def render(contract: dict[str, Any]) -> str:
-    """The text of ``contract.json`` for ``contract`` (keys sorted, one value a line: diffs stay small)."""
-    return json.dumps(contract, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
+    """The text of ``contract.json`` for ``contract``: one value a line (small diffs), in the guest's order.
+
+    Not sorted: a verb's fields keep the order the guest lists them in, which the MCP schemas and
+    ``docs/cli-reference.md`` show (``describe``'s order is fixed by its sources).
+    """
+    return json.dumps(contract, indent=1, ensure_ascii=True) + "\n"
 
 
 @cache
@@ -51,3 +59,16 @@ class Section:
 def section(name: str) -> Section:
     """The section ``name`` of ``contract.json``."""
     return Section(name, load()[name])
+
+
+def verbs() -> dict[str, dict[str, Any]]:
+    """The verb spec (``describe``'s ``verbs``, ``guest/spec.py``): each verb's fields and required ones."""
+    return load()["verbs"]
+
+
+def field(verb: str, name: str) -> dict[str, Any]:
+    """The spec of field ``name`` of ``verb``: type, description and, when they apply, range and default."""
+    try:
+        return verbs()[verb]["fields"][name]
+    except KeyError:
+        raise KeyError(f"contract.json has no field {name!r} of verb {verb!r}") from None

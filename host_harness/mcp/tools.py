@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from host_harness.contract import section
-from host_harness.mcp.schemas import Schema
 
 if TYPE_CHECKING:  # the SDK is imported where a result is built: ``mcp --help`` lists the tools without it
     from mcp.types import CallToolResult, ToolAnnotations
 
+Schema = dict[str, Any]  # a JSON Schema (host_harness/mcp/schemas.py makes them from the verb spec)
 JSON_TYPES: dict[str, type | tuple[type, ...]] = {
     "array": list, "object": dict, "integer": int, "number": (int, float), "boolean": bool,
 }
