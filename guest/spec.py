@@ -7,7 +7,9 @@ options that set a verb's field (their range, default and help: ``host_harness/c
 ``docs/cli-reference.md``. Every bound is the constant the verb's validation reads, so the spec and
 the checks cannot drift.
 
-A verb is ``{"fields": {name: field}, "required": [names]}``, fields in the order a host lists them.
+A verb is ``{"title", "help", "fields": {name: field}, "required": [names]}``, fields in the order a
+host lists them; ``title`` and ``help`` (what an agent reads to choose the verb: the MCP tool's title
+and description) are given for the verbs an agent calls, not for those a hook calls.
 A field is a JSON Schema subset: ``type`` (a JSON type, or ``[type, "null"]`` when ``null`` clears
 the value), ``description``, and when they apply ``minimum``/``maximum``, ``minLength``/``maxLength``
 (characters), ``maxItems``, ``enum``, ``pattern`` (a Python ``fullmatch`` pattern: a host anchors
@@ -273,4 +275,95 @@ def _structured_verbs() -> dict[str, dict[str, Any]]:
     }
 
 
-VERBS: dict[str, dict[str, Any]] = {**_memory_verbs(), **_structured_verbs()}
+# Each tool verb's title and help: what an agent reads to choose it (the MCP tool's title and description).
+HELP: dict[str, tuple[str, str]] = {
+    "recall": ("Recall memories",
+         "Search this project's long-term memory before answering a question about the project, its "
+         "conventions or earlier decisions, or before redoing work that may have been done. Give `query` "
+         "in plain words; returns the best-matching memories (id, text, score, namespace), best first, or "
+         "an empty list: memories with no evidence for the query are left out. A score orders one answer "
+         "(0.25 x meaning + 0.75 x shared words, each scaled over this query's candidates); it does not "
+         "compare across queries. Give `id` (e.g. `r7`) instead to bring back an archived block verbatim."),
+    "memorize": ("Memorize a fact",
+         "Store one durable, self-contained fact about this project (a convention, a decision, a gotcha) "
+         "so that later sessions can recall it. Storing the same text again stores nothing. Returns the "
+         "memory's id, its namespace and whether it was already stored. When the answer lists `similar` "
+         'memories (same subject, different content), read them: if the new fact replaces one ("we '
+         'switched from npm to pnpm"), call memorize again with the same text and `supersedes: [its id]`, '
+         "so recall shows only the new one; if both stay true, do nothing. Nothing is superseded "
+         "automatically. Pass `supersedes` directly when you already know the ids of the facts this one "
+         "corrects."),
+    "list_memories": ("List stored memories",
+         "Page through what this project remembers, newest first, to review it or to find a memory to "
+         "correct: each item has its id, text, time and, when they apply, `superseded_by`, `supersedes`, "
+         "`stale` (cited files changed since), `quarantined` (held back until a person approves it) and "
+         "`forgotten`. `query` filters by a case-insensitive substring (use `recall` to search by "
+         "meaning); pass the answer's `next` as `cursor` for the following page; `include` shows "
+         "forgotten or superseded memories too."),
+    "get_memory": ("Get a memory",
+         "Read one memory by id (`mem-…`): its text, time, supersede links, the project files it names "
+         "and whether they changed since (`stale`), or when and why it was forgotten."),
+    "forget": ("Forget memories",
+         "Forget memories that are wrong or obsolete, by id (from `recall` or `list_memories`), with a "
+         "short `reason`. A forgotten memory is never recalled or injected again, and the decision "
+         "survives git merges and imports; memorizing the same text later brings it back. Prefer "
+         "`memorize` with `supersedes` when a new fact replaces an old one. Returns the ids forgotten and "
+         "the ids not found."),
+    "learn": ("Learn a lesson",
+         "Capture a reusable lesson (what, when, and why) into long-term memory, and optionally create or "
+         "update a managed skill (a SKILL.md for a repeatable procedure) in the same call. Use it "
+         "sparingly: one precise lesson beats several vague ones; put `skill` only on repeatable "
+         "procedures. Returns what was stored; an authored skill of the same name wins, which is reported "
+         "as an error after the lesson is stored."),
+    "archive": ("Archive a block verbatim",
+         "Before summarising or dropping a big block of context (a file, a page, a diff, a log), archive "
+         "it verbatim under a short id such as `r7` and cite that id in your summary. Returns the id; "
+         "`recall` with that `id` brings the block back byte for byte."),
+    "recall_search": ("Search archived blocks",
+         "Find archived blocks by keywords when you do not have their id (for instance an `r` id that "
+         "fell out of the summary). Returns matching blocks, best first, each with its id, label and a "
+         "one-line excerpt; then `recall` with the id brings a block back verbatim."),
+    "create_checklist": ("Create a checklist",
+         "Start a checklist for a multi-step task that must survive restarts and long sessions (items may "
+         "nest). Returns the checklist with its id (`cl-<n>`), version and item ids (`it-<n>`)."),
+    "update_checklist": ("Update a checklist",
+         "Change a checklist's title, description, tags, due date or status (open, done, archived). Pass "
+         "the `version` you read to avoid overwriting someone else's change. Returns the checklist."),
+    "add_checklist_item": ("Add a checklist item",
+         "Add an item to a checklist, at the top level or under `parentId`. Returns the new item and the "
+         "checklist with its new version."),
+    "update_checklist_item": ("Update a checklist item",
+         "Tick off or change an item: status (pending, in_progress, done, skipped), title, tags, due "
+         "date, position or parent. Returns the item and the checklist."),
+    "create_todo": ("Create a todo",
+         "Record a follow-up that must not be forgotten across sessions, with a priority (0-5) and an "
+         "optional due date. Returns the todo with its id (`td-<n>`)."),
+    "update_todo": ("Update a todo",
+         "Change a todo: status (pending, in_progress, done, cancelled, archived), priority, title, "
+         "description, tags or due date. Returns the todo."),
+    "create_session_note": ("Write a session note",
+         "Write down a finding, a decision or some context worth keeping for later in this project "
+         "(importance 0-1). Notes are found by words and by meaning. Returns the note with its id "
+         "(`nt-<n>`)."),
+    "update_session_note": ("Update a session note",
+         "Change a session note's content, title, importance, tags or status (active, archived). Returns "
+         "the note."),
+    "query_records": ("Search checklists, todos and notes",
+         "Find checklists, todos and session notes by words, kind, status or tags; without a query, the "
+         "newest first. Returns ranked hits, each with its record."),
+    "retrieve_memory": ("Brief me from structured memory",
+         "Get the checklists, todos and notes relevant to a question as compact Markdown within a token "
+         "budget: what is open, what is done, what was noted. Use it when resuming a task."),
+    "get_record": ("Get a record",
+         "Read one checklist, todo or session note by id (`cl-`, `td-`, `nt-`), with its version. Returns "
+         "the record."),
+    "delete_record": ("Delete a record",
+         "Delete a checklist, todo or session note (soft by default: hidden at once, purged later; `hard: "
+         "true` removes it now), or a checklist item with its sub-items. Returns what was deleted."),
+}
+
+
+VERBS: dict[str, dict[str, Any]] = {
+    name: {**({"title": HELP[name][0], "help": HELP[name][1]} if name in HELP else {}), **verb}
+    for name, verb in {**_memory_verbs(), **_structured_verbs()}.items()
+}

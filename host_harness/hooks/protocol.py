@@ -54,28 +54,30 @@ DEFAULT_TIMEOUTS = {"prompt-submit": DEFAULT_TIMEOUT_S, "session-start": 5.0, "s
                     **dict.fromkeys(("pre-compact", "stop", "session-end"), DEFAULT_TIMEOUT_S)}
 TIMEOUT_ENV = "RS_LEARN_HOOK_TIMEOUT"
 TIMEOUT_RANGE = (0.01, 60.0)
-# The verb each hook with a --budget calls: its ``budget_tokens`` field in the guest's verb spec
-# (contract.json) gives the option's range and default, never restated here (issue 46).
-BUDGET_VERBS = {"prompt-submit": "auto_recall", "session-start": "session_start",
-                "session-context": "capture_context"}
+# The section of contract.json whose DEFAULT/MIN/MAX_BUDGET_TOKENS are each hook's --budget default and
+# range: those of the verb the hook calls (auto_recall, session_start, capture_context), never restated
+# here (issue 46). The same constants are that verb's ``budget_tokens`` in verbs.json, which a hook does
+# not parse (30 KB: the prompt hook reads only the 3 KB contract.json).
+BUDGET_SECTIONS = {"prompt-submit": "memory.verbs", "session-start": "learn.verbs",
+                   "session-context": "capture.verbs"}
 
 
-def budget_field(command: str) -> dict[str, Any]:
-    """The spec of the ``budget_tokens`` of the verb hook ``command`` calls (``auto_recall`` for others)."""
-    from host_harness.contract import field  # json only
+def budget_values(command: str) -> Any:
+    """The contract section of hook ``command``'s verb (``auto_recall``'s for any other command)."""
+    from host_harness.contract import section  # json only
 
-    return field(BUDGET_VERBS.get(command, "auto_recall"), "budget_tokens")
+    return section(BUDGET_SECTIONS.get(command, "memory.verbs"))
 
 
 def budget_range(command: str) -> tuple[int, int]:
     """The ``--budget`` range of hook ``command``: the guest's, from ``contract.json``."""
-    spec = budget_field(command)
-    return int(spec["minimum"]), int(spec["maximum"])
+    values = budget_values(command)
+    return int(values.MIN_BUDGET_TOKENS), int(values.MAX_BUDGET_TOKENS)
 
 
 def default_budget(command: str) -> int:
     """The ``--budget`` of hook ``command`` when none is given: its verb's default."""
-    return int(budget_field(command)["default"])
+    return int(budget_values(command).DEFAULT_BUDGET_TOKENS)
 
 
 def clamp_budget(command: str, budget: int) -> tuple[int, str | None]:
