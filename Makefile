@@ -99,6 +99,7 @@ bench-compare: $(WASM)
 
 eval: $(WASM)
 	$(PY) -m bench.eval
+	$(PY) -m bench.corpus_alarms
 
 ## Not part of `make test`: 10,000 generated bodies through the component; 0 traps, 0 internal: answers.
 fuzz: $(WASM)
