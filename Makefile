@@ -8,10 +8,12 @@ GUEST_SRC := $(shell find guest -name '*.py') $(wildcard wit/*.wit) models/embed
 .PHONY: demo test check lint bench bench-compare eval fuzz model wasm node dist clean browser
 
 # The suite runs on every core (pytest-xdist, --dist loadfile from pyproject.toml): PYTEST_WORKERS=3 for
-# three workers, PYTEST_WORKERS=0 for one process. The fast tier leaves out the four marked tiers.
+# three workers, PYTEST_WORKERS=0 for one process. The fast tier is the native, SQLite, in-process one:
+# it leaves out the four marked tiers and the marks the suite sets itself (tests/conftest.py): the
+# component's cases (wasm), the PostgreSQL copies (postgresql) and tests that start a process (process).
 PYTEST_WORKERS ?= auto
 PYTEST := $(PY) -m pytest -q -n $(PYTEST_WORKERS)
-FAST_TIER := not slow and not network and not packaging and not browser
+FAST_TIER := not slow and not network and not packaging and not browser and not wasm and not postgresql and not process
 
 # The Node reference host (hosts/node/): a Node >= 22.13 (the system one when it is recent enough,
 # else a pinned one from the npm registry in hosts/node/runtime/), jco, and the component transpiled
@@ -72,10 +74,11 @@ demo: $(WASM)
 
 ## The tests: lint, then one suite on both targets (native guest and the built .wasm), every tier.
 test: lint $(WASM) $(NODE_BINDINGS) browser
+	@echo "== load: $$(cut -d' ' -f1-3 /proc/loadavg) on $$(nproc) cores"
 	$(PYTEST)
 
-## The fast tier while working: lint, then every test not marked slow, network, packaging or browser.
-check: lint $(WASM) $(NODE_BINDINGS)
+## The fast tier while working: lint, then the native, SQLite, in-process tests of no marked tier.
+check: lint
 	$(PYTEST) -m "$(FAST_TIER)"
 
 ## The web view's tests drive Debian's chromium through Playwright (never a downloaded browser): installed
@@ -103,6 +106,7 @@ bench-compare: $(WASM)
 
 eval: $(WASM)
 	$(PY) -m bench.eval
+	$(PY) -m bench.corpus_alarms
 
 ## Not part of `make test`: 10,000 generated bodies through the component; 0 traps, 0 internal: answers.
 fuzz: $(WASM)

@@ -1,7 +1,7 @@
 """Capture on its dev set (issue 34): precision and recall per kind, the store's size, recall of later
 questions against storing every turn, and the reading speed of a 5 MB transcript.
 
-``python -m bench.capture_eval [--native]`` replays ``tests/capture_devset/`` (written by
+``python -m bench.capture_eval [--native]`` replays ``bench/data/capture_devset/`` (written by
 ``tests/capture_devset.py``) in order into a fresh project through the built component -- each
 session captured as the ``Stop`` hook does, then archived as ``PreCompact`` does -- and compares what
 was stored with ``expected.json``:
@@ -31,7 +31,7 @@ from host_harness.capture import extract, run, transcript
 from host_harness.targets.session import DEFAULT_WASM, Session
 
 ROOT = Path(__file__).resolve().parent.parent
-DEVSET = ROOT / "tests" / "capture_devset"
+DEVSET = ROOT / "bench" / "data" / "capture_devset"
 CWD = "/home/dev/shop"
 
 

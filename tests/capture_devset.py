@@ -7,7 +7,7 @@ answer is one of its rules (``asks``: question -> the rule's text). The traps ar
 the assistant's text, in tool output and in a subagent's prompt; "always"/"never" in statements and
 questions; a command that failed and passed with no edit between; a failure never fixed.
 ``python -m tests.capture_devset DIR`` writes the transcripts and ``expected.json`` into DIR
-(``tests/capture_devset/`` is that, committed; ``bench/capture_eval.py`` scores capture on it).
+(``bench/data/capture_devset/`` is that, committed; ``bench/capture_eval.py`` scores capture on it).
 """
 
 from __future__ import annotations

@@ -57,6 +57,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 import pytest
+from helpers.processes import starts_a_process
 
 from host_harness.cachedir import CACHE_ENV
 from host_harness.services import HostServices, ManualClock
@@ -87,6 +88,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only: about the SQLite files (opts out of both_stores)")
     config.addinivalue_line("markers", "wasm: (set by the suite) the case on the built component")
     config.addinivalue_line("markers", "postgresql: (set by the suite) the case on PostgreSQL + pgvector")
+    config.addinivalue_line("markers", "process: (set by the suite) starts a process (helpers/processes.py)")
     for tier, what in TIERS.items():
         config.addinivalue_line("markers", f"{tier}: {what}")
     config.stash[CACHE_BEFORE] = os.environ.get(CACHE_ENV)
@@ -110,9 +112,10 @@ def run_cache(config: pytest.Config) -> tuple[Path, bool]:
         cache = Path(tempfile.mkdtemp(prefix="rs-learn-test-cache-"))
     cache.mkdir(parents=True, exist_ok=True)
     os.environ[CACHE_ENV] = str(cache)
-    if worker is None and WASM.is_file():
+    if worker is None and WASM.is_file() and "not wasm" not in (config.getoption("markexpr", "") or ""):
         # compiled here, before any worker starts: no test's process then waits on another's compile
-        # (and prints the compile's progress on its stderr meanwhile)
+        # (and prints the compile's progress on its stderr meanwhile); not for a run without the
+        # component's cases (make check), where the first test that needs it would compile it
         from host_harness.warmup import warmup
 
         warmup(WASM, cache)
@@ -181,8 +184,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The PostgreSQL copy of a parametrised test runs its first case only; each item is marked by its
-    target and store (``wasm``, ``postgresql``) so ``-m`` picks the native, SQLite tier (``make check``).
+    """The PostgreSQL copy of a parametrised test runs its first case only; each item is marked by what
+    it needs -- ``wasm`` (the component), ``postgresql``, ``process`` (it starts one) -- so ``-m``
+    picks the native, SQLite, in-process tier (``make check``).
 
     A test's other cases (the bad-input tables...) are about the guest, which both stores serve alike:
     they all run on SQLite, on both targets; the PostgreSQL copy keeps one representative case.
@@ -192,9 +196,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     dropped: list[pytest.Item] = []
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
-        if params.get("target") == "wasm":
+        names = getattr(item, "fixturenames", ())
+        if params.get("target") == "wasm" or {"wasm_path", "wasm_runtime"} & set(names):
             item.add_marker("wasm")
-        if "pg_cluster" in getattr(item, "fixturenames", ()) or any(
+        if isinstance(item, pytest.Function) and starts_a_process(
+                item.path, item.originalname, list(names)):
+            item.add_marker("process")
+        if "pg_cluster" in names or any(
                 isinstance(value, str) and value == "postgresql" for value in params.values()):
             item.add_marker("postgresql")
         if params.get("store_kind") == "postgresql":

@@ -402,3 +402,10 @@ def locomo_turns() -> list[str]:
     ]
     assert len(turns) > 2000
     return turns
+
+
+def corpus_sample() -> list[str]:
+    """Every 100th paragraph of the bench corpus (``tests/data/corpus_sample.txt``, written by
+    ``python -m bench.corpus_alarms --write-sample``; the whole corpus is measured there)."""
+    text = (ROOT / "tests" / "data" / "corpus_sample.txt").read_text(encoding="utf-8")
+    return text.removesuffix("\n").split("\n\x1e\n")

@@ -403,7 +403,7 @@ def test_the_dev_set_is_what_its_generator_writes(tmp_path):
     from capture_devset import write
 
     write(tmp_path)
-    committed = ROOT / "tests" / "capture_devset"
+    committed = ROOT / "bench" / "data" / "capture_devset"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in committed.iterdir())
     for path in tmp_path.iterdir():
         assert path.read_bytes() == (committed / path.name).read_bytes(), path.name

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from envelopes import call, ok
-from secret_corpus import locomo_turns
+from secret_corpus import corpus_sample, locomo_turns
 
 from guest.screening.injection import reason
 from host_harness.cli.main import cli
@@ -100,13 +100,12 @@ def test_the_public_injection_corpus():
     assert flagged == []
 
 
-@pytest.mark.slow  # 33,011 paragraphs screened
-def test_the_bench_corpus_raises_no_false_alarm():
-    from bench import corpus
-
-    texts = list(corpus.base())
-    flagged = [t for t in texts if reason(t)]
-    assert len(flagged) <= len(texts) // 1000, flagged[:3]  # today 0 of 33,011
+def test_a_sample_of_the_bench_corpus_raises_no_false_alarm():
+    """Every 100th paragraph of the bench corpus; the whole of it is ``python -m bench.corpus_alarms``
+    (``make eval``: today 0 of 33,011 flagged)."""
+    texts = corpus_sample()
+    assert len(texts) == 331
+    assert [t for t in texts if reason(t)] == []
 
 
 def test_locomo_conversations_raise_no_false_alarm():

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from envelopes import call, ok
-from secret_corpus import SECRETS, false_alarm_corpus, locomo_turns, true_cases
+from secret_corpus import SECRETS, corpus_sample, false_alarm_corpus, locomo_turns, true_cases
 
 from guest.screening.redact import redact
 from host_harness.git import driver
@@ -60,15 +60,12 @@ def test_random_looking_texts_are_left_alone(name: str):
     assert len(altered(texts)) <= len(texts) // 1000, altered(texts)[:3]
 
 
-@pytest.mark.slow  # 33,011 paragraphs redacted
-def test_the_bench_corpus_is_left_alone():
-    from bench import corpus
-
-    texts = list(corpus.base())
-    changed = altered(texts)
-    assert len(changed) <= len(texts) // 1000, changed[
-        :3
-    ]  # today 3 of 33,011: test passwords in urllib's tests
+def test_a_sample_of_the_bench_corpus_is_left_alone():
+    """Every 100th paragraph of the bench corpus; the whole of it is ``python -m bench.corpus_alarms``
+    (``make eval``: 10 of 33,011 changed on 2026-12-07, test passwords and cookies in docs)."""
+    texts = corpus_sample()
+    assert len(texts) == 331
+    assert altered(texts) == []
 
 
 def test_locomo_conversations_are_left_alone():

@@ -1,0 +1,77 @@
+"""Which tests start a process of the project (``process`` mark): read from the tests' source.
+
+A test starts one when its function, a fixture it uses, or a function either calls -- in its own
+module or in a helper module beside the tests (``hostprocs.py``, ``helpers/...``) -- names
+``sys.executable``, ``HOST`` (``python -m host_harness``, as ``hostprocs.host`` runs it),
+``Popen`` or the Node host, or calls ``subprocess`` for any command but ``git`` (a ``git init`` is
+a few milliseconds): ``make check``, the in-process tier, leaves those tests out.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent.parent
+SPAWN = "<subprocess>"
+STARTERS = {"executable", "HOST", "Popen", "NODE_HOST", "node_host", SPAWN}
+
+
+def _names(node: ast.AST) -> set[str]:
+    """The names, attribute names and argument names ``node`` mentions."""
+    mentioned: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            mentioned.add(sub.id)
+        elif isinstance(sub, ast.Attribute):
+            mentioned.add(sub.attr)
+        elif isinstance(sub, ast.arg):
+            mentioned.add(sub.arg)  # a fixture taken as an argument
+        if _spawns(sub):
+            mentioned.add(SPAWN)
+    return mentioned
+
+
+def _spawns(node: ast.AST) -> bool:
+    """``subprocess.<anything>(...)`` of any command but git (``git init``, ``git add``...)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "subprocess"):
+        return False
+    first = node.args[0] if node.args else None
+    head = first.elts[0] if isinstance(first, ast.List | ast.Tuple) and first.elts else None
+    return not (isinstance(head, ast.Constant) and head.value == "git")
+
+
+@cache
+def starters(path: Path) -> frozenset[str]:
+    """The functions of the module at ``path`` that start a process, directly or through another."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return frozenset()
+    imported: dict[str, frozenset[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            local = TESTS / (node.module.replace(".", "/") + ".py")
+            if local.is_file():
+                imported.update({a.asname or a.name: starters(local) for a in node.names})
+    uses: dict[str, set[str]] = {}
+    found: set[str] = {name for name, theirs in imported.items() if name in theirs}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            uses[node.name] = mentioned = _names(node)
+            if mentioned & STARTERS:
+                found.add(node.name)
+    grew = True
+    while grew:  # a function that uses one that starts a process starts one
+        more = {name for name, mentioned in uses.items() if mentioned & found} - found
+        found |= more
+        grew = bool(more)
+    return frozenset(found)
+
+
+def starts_a_process(path: Path, function: str, fixtures: list[str]) -> bool:
+    """Whether the test ``function`` of the module at ``path``, with those fixtures, starts a process."""
+    found = starters(path) | starters(TESTS / "conftest.py")
+    return function in found or any(name in found or name in STARTERS for name in fixtures)
