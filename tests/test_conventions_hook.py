@@ -45,8 +45,8 @@ def run(hook: type[CaptureContextHook] | type[PromptSubmitHook], project: Path, 
 
 
 def prompt(project: Path, target: str, session: str) -> str:
-    return run(PromptSubmitHook, project, target, {"session_id": session, "hook_event_name": "UserPromptSubmit",
-                                                   "prompt": PROMPT})
+    event = {"session_id": session, "hook_event_name": "UserPromptSubmit", "prompt": PROMPT}
+    return run(PromptSubmitHook, project, target, event)
 
 
 def start(project: Path, target: str, session: str) -> str:
