@@ -186,7 +186,7 @@ class CaptureContextHook(Hook):
         return None if has_memory(project) else ""  # no store yet: nothing to tell
 
     def after(self, data: dict[str, Any], context: str) -> str:
-        """The context; the conventions it lists noted in the session: per-prompt recall leaves them out."""
+        """The context; the conventions it lists noted in the session (per-prompt recall leaves them out)."""
         session = sessions.session_id(self.incoming)
         listed = data.get("conventions")
         if session is not None and self.project is not None and isinstance(listed, list):

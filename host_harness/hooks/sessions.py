@@ -2,9 +2,9 @@
 
 Claude Code's hook events carry a ``session_id``. The hook keeps one small file per session,
 ``.gm/logs/sessions/<sha256 of the id, 32 hex>.json`` -- ``{"session", "injected": [ids], "off",
-"conventions": [ids], "updated"}`` -- local state, never committed (``.gm/logs/`` is in ``.gm/.gitignore``),
-reached without following links (``host_harness/fs/confine.py``) and replaced atomically. It is bounded:
-the last :data:`MAX_IDS` ids, sessions idle for :data:`EXPIRE_S` removed, at most
+"conventions": [ids], "updated"}`` -- local state, never committed (``.gm/logs/`` is in
+``.gm/.gitignore``), reached without following links (``host_harness/fs/confine.py``) and replaced
+atomically. It is bounded: the last :data:`MAX_IDS` ids, sessions idle for :data:`EXPIRE_S` removed, at most
 :data:`MAX_SESSIONS` files (the oldest go first) -- pruned whenever a session's first file is
 written. An event without a session id keeps no state: nothing is deduplicated, and a session
 cannot be turned off (the project and the environment still can).
