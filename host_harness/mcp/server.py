@@ -59,9 +59,9 @@ from host_harness.envelope import Envelope
 from host_harness.fs import skills, valid_name
 from host_harness.mcp.eras import serve_both_eras
 from host_harness.mcp.outputs import OUTPUTS
-from host_harness.mcp.schemas import Schema, memory_schemas, structured_schemas
+from host_harness.mcp.schemas import memory_schemas, structured_schemas
 from host_harness.mcp.stdin import StdinLines
-from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, ToolSpec, prepare, tool_result
+from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, Schema, ToolSpec, prepare, tool_result
 from host_harness.mcp.worker import GuestWorker
 from host_harness.store import Project
 from host_harness.warmup import Compiling
