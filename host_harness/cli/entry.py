@@ -5,7 +5,8 @@ the hook's one pipeline without click (:func:`host_harness.hooks.plain.answer_pl
 server's warm socket answers it without importing click, wasmtime, numpy or the guest, else the
 component loaded in this process (no click, none of the CLI's other commands); anything else goes
 to the full CLI (``host_harness/cli/main.py``), the event still on stdin. ``--version`` is
-answered here.
+answered here, and ``mcp ...`` goes to the MCP command alone (``host_harness/cli/mcp.py``: none of
+the CLI's other commands).
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ def main() -> None:
         from host_harness import __version__
 
         sys.stdout.write(f"rs-learn-host {__version__}\n")
+        return
+    if args[:1] == ["mcp"] and not {"-h", "--help"} & set(args) and _project_from_env_is_a_folder():
+        from host_harness.cli.mcp import run_alone
+
+        run_alone(args[1:])  # the MCP server without the rest of the CLI (issue 44: a lean start)
         return
     from host_harness.hooks import protocol
     from host_harness.hooks.command_line import read_command_line
@@ -44,3 +50,11 @@ def main() -> None:
     full()
 
 
+
+
+def _project_from_env_is_a_folder() -> bool:
+    """Whether ``$RS_LEARN_PROJECT`` is unset or a folder (else the full CLI says what is wrong with it)."""
+    import os
+
+    given = os.environ.get("RS_LEARN_PROJECT")
+    return not given or os.path.isdir(given)
