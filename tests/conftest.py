@@ -57,7 +57,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 import pytest
-from helpers.processes import starts_a_process
+from helpers.processes import loads_the_component, starts_a_process
 
 from host_harness.cachedir import CACHE_ENV
 from host_harness.services import HostServices, ManualClock
@@ -185,7 +185,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The PostgreSQL copy of a parametrised test runs its first case only; each item is marked by what
-    it needs -- ``wasm`` (the component), ``postgresql``, ``process`` (it starts one) -- so ``-m``
+    it needs -- ``wasm`` (the component's case, or a test loading it itself), ``postgresql``,
+    ``process`` (it starts one; both read from the source by ``helpers/processes.py``) -- so ``-m``
     picks the native, SQLite, in-process tier (``make check``).
 
     A test's other cases (the bad-input tables...) are about the guest, which both stores serve alike:
@@ -197,10 +198,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
         names = getattr(item, "fixturenames", ())
-        if params.get("target") == "wasm" or {"wasm_path", "wasm_runtime"} & set(names):
+        function = item.originalname if isinstance(item, pytest.Function) else None
+        if params.get("target") == "wasm" or (function and loads_the_component(item.path, function, names)):
             item.add_marker("wasm")
-        if isinstance(item, pytest.Function) and starts_a_process(
-                item.path, item.originalname, list(names)):
+        if function and starts_a_process(item.path, function, names):
             item.add_marker("process")
         if "pg_cluster" in names or any(
                 isinstance(value, str) and value == "postgresql" for value in params.values()):
