@@ -40,7 +40,8 @@ def host_in_process(*args: str, env: dict[str, str], input: bytes | None = None)
     if project.is_dir():
         os.chdir(project)
     try:
-        result = CliRunner().invoke(cli, list(args), input=input, env=env, catch_exceptions=False)
+        environment = {**dict.fromkeys(os.environ.keys() - env.keys()), **env}  # exactly env, as a process
+        result = CliRunner().invoke(cli, list(args), input=input, env=environment, catch_exceptions=False)
     finally:
         os.chdir(before)
     return CompletedProcess(list(args), result.exit_code, result.stdout_bytes, result.stderr_bytes)
