@@ -92,6 +92,8 @@ def pytest_configure(config: pytest.Config) -> None:
     for tier, what in TIERS.items():
         config.addinivalue_line("markers", f"{tier}: {what}")
     config.stash[CACHE_BEFORE] = os.environ.get(CACHE_ENV)
+    if getattr(config, "workerinput", None) is None:  # the controlling process (or the only one)
+        config.pluginmanager.register(FileTimes(), "rs-learn-file-times")
     config.stash[CACHE_KEY] = run_cache(config)
 
 
@@ -216,6 +218,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+class FileTimes:
+    """After the twenty slowest steps, the twenty slowest files (their steps' seconds summed): where a
+    run's time goes, for planning the tiers (issue 46). Under xdist the controlling process gets
+    every report."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        path = report.nodeid.split("::", 1)[0]
+        self.seconds[path] = self.seconds.get(path, 0.0) + report.duration
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if len(self.seconds) < 2:
+            return
+        terminalreporter.write_sep("=", "slowest 20 files (their tests' steps summed)")
+        for path, seconds in sorted(self.seconds.items(), key=lambda kv: -kv[1])[:20]:
+            terminalreporter.write_line(f"{seconds:8.1f}s  {path}")
 
 
 def require_wasm() -> Path:
