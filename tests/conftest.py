@@ -57,7 +57,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 import pytest
-from helpers.processes import starts_a_process
+from helpers.processes import loads_the_component, starts_a_process
 
 from host_harness.cachedir import CACHE_ENV
 from host_harness.services import HostServices, ManualClock
@@ -92,6 +92,8 @@ def pytest_configure(config: pytest.Config) -> None:
     for tier, what in TIERS.items():
         config.addinivalue_line("markers", f"{tier}: {what}")
     config.stash[CACHE_BEFORE] = os.environ.get(CACHE_ENV)
+    if getattr(config, "workerinput", None) is None:  # the controlling process (or the only one)
+        config.pluginmanager.register(FileTimes(), "rs-learn-file-times")
     config.stash[CACHE_KEY] = run_cache(config)
 
 
@@ -185,7 +187,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The PostgreSQL copy of a parametrised test runs its first case only; each item is marked by what
-    it needs -- ``wasm`` (the component), ``postgresql``, ``process`` (it starts one) -- so ``-m``
+    it needs -- ``wasm`` (the component's case, or a test loading it itself), ``postgresql``,
+    ``process`` (it starts one; both read from the source by ``helpers/processes.py``) -- so ``-m``
     picks the native, SQLite, in-process tier (``make check``).
 
     A test's other cases (the bad-input tables...) are about the guest, which both stores serve alike:
@@ -197,10 +200,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
         names = getattr(item, "fixturenames", ())
-        if params.get("target") == "wasm" or {"wasm_path", "wasm_runtime"} & set(names):
+        function = item.originalname if isinstance(item, pytest.Function) else None
+        if params.get("target") == "wasm" or (function and loads_the_component(item.path, function, names)):
             item.add_marker("wasm")
-        if isinstance(item, pytest.Function) and starts_a_process(
-                item.path, item.originalname, list(names)):
+        if function and starts_a_process(item.path, function, names):
             item.add_marker("process")
         if "pg_cluster" in names or any(
                 isinstance(value, str) and value == "postgresql" for value in params.values()):
@@ -215,6 +218,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+class FileTimes:
+    """After the twenty slowest steps, the twenty slowest files (their steps' seconds summed): where a
+    run's time goes, for planning the tiers (issue 46). Under xdist the controlling process gets
+    every report."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        path = report.nodeid.split("::", 1)[0]
+        self.seconds[path] = self.seconds.get(path, 0.0) + report.duration
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if len(self.seconds) < 2:
+            return
+        terminalreporter.write_sep("=", "slowest 20 files (their tests' steps summed)")
+        for path, seconds in sorted(self.seconds.items(), key=lambda kv: -kv[1])[:20]:
+            terminalreporter.write_line(f"{seconds:8.1f}s  {path}")
 
 
 def require_wasm() -> Path:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import WASM
 from envelopes import ok
+from helpers.cli import host_in_process
 from hostprocs import HOOK_FACTS, Watcher, host, host_env, remember, wait_for
 from secret_corpus import true_cases
 
@@ -68,11 +69,11 @@ def test_why_explains_the_last_injection(remembered: Path):
     env = host_env(remembered)
     done = host("hook", "prompt-submit", env=env, input=event(cwd=str(remembered)))
     assert PORT_FACT in done.stdout.decode()
-    why = host("why", env=env)
+    why = host_in_process("why", env=env)
     assert why.returncode == 0, why.stderr
     text = why.stdout.decode()
     assert "session s-1 (cold" in text and "query 'port staging server'; recalled with the prompt" in text
-    (entry,) = json.loads(host("why", "--json", env=env).stdout)
+    (entry,) = json.loads(host_in_process("why", "--json", env=env).stdout)
     digest = hashlib.sha256(PROMPT.encode()).hexdigest()[:16]
     assert entry["prompt"] == {"sha256": digest, "chars": len(PROMPT)}
     assert entry["outcome"] == "injected" and entry["tokens"] > 0 and entry["ms"] > 0
@@ -88,7 +89,8 @@ def test_why_explains_the_last_injection(remembered: Path):
     assert HOOK_FACTS[2] not in text  # no evidence for this prompt: not even a candidate
     assert PROMPT not in (remembered / ".gm" / "logs" / "ledger.jsonl").read_text()  # only its digest
     assert "/logs/" in (remembered / ".gm" / ".gitignore").read_text()  # never committed
-    assert host("why", "--session", "s-2", env=env).stdout.decode().startswith("No hook run recorded")
+    other = host_in_process("why", "--session", "s-2", env=env).stdout.decode()
+    assert other.startswith("No hook run recorded")
 
 
 def test_a_second_identical_prompt_in_a_session_injects_nothing_new(remembered: Path, target: str):
@@ -176,7 +178,7 @@ def test_no_prompt_secret_reaches_the_ledger_or_why(guest, project: Path):
                   log_prompts=True).finish(data)
     lines = entries(project)
     assert len(lines) == len(cases)
-    why = host("why", "--last", str(len(cases)), env=host_env(project))
+    why = host_in_process("why", "--last", str(len(cases)), env=host_env(project))
     assert why.returncode == 0, why.stderr
     blocks = why.stdout.decode().split("\n\n")
     assert len(blocks) == len(cases)
@@ -212,7 +214,7 @@ def test_a_hook_process_logs_no_prompt_secret_cold_or_warm(remembered: Path, war
     assert done.returncode == 0 and done.stderr == b""
     (line,) = entries(remembered)
     assert line["path"] == ("warm" if warm else "cold") and "caroline" in line["query"]
-    why = host("why", env=env).stdout.decode()
+    why = host_in_process("why", env=env).stdout.decode()
     said = (remembered / ".gm" / "logs" / "ledger.jsonl").read_text() + why
     assert [secret for secret in secrets if leaked(secret, said)] == []
     assert "[REDACTED:github-token]" in line["text"] and "[REDACTED:aws-access-key-id]" in why
@@ -228,7 +230,7 @@ def test_a_quarantined_memory_is_never_injected_and_the_ledger_says_so(project: 
     (quarantined,) = [c for c in entry["candidates"] if c["decision"] == "quarantined"]
     assert quarantined["quarantined"] and "excerpt" not in quarantined  # its text is not repeated
     assert "ignore all previous" not in (project / ".gm" / "logs" / "ledger.jsonl").read_text()
-    why = host("why", env=host_env(project)).stdout.decode()
+    why = host_in_process("why", env=host_env(project)).stdout.decode()
     assert f"{quarantined['id']} " in why and "quarantined (reads as an instruction" in why
 
 

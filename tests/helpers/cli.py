@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
+from subprocess import CompletedProcess
 
 from click.testing import CliRunner, Result
 
@@ -24,3 +26,22 @@ def host_cli(project: Path, target: str) -> Invoke:
         return runner.invoke(cli, [*base, *args], input=input, catch_exceptions=False)
 
     return invoke
+
+
+def host_in_process(*args: str, env: dict[str, str], input: bytes | None = None) -> CompletedProcess[bytes]:
+    """``hostprocs.host``'s answer without a process: ``rs-learn-host ARGS`` through click's runner,
+    with ``env`` and the project as the working folder, as ``host`` starts it.
+
+    For the commands whose process is not what the test is about (``why``, ``list``...); a hook's
+    stdout, exit codes on signals and the real agents stay in processes.
+    """
+    project = Path(env["RS_LEARN_PROJECT"])
+    before = Path.cwd()
+    if project.is_dir():
+        os.chdir(project)
+    try:
+        environment = {**dict.fromkeys(os.environ.keys() - env.keys()), **env}  # exactly env, as a process
+        result = CliRunner().invoke(cli, list(args), input=input, env=environment, catch_exceptions=False)
+    finally:
+        os.chdir(before)
+    return CompletedProcess(list(args), result.exit_code, result.stdout_bytes, result.stderr_bytes)

@@ -1,4 +1,4 @@
-"""Which tests start a process of the project (``process`` mark): read from the tests' source.
+"""Which tests start a process (``process`` mark) or load the component (``wasm``): read from the source.
 
 A test starts one when its function, a fixture it uses, or a function either calls -- in its own
 module or in a helper module beside the tests (``hostprocs.py``, ``helpers/...``) -- names
@@ -10,12 +10,17 @@ a few milliseconds): ``make check``, the in-process tier, leaves those tests out
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent.parent
 SPAWN = "<subprocess>"
 STARTERS = {"executable", "HOST", "Popen", "NODE_HOST", "node_host", SPAWN}
+# the component loaded other than through the ``target`` fixture: conftest's own helpers are left
+# out of this reading (``target`` and ``make_guest`` load it only for the wasm case, marked by it)
+COMPONENT = {"WASM", "WasmGuest", "Runtime", "wasm_path", "wasm_runtime", "RS_LEARN_WASM"}
+KINDS = {"process": STARTERS, "wasm": COMPONENT}
 
 
 def _names(node: ast.AST) -> set[str]:
@@ -44,8 +49,10 @@ def _spawns(node: ast.AST) -> bool:
 
 
 @cache
-def starters(path: Path) -> frozenset[str]:
-    """The functions of the module at ``path`` that start a process, directly or through another."""
+def starters(path: Path, kind: str = "process") -> frozenset[str]:
+    """The functions of the module at ``path`` that start a process (``kind`` ``wasm``: load the
+    component), directly or through another."""
+    names = KINDS[kind]
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except (OSError, SyntaxError):
@@ -54,14 +61,14 @@ def starters(path: Path) -> frozenset[str]:
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             local = TESTS / (node.module.replace(".", "/") + ".py")
-            if local.is_file():
-                imported.update({a.asname or a.name: starters(local) for a in node.names})
+            if local.is_file() and not (kind == "wasm" and local.name == "conftest.py"):
+                imported.update({a.asname or a.name: starters(local, kind) for a in node.names})
     uses: dict[str, set[str]] = {}
     found: set[str] = {name for name, theirs in imported.items() if name in theirs}
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             uses[node.name] = mentioned = _names(node)
-            if mentioned & STARTERS:
+            if mentioned & names:
                 found.add(node.name)
     grew = True
     while grew:  # a function that uses one that starts a process starts one
@@ -71,7 +78,13 @@ def starters(path: Path) -> frozenset[str]:
     return frozenset(found)
 
 
-def starts_a_process(path: Path, function: str, fixtures: list[str]) -> bool:
+def starts_a_process(path: Path, function: str, fixtures: Iterable[str]) -> bool:
     """Whether the test ``function`` of the module at ``path``, with those fixtures, starts a process."""
     found = starters(path) | starters(TESTS / "conftest.py")
     return function in found or any(name in found or name in STARTERS for name in fixtures)
+
+
+def loads_the_component(path: Path, function: str, fixtures: Iterable[str]) -> bool:
+    """Whether the test ``function`` (module ``path``, those fixtures) loads the component itself."""
+    found = starters(path, "wasm")
+    return function in found or any(name in found or name in COMPONENT for name in fixtures)
