@@ -39,7 +39,7 @@ from host_harness.hooks.protocol import (
     note_project,
     read_event,
 )
-from host_harness.project import find_project
+from host_harness.project import Found, find
 
 LOG = (".gm", "logs", "capture.log")
 
@@ -119,20 +119,23 @@ def capture_event(event: dict[str, Any], project: Path, cwd: Path, wasm: Path, c
     return ""
 
 
-def hand_off(command: str, fallback: Path, wasm: Path) -> None:
+def hand_off(command: str, fallback: Path, wasm: Path, found: Found | None = None) -> None:
     """``pre-compact`` / ``stop`` / ``session-end`` on stdin's event: start the capture run, or log why not.
 
     The fast path (``host_harness/cli/entry.py``) and the full command line both come here; neither
     waits for the run, and what a hook imports stops at this module (no click, no CLI, no store).
+    ``found``: the project of ``fallback``, found already by the entry point (located once).
     """
     raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-    project = find_project(fallback)
+    near = found if found is not None else find(fallback)
+    project = near.root
     try:
         incoming, cwd = read_event(raw, EVENTS[command])
         start = Path(cwd) if cwd is not None else fallback
         if not start.is_dir():
             raise Skip(f"project directory {str(start)!r} does not exist")
-        project = find_project(start)
+        same = os.path.abspath(start) == os.path.abspath(fallback)
+        project = near.root if same else find(start).root
         note_project(project)
         why = capture_event(incoming, project, start, wasm, command)
     except (Skip, ConfigError, OSError) as error:

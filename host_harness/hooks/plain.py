@@ -32,7 +32,7 @@ def answer_plain(options: HookOptions, found: Found | None = None) -> NoReturn:
             from host_harness.targets import DEFAULT_WASM
 
             hand_off(options.command, options.project if options.project is not None else Path.cwd(),
-                     Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM))
+                     Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM), found)
         elif options.command == "session-context":
             from host_harness.capture.hooks import CaptureContextHook
 
