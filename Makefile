@@ -33,7 +33,14 @@ $(WASM): $(VENV)/.stamp $(GUEST_SRC) scripts/build_component.py
 	@echo "== $(WASM): compiling the guest into one WebAssembly component (componentize-py)"
 	$(PY) scripts/build_component.py --out $(WASM)
 
-wasm: $(WASM)
+# The command-line and MCP reference, generated from the click tree and the guest's verb spec (which the
+# build has just written into host_harness/verbs.json); tests/test_cli_reference.py holds it.
+docs/cli-reference.md: $(WASM) host_harness/verbs.json $(wildcard host_harness/cli/*.py) host_harness/mcp/tools.py \
+		host_harness/mcp/schemas.py scripts/gen_cli_reference.py
+	$(PY) scripts/gen_cli_reference.py
+	touch $@
+
+wasm: $(WASM) docs/cli-reference.md
 
 $(NODE_HOST)/.runtime-stamp: $(NODE_HOST)/runtime/package.json $(NODE_HOST)/runtime/package-lock.json
 	@if node -e "$(NODE_OK)" 2>/dev/null; then \

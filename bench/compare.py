@@ -11,7 +11,8 @@ Rows: recall at 1k / 10k / 100k (component and native guest), memorize into a 10
 (lines carrying vectors and text-only), embed, the prompt-submit hook cold and with a warm server,
 ``rs-learn-host mcp`` until ``initialize`` and ``tools/list`` are answered, ``--version``, and secret
 redaction (notes per second through the guest's ``redact``: 4,000 corpus paragraphs and the secrets
-dev set, issue 45).
+dev set; and the paragraphs alone, natively and through the component's ``redact`` verb, issue 45).
+Only the stores a chosen row reads are built (``--rows redact`` builds none).
 
     python -m bench.compare 19c7136                 # every row, 3 rounds
     python -m bench.compare 19c7136 --quick         # 1k and 10k stores, 2 rounds
@@ -109,12 +110,13 @@ def inputs(sizes: list[int]) -> dict[str, Path]:
     folder = HOME / "inputs"
     folder.mkdir(parents=True, exist_ok=True)
     paragraphs = corpus.base()
+    ordinary = [paragraphs[i] for i in range(0, len(paragraphs), max(1, len(paragraphs) // 4000))][:4000]
     files: dict[str, list[str]] = {
         "memorize": sentences(260, 28, seed=7),
         "import": [corpus.memory(200_000 + i, paragraphs) for i in range(2000)],
         "embed": sentences(500, 8, seed=5),
-        "redact": [paragraphs[i] for i in range(0, len(paragraphs), max(1, len(paragraphs) // 4000))][:4000]
-        + [case["text"] for case in secrets_eval.load()],
+        "redact": ordinary + [case["text"] for case in secrets_eval.load()],
+        "redact-ordinary": ordinary,
     }
     for size in sizes:
         files[f"store-{size}"] = [corpus.memory(i, paragraphs) for i in range(size)]
@@ -160,6 +162,9 @@ def measures(sizes: list[int], files: dict[str, Path], rows: tuple[str, ...],
         out.append(("mcp: initialize answered, from spawn", "mcp", {"store": small, "n": 1}))
     if "redact" in rows:
         out.append(("redact notes/s, native", "redact", {"texts": str(files["redact"]), "n": n}))
+        for target in ("native", "wasm"):
+            out.append((f"redact notes/s, ordinary notes, {target}", "redact",
+                        {"texts": str(files["redact-ordinary"]), "n": n, "target": target}))
     if "version" in rows:
         out.append(("--version", "version", {"store": small, "n": n}))
     return out
@@ -191,10 +196,12 @@ def main() -> None:
     files = inputs(sizes)
     for side in (this, ref):
         side.run("compile", wasm=str(side.wasm))
+    rows = measures(sizes, files, tuple(args.rows), args.n)
+    stored = sorted({template["store"] for _, _, template in rows if "store" in template})
     stores = {(side.name, size): side.store(size, files[f"store-{size}"]) for side in (this, ref)
-              for size in sizes}
+              for size in stored}
     table = []
-    for name, op, template in measures(sizes, files, tuple(args.rows), args.n):
+    for name, op, template in rows:
         runs: dict[str, list[float]] = {"this": [], "ref": []}
         second: dict[str, list[float]] = {"this": [], "ref": []}
         for round_ in range(rounds):

@@ -1,6 +1,7 @@
 """``describe`` and ``names``: what a host needs of the guest without running the guest's code.
 
-``describe``: the limits, field lists and enums a host builds its schemas and bounds from.
+``describe``: the limits, field lists and enums a host builds its schemas and bounds from, and the
+verb spec (``verbs``, :mod:`guest.spec`): every exposed verb's fields with type, range, default and help.
 
 A host must not import the guest's code to learn them (the component is the boundary, and a limit
 edited in the sources reaches the loaded ``.wasm`` only with a rebuild). ``scripts/build_component.py``
@@ -27,9 +28,10 @@ from guest.capture import verbs as capture
 from guest.errors import InvalidRequest
 from guest.learn import skills
 from guest.learn import verbs as learn
-from guest.memory import limits, listing, lookup, tombstones
+from guest.memory import bulk, limits, listing, lookup, tombstones
 from guest.memory import verbs as memory
 from guest.screening.screen import secret_name
+from guest.spec import VERBS
 from guest.structured import fields, shapes, store, tree
 
 BUDGETS = ("DEFAULT_BUDGET_TOKENS", "MIN_BUDGET_TOKENS", "MAX_BUDGET_TOKENS")
@@ -40,6 +42,7 @@ SOURCES = {
     "memory.listing": (listing, ("CURSOR_RE", "DEFAULT_PAGE", "INCLUDE", "MAX_PAGE", "MAX_QUERY_BYTES")),
     "memory.lookup": (lookup, ("ID_RE", "MAX_IDS")),
     "memory.tombstones": (tombstones, ("MAX_REASON_BYTES",)),
+    "memory.bulk": (bulk, ("MAX_CONTEXT_BYTES", "MAX_SPLIT_BYTES")),
     "structured.fields": (fields, ("DUE_RE", "MAX_ORDINAL", "MAX_PRIORITY", "MAX_TAGS", "MAX_TEXT_BYTES",
                                    "MAX_TITLE_CHARS", "MAX_VERSION", "SCOPE_KEYS", "TAG_RE")),
     "structured.shapes": (shapes, ("ALL_KINDS", "ALL_STATUSES", "FIELDS", "MAX_LIMIT", "MAX_QUERY_BYTES",
@@ -70,9 +73,14 @@ def plain(value: Any) -> Any:
 
 
 def describe(_body: dict[str, Any]) -> dict[str, Any]:
-    """``describe``: every section of the host's contract, in this module's order."""
-    return {name: {key: plain(getattr(module, key)) for key in keys}
-            for name, (module, keys) in SOURCES.items()}
+    """``describe``: every section of the host's contract, in this module's order, then ``verbs``.
+
+    ``verbs`` is the verb spec (:mod:`guest.spec`): each exposed verb's fields, with type, range,
+    default and help.
+    """
+    sections = {name: {key: plain(getattr(module, key)) for key in keys}
+                for name, (module, keys) in SOURCES.items()}
+    return {**sections, "verbs": plain(VERBS)}
 
 
 def names(body: dict[str, Any]) -> dict[str, Any]:

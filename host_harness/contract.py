@@ -8,6 +8,12 @@ serves MCP before any build. ``tests/test_contract.py`` fails when the file diff
 answer of either target (a guest edited without ``make wasm``). Cheap: json only, read once on the
 MCP server's start-up path.
 
+The answer's ``verbs`` is the verb spec (``guest/spec.py``): every exposed verb's fields with their
+type, range, default and help, which the MCP schemas, the click options of a verb's field and
+``docs/cli-reference.md`` are made from (:func:`verbs`, :func:`field`). It is written to a file of
+its own, ``verbs.json`` (34 KB against ``contract.json``'s 3 KB): the prompt hook, which reads one
+budget range, parses only the small file.
+
 A section is named after the guest module its values come from (``structured.fields``); a value
 keeps that module's name (``MAX_TAGS``); a pattern is the text of a Python ``fullmatch`` pattern.
 """
@@ -20,11 +26,16 @@ from pathlib import Path
 from typing import Any
 
 PATH = Path(__file__).with_name("contract.json")
+VERBS_PATH = Path(__file__).with_name("verbs.json")
 
 
 def render(contract: dict[str, Any]) -> str:
-    """The text of ``contract.json`` for ``contract`` (keys sorted, one value a line: diffs stay small)."""
-    return json.dumps(contract, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
+    """The text of ``contract.json`` for ``contract``: one value a line (small diffs), in the guest's order.
+
+    Not sorted: a verb's fields keep the order the guest lists them in, which the MCP schemas and
+    ``docs/cli-reference.md`` show (``describe``'s order is fixed by its sources).
+    """
+    return json.dumps(contract, indent=1, ensure_ascii=True) + "\n"
 
 
 @cache
@@ -51,3 +62,29 @@ class Section:
 def section(name: str) -> Section:
     """The section ``name`` of ``contract.json``."""
     return Section(name, load()[name])
+
+
+def files(answer: dict[str, Any]) -> dict[Path, str]:
+    """The text of ``contract.json`` and ``verbs.json`` for ``describe``'s ``answer``."""
+    return {PATH: render({name: values for name, values in answer.items() if name != "verbs"}),
+            VERBS_PATH: render(answer["verbs"])}
+
+
+@cache
+def verbs() -> dict[str, dict[str, Any]]:
+    """The verb spec (``describe``'s ``verbs``, ``guest/spec.py``): each verb's fields and required ones."""
+    data: dict[str, dict[str, Any]] = json.loads(VERBS_PATH.read_text(encoding="utf-8"))
+    return data
+
+
+def answer() -> dict[str, Any]:
+    """``describe``'s answer as the two files hold it."""
+    return {**load(), "verbs": verbs()}
+
+
+def field(verb: str, name: str) -> dict[str, Any]:
+    """The spec of field ``name`` of ``verb``: type, description and, when they apply, range and default."""
+    try:
+        return verbs()[verb]["fields"][name]
+    except KeyError:
+        raise KeyError(f"verbs.json has no field {name!r} of verb {verb!r}") from None

@@ -10,8 +10,9 @@ The component then names itself (``host_harness/targets/artifact.py``): its name
 and version (``rs:learn@0.1.0``; the version must equal the engine's ``VERSION``, ``guest/engine.py``),
 also in its ``version`` section, and its description names the world (``rs:learn/rs-learn@0.1.0``).
 
-It also writes ``host_harness/contract.json`` (``host_harness/contract.py``): the ``describe`` answer of
-the staged guest, the very sources it compiles, so the host's schemas and bounds are the component's.
+It also writes ``host_harness/contract.json`` and ``verbs.json`` (``host_harness/contract.py``): the
+``describe`` answer of the staged guest, the very sources it compiles, so the host's schemas and bounds
+are the component's.
 """
 
 from __future__ import annotations
@@ -28,8 +29,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from host_harness.contract import PATH as CONTRACT
-from host_harness.contract import render
+from host_harness.contract import files
 from host_harness.targets.artifact import Metadata, with_metadata
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,23 +80,24 @@ def stage(pkg: Path) -> None:
             shutil.copy2(ROOT / "models" / name, pkg / "models" / name)
 
 
-def contract(pkg: Path) -> str:
-    """The text of ``contract.json``: ``describe`` run by the guest staged in ``pkg``, under CPython."""
+def contract(pkg: Path) -> dict[Path, str]:
+    """The text of ``contract.json`` and ``verbs.json``: ``describe`` run by the guest staged in ``pkg``."""
     code = "import json, sys; from guest.contract import describe; json.dump(describe({}), sys.stdout)"
     env = {**os.environ, "PYTHONPATH": str(pkg), "PYTHONDONTWRITEBYTECODE": "1"}  # no .pyc to compile
     done = subprocess.run([sys.executable, "-c", code], cwd=pkg, env=env, check=True, capture_output=True,
                           text=True)
-    return render(json.loads(done.stdout))
+    return files(json.loads(done.stdout))
 
 
-def write_contract(text: str) -> None:
-    """Replace ``contract.json`` when ``text`` differs (a build of unchanged sources writes nothing)."""
-    if CONTRACT.exists() and CONTRACT.read_text(encoding="utf-8") == text:
-        return
-    tmp = CONTRACT.with_suffix(".json.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(CONTRACT)
-    print(f"wrote {CONTRACT.relative_to(ROOT)}")
+def write_contract(texts: dict[Path, str]) -> None:
+    """Replace each file whose text differs (a build of unchanged sources writes nothing)."""
+    for path, text in texts.items():
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        print(f"wrote {path.relative_to(ROOT)}")
 
 
 def main() -> None:

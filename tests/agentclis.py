@@ -7,7 +7,8 @@ CLI then runs with a home folder of the test's own and no account: ``claude mcp 
 list`` and ``codex mcp list`` need none, and ``claude -p`` runs the session's hooks before it asks
 the model, which :class:`FakeApi` (a loopback server answering every request with an error) stands
 in for. ``codex exec`` asks the same stand-in, as its Responses API (:func:`codex_first_request`):
-the request it sends shows which tools the model would have been given.
+the request it sends shows which tools the model would have been given. Given a script, the
+stand-in plays the model instead (``tests/test_agent_mcp.py``: it calls rs-learn's tools).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOT
@@ -138,12 +140,17 @@ class FakeApi:
 
     The JSON bodies of the first :data:`KEPT` requests are kept in :attr:`requests` as
     ``(path, body)``; a body over :data:`MAX_BODY` bytes is refused unread.
+
+    With a ``script``, a request to the Messages API (``/v1/messages``) is answered by the model turn
+    ``script(body)`` returns instead -- a list of content blocks (``text``, ``tool_use``), sent as the
+    API's event stream when the request asks for one -- unless it returns ``None`` (then the error).
     """
 
-    KEPT = 16
+    KEPT = 64
     MAX_BODY = 16 << 20
 
-    def __init__(self) -> None:
+    def __init__(self, script: Callable[[dict[str, Any]], list[dict[str, Any]] | None] | None = None,
+                 ) -> None:
         requests: list[tuple[str, object]] = []
         self.requests = requests
 
@@ -159,6 +166,12 @@ class FakeApi:
                         requests.append((self.path, json.loads(body) if body else None))
                     except ValueError:
                         requests.append((self.path, body.decode("utf-8", "replace")))
+                if script is not None and self.path.split("?")[0].endswith("/v1/messages"):
+                    asked = json.loads(body)
+                    turn = script(asked)
+                    if turn is not None:
+                        self.answer(turn, bool(asked.get("stream")))
+                        return
                 error = {"type": "invalid_request_error", "message": "test double: no model here"}
                 body = json.dumps({"type": "error", "error": error}).encode()
                 self.send_response(400)
@@ -168,6 +181,41 @@ class FakeApi:
                 self.wfile.write(body)
 
             do_GET = do_POST
+
+            def answer(self, blocks: list[dict[str, Any]], stream: bool) -> None:
+                """One assistant message of ``blocks``, whole or as the Messages API's event stream."""
+                stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+                usage = {"input_tokens": 10, "output_tokens": 10}
+                message = {"id": f"msg_{len(requests)}", "type": "message", "role": "assistant",
+                           "model": "stand-in", "stop_reason": stop, "stop_sequence": None, "usage": usage}
+                if not stream:
+                    self.send_body(200, "application/json", json.dumps({**message, "content": blocks}))
+                    return
+                events = [("message_start", {"message": {**message, "content": [], "stop_reason": None}})]
+                for index, block in enumerate(blocks):
+                    if block["type"] == "tool_use":
+                        start = {**block, "input": {}}
+                        delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+                    else:
+                        start = {"type": "text", "text": ""}
+                        delta = {"type": "text_delta", "text": block["text"]}
+                    events += [("content_block_start", {"index": index, "content_block": start}),
+                               ("content_block_delta", {"index": index, "delta": delta}),
+                               ("content_block_stop", {"index": index})]
+                events += [("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None},
+                                              "usage": {"output_tokens": 10}}),
+                           ("message_stop", {})]
+                text = "".join(f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n"
+                               for name, data in events)
+                self.send_body(200, "text/event-stream", text)
+
+            def send_body(self, status: int, kind: str, text: str) -> None:
+                data = text.encode()
+                self.send_response(status)
+                self.send_header("content-type", kind)
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def log_message(self, *args: object) -> None:
                 pass

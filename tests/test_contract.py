@@ -14,11 +14,12 @@ from host_harness import contract
 
 
 def test_the_committed_contract_is_the_guests_answer(guest):
-    assert ok(guest, "describe") == contract.load()
+    assert ok(guest, "describe") == contract.answer()
 
 
-def test_the_file_is_rendered_as_the_build_writes_it():
-    assert contract.PATH.read_text(encoding="utf-8") == contract.render(contract.load())
+def test_the_files_are_rendered_as_the_build_writes_them():
+    for path, text in contract.files(contract.answer()).items():
+        assert path.read_text(encoding="utf-8") == text, path
 
 
 def test_the_host_verbs_are_not_listed_for_agents(guest):

@@ -91,6 +91,8 @@ def test_input_fields():
     (["hook", "session-start"], {"RS_LEARN_SESSION_BUDGET": "7", "RS_LEARN_HOOK_TIMEOUT": "4"},
      ("session-start", None, 7, 4.0, False), 4.0),
     (["hook", "session-start", "--log-prompts"], {}, None, 5.0),  # prompt-submit's flag: click says no
+    # each hook's default budget is its verb's (issue 46): capture_context's 600, not auto_recall's 1500
+    (["hook", "session-context"], {}, ("session-context", None, 600, 10.0, False), 10.0),
     (["--wasm", "x.wasm", "hook", "prompt-submit"], {}, None, 2.0),  # the full command line decides
     (["hook", "prompt-submit", "--timeout", "abc"], {"RS_LEARN_HOOK_TIMEOUT": "5"}, None, 5.0),
     (["hook", "prompt-submit", "--budget", "20"], {}, ("prompt-submit", None, 50, 2.0, False, (  # issue 42
@@ -107,7 +109,7 @@ def test_input_fields():
 def test_the_hook_command_line_is_read_once(monkeypatch: pytest.MonkeyPatch, args: list[str],
                                             env: dict[str, str], plain: tuple | None, timeout: float | None):
     for name in ("RS_LEARN_PROJECT", "RS_LEARN_HOOK_BUDGET", "RS_LEARN_SESSION_BUDGET",
-                 "RS_LEARN_HOOK_TIMEOUT"):
+                 "RS_LEARN_CAPTURE_BUDGET", "RS_LEARN_HOOK_TIMEOUT"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)

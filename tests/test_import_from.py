@@ -109,6 +109,9 @@ def test_a_claude_md_is_stored_once(rs):
     assert memories[1] == memories[1] | {"text": "Use pnpm, not npm, to install packages.",
                                           "context": "CLAUDE.md > Acme > Conventions"}
     assert "8080" in json.loads(rs("recall", "what port does staging use", "--json"))[0]["text"]
+    listed = {m["text"]: m.get("context") for m in json.loads(rs("list", "--json"))["memories"]}
+    assert listed["Use pnpm, not npm, to install packages."] == "CLAUDE.md > Acme > Conventions"
+    assert "context: CLAUDE.md > Acme > Conventions" in rs("show", memories[1]["id"]).splitlines()
 
 
 def test_a_nested_item_is_found_by_the_line_it_hangs_from(rs):

@@ -180,6 +180,26 @@ def test_the_host_storage_packages_are_layers():
     assert upward == [], upward
 
 
+# Packages that serve a command or a protocol: no storage package imports them, and the UI, a command's
+# pages, never imports the command line (issue 46: ui/library.py -> cli/learn, services/stores.py ->
+# spool.replay and store/pg/vectors.py -> vectors were the last ones).
+ABOVE_STORAGE = ("host_harness.cli", "host_harness.spool", "host_harness.hooks", "host_harness.mcp",
+                 "host_harness.ui", "host_harness.git", "host_harness.capture", "host_harness.integrations")
+
+
+def test_nothing_below_imports_what_serves_a_command():
+    known = modules()
+
+    def within(name: str, packages: tuple[str, ...]) -> bool:
+        return any(name == p or name.startswith(p + ".") for p in packages)
+
+    upward = [(name, dep) for name, path in known.items() if within(name, STORAGE)
+              for dep in imported(path, known) if within(dep, ABOVE_STORAGE)]
+    upward += [(name, dep) for name, path in known.items() if within(name, ("host_harness.ui",))
+               for dep in imported(path, known) if within(dep, ("host_harness.cli",))]
+    assert upward == [], upward
+
+
 def test_the_hooks_form_one_package():
     hooks = ROOT / "host_harness" / "hooks"
     assert sorted(p.name for p in hooks.glob("*.py")) == [

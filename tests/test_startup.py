@@ -161,3 +161,12 @@ def test_session_context_loads_only_what_it_needs(wasm_runtime, project: Path, s
     assert never_in_a_hook(modules) == []
     loaded = {m.split(".")[0] for m in modules} & {"numpy", "wasmtime"}
     assert loaded == ({"numpy", "wasmtime"} if stored else set())
+
+
+def test_the_mcp_server_imports_none_of_the_cli_s_other_commands(tmp_path: Path):
+    """``rs-learn-host mcp`` (as setup writes it) starts without the rest of the command line (issue 44)."""
+    (tmp_path / ".gm").mkdir()
+    modules, done = imported_modules("mcp", project=tmp_path)  # stdin closed at once: it serves, then ends
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert "mcp.server.lowlevel" in modules
+    assert {"host_harness.cli.main", "host_harness.cli.hook", "host_harness.cli.setup"} & modules == set()

@@ -70,8 +70,8 @@ def test_the_wheel_carries_the_component(wheel: Path, wasm_path: Path):
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         assert archive.read("host_harness/assets/rs_learn.wasm") == wasm_path.read_bytes()
-        contract = ROOT / "host_harness" / "contract.json"  # the guest's limits the MCP schemas read
-        assert archive.read("host_harness/contract.json") == contract.read_bytes()
+        for name in ("contract.json", "verbs.json"):  # the guest's limits and verb spec the MCP schemas read
+            assert archive.read(f"host_harness/{name}") == (ROOT / "host_harness" / name).read_bytes()
     assert "host_harness/cli/main.py" in names and "guest/host.py" in names
     for page in ("index.html", "app.js", "app.css"):  # the web view, vendored (issue 36)
         assert f"host_harness/ui/static/{page}" in names

@@ -154,6 +154,8 @@ def item(host: Host, memory: Memory, tombstone: Tombstone | None = None,
                            "ts": memory.ts}
     if memory.source != "memorize":
         out["origin"] = memory.source
+    if memory.context:
+        out["context"] = memory.context  # an imported note's headings (``Conventions > Testing``)
     out["provenance"] = origin.shown(memory.extra)
     if isinstance(memory.extra.get(PENDING), list):
         out["supersede_waits"] = memory.extra[PENDING]

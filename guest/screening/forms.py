@@ -146,26 +146,35 @@ def key_blocks(text: str) -> Iterator[Span]:
             yield match.start(), match.end(), "private-key"
 
 
+# Gates: a necessary part of each named form, as a pattern that starts with literals (``re`` skips
+# to them in C), so an ordinary note with "key" or a line break in it runs no finder (issue 45).
+_SECRET_END = r"(?:pass|passwd|password|passphrase|pwd|token|secret|key)"
+_YAML_GATE = re.compile(_SECRET_END + r"[a-z0-9_.-]*[\"']?[ \t]*:[ \t]*(?:[|>][-+]?)?[ \t]*(?:#[^\n]*)?\r?\n",
+                        _F)
+_XML_GATE = re.compile(_SECRET_END + r"\s*>", _F)
+_CONN_GATE = re.compile(r"(?:password|pwd|passwd|pass)[ \t]*=", _F)
+
+
 def spans(text: str, lowered: str) -> list[Span]:
     """Every span the finders whose literals occur in ``text`` find, sorted, overlaps dropped.
 
-    A finder runs only when its literal is there (and, for the named forms, a secret word).
+    A finder runs only when its literal is there, and for the named forms a gate: the secret word
+    that ends a key, and the form's own punctuation after it (``password:`` at a line's end for
+    YAML, ``password>`` for XML, ``password=`` for a connection string).
     """
     found: list[Span] = []
-    if "://" in text:
+    if "://" in text and "@" in text:
         found.extend(url_passwords(text))
     if "eyJ" in text:
         found.extend(split_jwts(text))
     if "Private-Lines" in text or "OpenVPN" in text or "<tls-" in text or "<key>" in text:
         found.extend(key_blocks(text))
-    named = "pass" in lowered or "pwd" in lowered
-    if named or "secret" in lowered or "token" in lowered or "key" in lowered:
-        if "\n" in text:
-            found.extend(yaml_values(text))
-        if "</" in text:
-            found.extend(xml_elements(text))
-        if named and "=" in text:
-            found.extend(connection_passwords(text))
+    if "\n" in text and _YAML_GATE.search(lowered):
+        found.extend(yaml_values(text))
+    if "</" in text and _XML_GATE.search(lowered):
+        found.extend(xml_elements(text))
+    if "=" in text and _CONN_GATE.search(lowered):
+        found.extend(connection_passwords(text))
     if not found:
         return found
     found.sort()

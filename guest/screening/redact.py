@@ -61,6 +61,7 @@ class Rule:
     check: Callable[[str], bool] | None = None
     folded: bool = False  # the literals are lower case and looked for in the lower-cased text
     around: Callable[[str], bool] | None = None  # a last test of the white-space-delimited word around it
+    gate: re.Pattern[str] | None = None  # found in the lower-cased text, or the rule is not tried
 
 
 def _random(value: str) -> bool:
@@ -108,8 +109,10 @@ def _docker_auth(value: str) -> bool:
 
 
 def _rule(kind: str, pattern: str, *literals: str, group: int = 0, check: Callable[[str], bool] | None = None,
-          folded: bool = False, flags: int = _F, around: Callable[[str], bool] | None = None) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), literals, group, check, folded, around)
+          folded: bool = False, flags: int = _F, around: Callable[[str], bool] | None = None,
+          gate: str | None = None) -> Rule:
+    return Rule(kind, re.compile(pattern, flags), literals, group, check, folded, around,
+                None if gate is None else re.compile(gate, _F))
 
 
 PORT = re.compile(r"[0-9]{1,5}(?:[/?#]|$)", _F)
@@ -128,8 +131,10 @@ _SAID = (r"\b(?:the|my|our|its|your|their|this|that|a|new|old|admin|root|staging
 
 
 def _said_rule(kind: str, words: str, *literals: str) -> Rule:
+    # gate: the word then "is", "was", "will be" or "=" (a pattern that starts with words, which
+    # ``re`` skips to in C; the rule's own starts with ``\b`` and is tried at every character)
     return _rule(kind, _SAID.format(words=words), *literals, group=1, check=_said, folded=True,
-                 flags=_FI | re.MULTILINE)
+                 flags=_FI | re.MULTILINE, gate=words + r"\s+(?:is|was|will|=)")
 
 
 TOKENS = (
@@ -229,10 +234,10 @@ TOKENS = (
           group=1, check=_shell_password, folded=True, flags=_FI),
     _rule("password", r"\b(?:curl|wget|http|https|xh)\b[^\n|;&]{0,300}?\s(?:-u|--user)(?:[ \t]+|=)[\"']?"
           r"[^\s:\"']+:([^\s\"']{1,256})", "curl", "wget", "http", "xh", group=1, check=_shell_password,
-          folded=True, flags=_FI),
+          folded=True, flags=_FI, gate=r"(?:-u|--user)(?:[ \t]|=)"),
     _rule("password", r"\b(?:machine[ \t]+\S+|default(?=\s+login\b))\s+"
           r"(?:(?:login|account|port)[ \t]+\S+\s+)*password[ \t]+(\S{1,256})", "machine", "default", group=1,
-          check=_shell_password, folded=True, flags=_FI),
+          check=_shell_password, folded=True, flags=_FI, gate=r"password[ \t]"),
     _said_rule("password", r"(?:password|passwd|passphrase|passcode|pin|pwd)", "pass", "pin", "pwd"),
     _said_rule("secret", r"(?:secret|client\s+secret|secret\s+key)", "secret"),
     _said_rule("token", r"(?:token|access\s+token|bearer\s+token)", "token"),
@@ -267,7 +272,9 @@ def redact(text: str) -> tuple[str, dict[str, int]]:
     if present:
         before = text
         for index in sorted({i for lit in present for i in _RULES_OF[lit]}):
-            text = _apply(TOKENS[index], text, counts)
+            rule = TOKENS[index]
+            if rule.gate is None or rule.gate.search(lowered):
+                text = _apply(rule, text, counts)
         if text is not before:
             lowered = text.lower()
     before = text

@@ -28,6 +28,7 @@ from host_harness.capture.switches import switches
 from host_harness.capture.transcript import folder_name
 from host_harness.config import ConfigError
 from host_harness.fs import confine
+from host_harness.hooks import sessions
 from host_harness.hooks.pipeline import Hook
 from host_harness.hooks.protocol import (
     MAX_INPUT_BYTES,
@@ -183,3 +184,16 @@ class CaptureContextHook(Hook):
         if body["source"] == "compact":
             wait_for_archive(self.incoming, project, self.cwd or project, self.remaining() * self.WAIT_SHARE)
         return None if has_memory(project) else ""  # no store yet: nothing to tell
+
+    def after(self, data: dict[str, Any], context: str) -> str:
+        """The context; the conventions it lists noted in the session (per-prompt recall leaves them out)."""
+        session = sessions.session_id(self.incoming)
+        listed = data.get("conventions")
+        if session is not None and self.project is not None and isinstance(listed, list):
+            try:
+                state = sessions.load(self.project, session)
+                state.conventions = [i for i in listed if isinstance(i, str)]
+                sessions.save(self.project, state)
+            except OSError as error:
+                self.log(f"cannot note the session's conventions: {error}")
+        return context

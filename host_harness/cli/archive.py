@@ -13,7 +13,8 @@ from typing import IO
 
 import click
 
-from host_harness.contract import section
+from host_harness.cli.spec import default_of
+from host_harness.contract import field, section
 from host_harness.targets.session import Session, echo_json
 
 NAMESPACE_HELP = "default or a discipline (each store has its own ids)."
@@ -34,23 +35,26 @@ def archive() -> None:
     """
 
 
-@archive.command("put")
-@click.argument("source", type=click.File("rb"))
-@click.option("-l", "--label", help="A one-line title (default: the first non-blank line).")
-@click.option("-n", "--namespace", default="default", show_default=True, help=NAMESPACE_HELP)
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.pass_obj
-def put(session: Session, source: IO[bytes], label: str | None, namespace: str, as_json: bool) -> None:
-    """Archive the content of SOURCE (a file, or - for stdin) verbatim and print its id.
+PUT_HELP = f"""Archive the content of SOURCE (a file, or - for stdin) verbatim and print its id.
 
-    The content must be UTF-8, at most 2,031,616 bytes (1.94 MiB); it is stored byte for
-    byte (line endings included).
+    The content must be UTF-8, at most {MAX_CONTENT_BYTES:,} bytes ({MAX_CONTENT_BYTES / 2**20:.2f} MiB);
+    it is stored byte for byte (line endings included).
 
     \b
     Examples:
       rs-learn-host archive put --label "nginx config" /etc/nginx/nginx.conf
       pytest -q 2>&1 | rs-learn-host archive put --label "failing tests" -
     """
+
+
+@archive.command("put", help=PUT_HELP)  # the guest's limit, read from contract.json
+@click.argument("source", type=click.File("rb"))
+@click.option("-l", "--label", help="A one-line title (default: the first non-blank line).")
+@click.option("-n", "--namespace", default="default", show_default=True, help=NAMESPACE_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.pass_obj
+def put(session: Session, source: IO[bytes], label: str | None, namespace: str, as_json: bool) -> None:
+    """Archive SOURCE verbatim and print its id (the help is :data:`PUT_HELP`)."""
     raw, name = source.read(), getattr(source, "name", "-")
     try:
         content = raw.decode("utf-8")
@@ -113,7 +117,9 @@ def get(session: Session, block_id: str, namespace: str, as_json: bool) -> None:
 
 @archive.command("search")
 @click.argument("query")
-@click.option("-l", "--limit", type=int, default=None, help="Results (default 5, at most 20).")
+@click.option("-l", "--limit", type=int, default=None,
+              help=f"Results (default {default_of('recall_search', 'limit')}, at most "
+              f"{field('recall_search', 'limit')['maximum']}).")
 @click.option("-n", "--namespace", default="default", show_default=True, help=NAMESPACE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.pass_obj

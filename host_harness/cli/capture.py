@@ -18,6 +18,7 @@ from host_harness.capture import EVENTS
 from host_harness.capture.run import capture as run_capture
 from host_harness.cli.correct import describe
 from host_harness.cli.hook import _run, budget, timeout_option
+from host_harness.cli.spec import verb_option
 from host_harness.config import ConfigError
 from host_harness.hooks.protocol import arm, leave
 from host_harness.targets.session import Session, echo_json
@@ -83,7 +84,8 @@ def capture(session: Session, path: Path, session_id: str | None, archive: bool,
 @click.command("review")
 @click.option("--session", "session_id", metavar="ID",
               help="Only what this session captured (or the sessions whose id starts with ID, as listed).")
-@click.option("-l", "--limit", type=click.IntRange(1, 200), default=50, show_default=True)
+@verb_option("list_memories", "limit", "-l", "--limit", default=50,
+             help="Show at most this many captured memories.")
 @click.option("--json", "as_json", is_flag=True, help="Print the memories as JSON.")
 @click.pass_obj
 def review(session: Session, session_id: str | None, limit: int, as_json: bool) -> None:
@@ -139,7 +141,7 @@ def _capture_hook(name: str) -> click.Command:
 
 
 @click.command("session-context")
-@budget("RS_LEARN_CAPTURE_BUDGET", "archive index or session note")
+@budget("session-context", "archive index or session note")
 @timeout_option("session-context")
 @click.pass_obj
 def session_context(session: Session, budget: int, timeout: float) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from host_harness.cli.spec import default_of, field_type
 from host_harness.cli.structured_read import iso
 from host_harness.contract import section
 from host_harness.targets.session import Session, echo_json
@@ -23,7 +24,7 @@ MAX_PAGE: int = section("memory.listing").MAX_PAGE
 
 def describe(memory: dict[str, Any]) -> str:
     """One memory on one line: id, time, text, and what is special about it."""
-    notes = []
+    notes = [f"under {memory['context']}"] if memory.get("context") else []
     if memory.get("origin"):
         notes.append(memory["origin"] + captured_note(memory))
     if provenance_note(memory):
@@ -70,8 +71,9 @@ def includes(values: tuple[str, ...]) -> list[str]:
 
 @click.command("list")
 @click.option("-n", "--namespace", default="default", show_default=True, help="default or a discipline.")
-@click.option("-l", "--limit", type=click.IntRange(1, None), default=20, show_default=True,
-              help="Show at most this many memories.")
+@click.option("-l", "--limit", type=click.IntRange(1, None), default=default_of("list_memories", "limit"),
+              show_default=True, help="Show at most this many memories (pages of the guest's at most "
+              f"{field_type('list_memories', 'limit').max} are read in turn).")
 @click.option("--all", "everything", is_flag=True, help="Show every memory (ignores --limit).")
 @click.option("-q", "--query", help="Only memories whose text contains this (case-insensitive substring).")
 @click.option("--include", multiple=True, metavar=",".join(INCLUDE),
@@ -139,7 +141,7 @@ def show(session: Session, memory_id: str, namespace: str | None, as_json: bool)
         return
     click.echo(memory["text"])
     click.echo(f"id: {memory['id']}\nnamespace: {memory['namespace']}\nstored: {iso(memory['ts'])}")
-    for key in ("origin", "supersedes", "superseded_by", "files"):
+    for key in ("context", "origin", "supersedes", "superseded_by", "files"):
         if memory.get(key):
             value = memory[key]
             click.echo(f"{key}: {', '.join(value) if isinstance(value, list) else value}")

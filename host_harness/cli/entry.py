@@ -5,7 +5,8 @@ the hook's one pipeline without click (:func:`host_harness.hooks.plain.answer_pl
 server's warm socket answers it without importing click, wasmtime, numpy or the guest, else the
 component loaded in this process (no click, none of the CLI's other commands); anything else goes
 to the full CLI (``host_harness/cli/main.py``), the event still on stdin. ``--version`` is
-answered here.
+answered here, and ``mcp ...`` goes to the MCP command alone (``host_harness/cli/mcp.py``: none of
+the CLI's other commands).
 """
 
 from __future__ import annotations
@@ -21,14 +22,20 @@ def main() -> None:
 
         sys.stdout.write(f"rs-learn-host {__version__}\n")
         return
+    if args[:1] == ["mcp"] and not {"-h", "--help"} & set(args) and _project_from_env_is_a_folder():
+        from host_harness.cli.mcp import run_alone
+
+        run_alone(args[1:])  # the MCP server without the rest of the CLI (issue 44: a lean start)
+        return
     from host_harness.hooks import protocol
     from host_harness.hooks.command_line import read_command_line
-    from host_harness.project import find_project
+    from host_harness.project import find
 
     line = read_command_line(args)
     if line.timeout is not None:
-        start = line.start  # the project until the event says
-        protocol.note_project(find_project(start) if start is not None else None)
+        start = line.start  # the project until the event says (the pipeline's too: found once)
+        found = find(start) if start is not None else None
+        protocol.note_project(found.root if found is not None else None)
         if line.command == "prompt-submit":
             from host_harness.hooks import prompt_run
 
@@ -37,9 +44,17 @@ def main() -> None:
         if line.options is not None:
             from host_harness.hooks.plain import answer_plain
 
-            answer_plain(line.options)  # the warm server, else the component, without click: leaves
+            answer_plain(line.options, found)  # the warm server, else the component, without click: leaves
     from host_harness.cli.main import main as full
 
     full()
 
 
+
+
+def _project_from_env_is_a_folder() -> bool:
+    """Whether ``$RS_LEARN_PROJECT`` is unset or a folder (else the full CLI says what is wrong with it)."""
+    import os
+
+    given = os.environ.get("RS_LEARN_PROJECT")
+    return not given or os.path.isdir(given)

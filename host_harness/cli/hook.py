@@ -26,12 +26,13 @@ from host_harness.hooks.command_line import HookOptions, project_start
 from host_harness.hooks.prompt_run import LOG_PROMPTS_ENV, unread_run
 from host_harness.hooks.protocol import (
     BUDGET_ENV,
-    DEFAULT_BUDGET_TOKENS,
     DEFAULT_TIMEOUTS,
     EVENTS,
     TIMEOUT_ENV,
     TIMEOUT_RANGE,
+    budget_range,
     clamp_budget,
+    default_budget,
     log_reason,
     log_to_hook_log,
 )
@@ -68,17 +69,18 @@ def timeout_option(command: str) -> Callable[[FC], FC]:
     )
 
 
-def budget(envvar: str, what: str) -> Callable[[FC], FC]:
-    """The ``--budget`` option of a hook (tokens of context at most)."""
+def budget(command: str, what: str) -> Callable[[FC], FC]:
+    """The ``--budget`` of hook ``command``: its verb's ``budget_tokens`` default and range (the spec)."""
+    low, high = budget_range(command)
     return click.option(
-        "--budget", type=int, default=DEFAULT_BUDGET_TOKENS, show_default=True, envvar=envvar,
-        show_envvar=True, help=f"Tokens of {what} at most (the guest's range; a value outside it runs with "
-        "the nearest allowed one, and says so in the hook log and `why`).",
+        "--budget", type=int, default=default_budget(command), show_default=True, envvar=BUDGET_ENV[command],
+        show_envvar=True, help=f"Tokens of {what} at most ({low} to {high}, the guest's range; a value "
+        "outside it runs with the nearest allowed one, and says so in the hook log and `why`).",
     )
 
 
 @hook.command("prompt-submit")
-@budget(BUDGET_ENV["prompt-submit"], "recalled context")
+@budget("prompt-submit", "recalled context")
 @timeout_option("prompt-submit")
 @click.option("--log-prompts", is_flag=True,
               help=f"Keep each prompt's text (secrets redacted) in the ledger (also ${LOG_PROMPTS_ENV}=1).")
@@ -105,7 +107,7 @@ def prompt_submit(session: Session, budget: int, timeout: float, log_prompts: bo
 
 
 @hook.command("session-start")
-@budget(BUDGET_ENV["session-start"], "skill list")
+@budget("session-start", "skill list")
 @timeout_option("session-start")
 @click.pass_obj
 def session_start(session: Session, budget: int, timeout: float) -> None:

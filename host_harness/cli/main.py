@@ -26,6 +26,7 @@ from host_harness.cli.hook import hook, is_hook, run_hook
 from host_harness.cli.learn import learn, skills
 from host_harness.cli.mcp import mcp
 from host_harness.cli.setup import setup
+from host_harness.cli.spec import verb_option
 from host_harness.cli.spool import spool
 from host_harness.cli.structured import records
 from host_harness.cli.trust import approve, notes, quarantined
@@ -33,13 +34,10 @@ from host_harness.cli.ui import ui
 from host_harness.cli.warmup import warmup
 from host_harness.cli.why import why
 from host_harness.config import redact
-from host_harness.contract import section
 from host_harness.project import FROM_ENV, GIVEN, chosen
 from host_harness.store import Project
 from host_harness.targets import DEFAULT_WASM
 from host_harness.targets.session import Session, echo_json
-
-MEMORY = section("memory.limits")  # the guest's bounds, never restated (issue 42 item 5)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -126,8 +124,7 @@ def memorize(session: Session, text: str, namespace: str, supersedes: tuple[str,
 
 @cli.command()
 @click.argument("query")
-@click.option("-l", "--limit", type=click.IntRange(1, MEMORY.MAX_LIMIT), default=MEMORY.DEFAULT_LIMIT,
-              show_default=True, help="Hits.")
+@verb_option("recall", "limit", "-l", "--limit", low=1, help="Hits.")
 @click.option("--explain", is_flag=True, help="Show where each score comes from (each channel's part).")
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @click.option("--as-of", "as_of", metavar="WHEN", default=None,

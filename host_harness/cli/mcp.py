@@ -1,8 +1,9 @@
 """``rs-learn-host mcp``: serve the project's memory to MCP clients over stdio (issues #14, 26).
 
-The server answers ``initialize`` and ``tools/list`` at once: the stores open before it serves (a bad
-configuration fails here), the component loads on its own thread meanwhile (a first start after an
-install or upgrade compiles it), and the first tool call waits for it with progress notifications.
+The server answers ``initialize`` and ``tools/list`` at once (issue 44: a lean start): a bad
+configuration fails before it serves, the stores open on the guest's thread and the component loads
+on its own thread meanwhile (a first start after an install or upgrade compiles it), and the first
+tool call waits for both, with progress notifications (a store that cannot open: each call says why).
 The hooks' warm socket opens once the component is loaded, so a hook never waits for a compile: until
 then hooks take their own (cold) path.
 """
@@ -22,6 +23,7 @@ from host_harness.targets.session import Session
 
 if TYPE_CHECKING:
     from host_harness.hooks.server import WarmServer
+    from host_harness.services import HostServices
     from host_harness.targets.runtime import Runtime
 
 
@@ -84,25 +86,32 @@ def mcp(
       claude mcp add rs-learn -- rs-learn-host mcp -p /path/to/project
       rs-learn-host -p ~/code/app mcp --project-id app
     """
-    from host_harness.hooks.reader import start_warm_server
-    from host_harness.mcp.server import RsLearnServer  # the SDK takes ~1 s to import: only here
-    from host_harness.mcp.worker import GuestWorker
-    from host_harness.warmup import Compiling
-
     if project is not None:
         session.project = project.resolve()
     session.scope = trusted_scope(actor, conversation, project_id, thread, is_global)
     session.timeout_s = timeout
+    # the component loads first (its own thread), while the SDK imports (most of a start: issue 44)
+    from host_harness.warmup import Compiling
+
     compiling = None if session.native else Compiling(session.require_wasm())
     if compiling is not None:
         session.load_runtime = lambda _wasm: compiling.runtime()
+    from host_harness.config import ConfigError, load_memory_config
+
+    try:
+        config = load_memory_config(session.project)  # a bad configuration fails here
+    except ConfigError as error:
+        raise click.ClickException(f"invalid configuration: {error}") from None
+    from host_harness.mcp.server import RsLearnServer  # the SDK: only here
+    from host_harness.mcp.worker import GuestWorker
+    from host_harness.store import Project
+
     worker = GuestWorker(session.open, session.close)
-    services = worker.begin(session.open_services)  # a bad configuration or store fails here
-    server = RsLearnServer(worker, services.project, services.router.memory_config, compiling)
+    worker.soon(session.open_services)  # the stores open on the guest's thread while the server answers
+    server = RsLearnServer(worker, Project(session.project), config, compiling)
     # once the component is loaded, hooks are answered by a guest of their own beside the tools'
     # (host_harness/hooks/reader.py)
-    hooks = HooksOnceLoaded(
-        lambda: start_warm_server(services.project.root, services.store, session.guest_beside))
+    hooks = HooksOnceLoaded(lambda: warm_server(worker.run_sync(session.open_services), session))
     if compiling is None:
         hooks.start()
     else:
@@ -113,6 +122,38 @@ def mcp(
     finally:
         hooks.close()
         worker.close()
+
+
+def warm_server(services: HostServices, session: Session) -> WarmServer:
+    """The hooks' warm socket beside the tools' guest (imported once the component has loaded)."""
+    from host_harness.hooks.reader import start_warm_server
+
+    return start_warm_server(services.project.root, services.store, session.guest_beside)
+
+
+def run_alone(args: list[str]) -> None:
+    """``rs-learn-host mcp ARGS`` without the rest of the command line (issue 44: a lean start).
+
+    The global options come from the environment, as the group reads them (``RS_LEARN_PROJECT``,
+    ``RS_LEARN_WASM``, ``RS_LEARN_STORE``); ``host_harness/cli/entry.py`` sends only a command line that
+    starts with ``mcp`` here.
+    """
+    import logging
+    import os
+
+    from host_harness.project import FROM_ENV, chosen
+    from host_harness.targets import DEFAULT_WASM
+
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    given = os.environ.get("RS_LEARN_PROJECT") or None
+    found = chosen(Path(given) if given else None, FROM_ENV)
+    session = Session(found.root, Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM), False,
+                      os.environ.get("RS_LEARN_STORE") or None)
+    session.found = found
+    try:
+        mcp.main(args, prog_name="rs-learn-host mcp", obj=session)
+    finally:
+        session.close()
 
 
 class HooksOnceLoaded:

@@ -92,7 +92,7 @@ def spool(
         queue = Spool(session.project, session.open(), trust_request_scope=trust_request_scope)
         lock.start_heartbeat(lambda: _set(lost, stop))
         if mode == "watch":  # hooks get a guest of their own, beside the spool's (hooks/reader.py)
-            warm = start_warm_server(session.project, queue.guest.services.store, session.guest_beside)
+            warm = start_warm_server(session.context(), queue.guest.services.store, session.guest_beside)
         if mode == "once":
             counts = queue.drain_all(stop, interval)
             waiting = counts[DEFERRED]

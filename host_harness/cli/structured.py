@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from host_harness.cli.spec import field_help
 from host_harness.cli.structured_read import JSON_HELP, MARKS, READ_COMMANDS, summary, tree_lines
 from host_harness.targets.session import Session, echo_json
 
@@ -137,7 +138,7 @@ def create_checklist(
 
 @create.command("todo")
 @click.argument("title")
-@click.option("--priority", type=int, help="0-5, 5 most urgent.")
+@click.option("--priority", type=int, help=field_help("create_todo", "priority"))
 @click.option("--description", help="Free text.")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeat for more).")
 @click.option("--due", help="ISO-8601 date or date-time.")
@@ -169,7 +170,7 @@ def create_todo(
 @create.command("note")
 @click.argument("content")
 @click.option("--title", help="Default: the first line of CONTENT.")
-@click.option("--importance", type=float, help="0-1 (default 0.5).")
+@click.option("--importance", type=float, help=field_help("create_session_note", "importance"))
 @click.option("--tag", "tags", multiple=True, help="A tag (repeat for more).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
@@ -199,7 +200,7 @@ def create_note(
 @click.argument("checklist_id")
 @click.argument("title")
 @click.option("--parent", help="The parent item id (default: a top-level item).")
-@click.option("--ordinal", type=int, help="Position among its siblings (default: last).")
+@click.option("--ordinal", type=int, help=field_help("add_checklist_item", "ordinal"))
 @click.option("--tag", "tags", multiple=True, help="A tag (repeat for more).")
 @click.option("--due", help="ISO-8601 date or date-time.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
@@ -241,16 +242,17 @@ def _update_body(values: dict[str, Any], tags: tuple[str, ...]) -> dict[str, Any
 
 @records.command("update")
 @click.argument("record_id")
-@click.option("--title")
+@click.option("--title", help=field_help("update_todo", "title"))
 @click.option(
     "--status", help="checklist: open|done|archived; todo: pending|in_progress|done|cancelled|archived."
 )
 @click.option("--tag", "tags", multiple=True, help="Replace the tags (repeat for more).")
 @click.option("--due", help="ISO-8601 date or date-time; none clears it.")
-@click.option("--priority", type=int, help="Todos: 0-5.")
+@click.option("--priority", type=int, help=f"Todos: {field_help('update_todo', 'priority')}")
 @click.option("--description", help="Checklists and todos.")
 @click.option("--content", help="Session notes.")
-@click.option("--importance", type=float, help="Session notes: 0-1.")
+@click.option("--importance", type=float,
+              help=f"Session notes: {field_help('update_session_note', 'importance')}")
 @click.option("--version", type=int, help="Fail (conflict) unless the record is at this version.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
@@ -277,8 +279,9 @@ def update(session: Session, /, record_id: str, tags: tuple[str, ...], as_json: 
 @records.command("update-item")
 @click.argument("checklist_id")
 @click.argument("item_id")
-@click.option("--title")
-@click.option("--status", type=click.Choice(sorted(MARKS)))
+@click.option("--title", help=field_help("update_checklist_item", "title"))
+@click.option("--status", type=click.Choice(sorted(MARKS)),
+              help=field_help("update_checklist_item", "status"))
 @click.option("--parent", help="New parent item id; none moves it to the top level.")
 @click.option("--ordinal", type=int, help="Position among its siblings.")
 @click.option("--tag", "tags", multiple=True, help="Replace the tags (repeat for more).")

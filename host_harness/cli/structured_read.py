@@ -13,10 +13,8 @@ from typing import Any
 
 import click
 
-from host_harness.contract import section
+from host_harness.cli.spec import verb_option
 from host_harness.targets.session import Session, echo_json
-
-SHAPES = section("structured.shapes")  # the guest's bounds, never restated (issue 42 item 5)
 
 MARKS = {"pending": "[ ]", "in_progress": "[~]", "done": "[x]", "skipped": "[-]"}
 KINDS = {"checklist": "checklist", "todo": "todo", "note": "session_note"}
@@ -68,8 +66,8 @@ def summary(record: dict[str, Any]) -> str:
 @click.option("--tag", "tags", multiple=True, help="Only records with this tag (repeat: all of them).")
 @click.option("--status", "statuses", multiple=True, help="Only this status (repeat for more).")
 @click.option("--archived", is_flag=True, help="Include archived records.")
-@click.option("-l", "--limit", type=click.IntRange(1, SHAPES.MAX_LIMIT),
-              help="At most this many (default: defaultLimit).")
+@verb_option("query_records", "limit", "-l", "--limit", low=1,
+             help="At most this many (default: defaultLimit).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
 def list_records(
@@ -148,9 +146,8 @@ def show(session: Session, record_id: str, as_json: bool) -> None:
 
 @click.command("retrieve")
 @click.argument("query", required=False)
-@click.option("-l", "--limit", type=click.IntRange(1, SHAPES.MAX_LIMIT), help="At most this many records.")
-@click.option("--max-tokens", type=click.IntRange(1, SHAPES.MAX_TOKENS),
-              help="Token budget (default: maxContextTokens).")
+@verb_option("retrieve_memory", "limit", "-l", "--limit", low=1, help="At most this many records.")
+@verb_option("retrieve_memory", "maxTokens", "--max-tokens", help="Token budget (default: maxContextTokens).")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 @click.pass_obj
 def retrieve(

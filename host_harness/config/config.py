@@ -30,7 +30,7 @@ import logging
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +97,7 @@ def env_name(field: str) -> str:
 ENV_FIELDS = {env_name(name): name for name in FIELDS}
 
 
-def load_memory_config(project: Path, environ: Mapping[str, str] | None = None) -> MemoryConfig:
+def load_memory_config(project: Path | Settings, environ: Mapping[str, str] | None = None) -> MemoryConfig:
     """The effective configuration; :class:`ConfigError` for a bad file, a warning for a bad variable."""
     config, warnings = read_memory_config(project, environ)
     for warning in warnings:
@@ -106,17 +106,19 @@ def load_memory_config(project: Path, environ: Mapping[str, str] | None = None) 
 
 
 def read_memory_config(
-    project: Path, environ: Mapping[str, str] | None = None
+    project: Path | Settings, environ: Mapping[str, str] | None = None
 ) -> tuple[MemoryConfig, list[str]]:
-    """Read ``<project>/.gm/config.json`` and the environment: the configuration and what was ignored.
+    """``<project>/.gm/config.json`` (read now, or the :class:`Settings` read already) and the environment.
 
-    Raises :class:`ConfigError` when the file is invalid; an unknown or invalid ``RS_LEARN_MEMORY_*``
-    variable is left out and named in the warnings instead (see the module docstring).
+    The configuration and what was ignored. Raises :class:`ConfigError` when the file is invalid; an
+    unknown or invalid ``RS_LEARN_MEMORY_*`` variable is left out and named in the warnings instead
+    (see the module docstring).
     """
     environ = os.environ if environ is None else environ
     values: dict[str, Any] = {}
-    path = project / CONFIG_FILE
-    for name, value in _file_block(project, path).items():
+    settings = settings_of(project)
+    path = settings.path
+    for name, value in _file_block(settings).items():
         if name not in FIELDS:
             raise ConfigError(f"{path}: unknown field memory.{name} (known: {', '.join(FIELDS)})")
         values[name] = _check(name, value, f"{path}: memory.{name}")
@@ -142,22 +144,23 @@ def read_memory_config(
     return MemoryConfig(**values), warnings
 
 
-def load_redact(project: Path) -> bool:
+def load_redact(project: Path | Settings) -> bool:
     """The top-level ``redact`` of ``<project>/.gm/config.json``: whether the guest redacts secrets.
 
     ``true`` when absent; anything but a boolean is a :class:`ConfigError`. Served to the guest as
     ``host/redact`` (``guest/screening/screen.py``).
     """
-    value = read_config(project).get("redact", True)
+    settings = settings_of(project)
+    value = settings.get().get("redact", True)
     if not isinstance(value, bool):
-        raise ConfigError(f"{project / CONFIG_FILE}: redact must be true or false, got {json.dumps(value)}")
+        raise ConfigError(f"{settings.path}: redact must be true or false, got {json.dumps(value)}")
     return value
 
 
-def _file_block(project: Path, path: Path) -> dict[str, Any]:
-    block = read_config(project).get("memory", {})
+def _file_block(settings: Settings) -> dict[str, Any]:
+    block = settings.get().get("memory", {})
     if not isinstance(block, dict):
-        raise ConfigError(f"{path}: memory must be an object, got {json.dumps(block)}")
+        raise ConfigError(f"{settings.path}: memory must be an object, got {json.dumps(block)}")
     return block
 
 
@@ -184,6 +187,39 @@ def read_config(project: Path) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise ConfigError(f"{path}: must hold a JSON object, got {type(document).__name__}")
     return document
+
+
+@dataclass(frozen=True)
+class Settings:
+    """``<root>/.gm/config.json`` read once: its JSON object, or the :class:`ConfigError` reading raised."""
+
+    root: Path
+    document: Mapping[str, Any] = field(default_factory=dict)
+    error: ConfigError | None = None
+
+    @classmethod
+    def read(cls, root: Path) -> Settings:
+        """Read the file now (``{}`` when there is none); a bad one is kept as its error."""
+        try:
+            return cls(root, read_config(root))
+        except ConfigError as error:
+            return cls(root, {}, error)
+
+    @property
+    def path(self) -> Path:
+        """The file, for messages."""
+        return self.root / CONFIG_FILE
+
+    def get(self) -> Mapping[str, Any]:
+        """The file's object; :class:`ConfigError` when it cannot be used."""
+        if self.error is not None:
+            raise self.error
+        return self.document
+
+
+def settings_of(where: Path | Settings) -> Settings:
+    """``where`` when it is read already, else its project's file read now."""
+    return where if isinstance(where, Settings) else Settings.read(where)
 
 
 def _parse_env(name: str, var: str, raw: str) -> Any:

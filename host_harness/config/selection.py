@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
-from host_harness.config.config import CONFIG_FILE, ConfigError, read_config
+from host_harness.config.config import ConfigError, Settings, settings_of
 
 STORE_ENV = "RS_LEARN_STORE"
 PROJECT_ENV = "RS_LEARN_STORE_PROJECT"
@@ -72,12 +72,16 @@ class StoreChoice:
 SQLITE = StoreChoice()
 
 
-def resolve_store(project: Path, override: str | None = None,
+def resolve_store(project: Path | Settings, override: str | None = None,
                   environ: Mapping[str, str] | None = None) -> StoreChoice:
-    """The store of ``project``: ``override`` (the CLI's ``--store``), the environment, the config file."""
+    """The store of ``project``: ``override`` (the CLI's ``--store``), the environment, the config file.
+
+    ``project`` the project's folder (its file read now) or its :class:`Settings` read already.
+    """
     environ = os.environ if environ is None else environ
-    config = read_config(project)
-    where = project / CONFIG_FILE
+    settings = settings_of(project)
+    config = settings.get()
+    where = settings.path
     warnings = committed_password(config, where)
     if override is not None:
         value, source = override, "--store"
@@ -106,7 +110,7 @@ def resolve_store(project: Path, override: str | None = None,
     return StoreChoice(url, project_id, warnings)
 
 
-def committed_password(config: dict[str, object], where: Path) -> tuple[str, ...]:
+def committed_password(config: Mapping[str, object], where: Path) -> tuple[str, ...]:
     """A warning when the project's config file (committed with the code) holds a database password."""
     store = config.get("store")
     if not isinstance(store, str) or not secrets(store.strip()):
@@ -120,7 +124,7 @@ def committed_password(config: dict[str, object], where: Path) -> tuple[str, ...
     return (warning,)
 
 
-def with_password_from_env(url: str, config: dict[str, object], environ: Mapping[str, str],
+def with_password_from_env(url: str, config: Mapping[str, object], environ: Mapping[str, str],
                            where: Path) -> str:
     """``url`` with the password of the variable ``password_env`` names (unchanged when it names none)."""
     if PASSWORD_ENV not in config:

@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from host_harness.envelope import Envelope
 from host_harness.fs import confine
 from host_harness.fs.names import case_twin_error, case_twin_in, device_name_error, is_device_name
 
@@ -30,12 +31,8 @@ def pending(envelope: str) -> bool:
     """Whether an envelope asks the host for a file write (cheap: a substring test first)."""
     if '"write"' not in envelope:
         return False
-    try:
-        value = json.loads(envelope)
-    except ValueError:
-        return False
-    data = value.get("data") if isinstance(value, dict) else None
-    return bool(value.get("ok")) and isinstance(data, dict) and "write" in data
+    reply = Envelope.parse(envelope)
+    return reply.ok and isinstance(reply.data, dict) and "write" in reply.data
 
 
 def apply(root: Path, envelope: str) -> str:
@@ -43,8 +40,8 @@ def apply(root: Path, envelope: str) -> str:
     if '"write"' not in envelope:
         return envelope
     value = json.loads(envelope)
-    data = value.get("data")
-    if not value.get("ok") or not isinstance(data, dict) or "write" not in data:
+    data = Envelope.of(value).data  # the reply's own object: the write is taken out of it below
+    if not isinstance(data, dict) or "write" not in data:
         return envelope
     write = data.pop("write")
     try:

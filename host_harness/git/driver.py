@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from host_harness.envelope import Envelope
 from host_harness.fs import write_atomic
 from host_harness.git.services import GitServices, GitView
 from host_harness.git.stores import StoreRefused, buckets, check_store, compare, snapshot
@@ -124,12 +125,12 @@ def _run(root: Path, view: GitView, verb: str, make_guest: GuestMaker, clock: Cl
     try:
         guest = make_guest(services)
         try:
-            envelope = json.loads(guest.dispatch(verb, json.dumps(body or {})))
+            envelope = Envelope.parse(guest.dispatch(verb, json.dumps(body or {})))
         finally:
             guest.close()
     finally:
         services.close()
-    if not envelope.get("ok"):
-        raise StoreRefused(f"{verb} failed: {envelope.get('error')}")
-    data: dict[str, Any] = envelope["data"]
+    if not envelope.ok or not isinstance(envelope.data, dict):
+        raise StoreRefused(f"{verb} failed: {envelope.error or 'no data object'}")
+    data: dict[str, Any] = envelope.data
     return data

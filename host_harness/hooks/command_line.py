@@ -93,16 +93,17 @@ def _options(args: list[str], at: int) -> HookOptions | None:
             value, rest = rest[1], rest[1:]
         values[name], rest = value, rest[1:]
     try:
-        budget = int(values.get("--budget") or protocol.DEFAULT_BUDGET_TOKENS)
+        given = int(values["--budget"]) if values.get("--budget") else None
         timeout = float(values["--timeout"] or protocol.DEFAULT_TIMEOUTS[command])
     except ValueError:
         return None
     shortest, longest = protocol.TIMEOUT_RANGE
     if not shortest <= timeout <= longest:
         return None
-    note = None
+    budget, note = protocol.DEFAULT_BUDGET_TOKENS, None
     if "--budget" in values:  # capture's hooks take none: no range to read (contract.json stays unread)
-        budget, note = protocol.clamp_budget(command, budget)
+        asked = protocol.default_budget(command) if given is None else given
+        budget, note = protocol.clamp_budget(command, asked)
     root = project or os.environ.get("RS_LEARN_PROJECT")
     if root is not None and not Path(root).is_dir():
         return None

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from host_harness.config import read_memory_config
+from host_harness.config import ProjectContext, read_memory_config
+from host_harness.envelope import Envelope
 from host_harness.errors import GuestError
 from host_harness.hooks import protocol
 from host_harness.hooks.background import cached_runtime, hook_index_policy, warm_vector_indexes
@@ -26,10 +27,12 @@ from host_harness.targets.runtime import Runtime, default_cache_dir
 from host_harness.vectors import HOOK_SCAN_MAX
 
 
-def ask(project: Path, verb: str, body: dict[str, Any], *, wasm: Path, native: bool, cache_dir: Path | None,
-        scan_max: int | None, remaining: Callable[[], float], log: Callable[[str], None]) -> Any:
+def ask(context: ProjectContext, verb: str, body: dict[str, Any], *, wasm: Path, native: bool,
+        cache_dir: Path | None, scan_max: int | None, remaining: Callable[[], float],
+        log: Callable[[str], None]) -> Envelope:
     """The envelope of ``verb`` with ``body``, from a guest built within the hook's ``remaining()`` budget.
 
+    The project is the run's ``context`` (its configuration read once, by the pipeline).
     The component ``wasm`` (``native``: the native guest, development only), compiled in
     ``cache_dir``; ``scan_max`` (``None``: :data:`HOOK_SCAN_MAX`) as the vector index policy's;
     ``log`` says a warning in the hook log.
@@ -37,8 +40,8 @@ def ask(project: Path, verb: str, body: dict[str, Any], *, wasm: Path, native: b
     protocol.note_stage("loading the component")
     cache = cache_dir if cache_dir is not None else default_cache_dir()
     policy = hook_index_policy(cache, HOOK_SCAN_MAX if scan_max is None else scan_max)
-    services = HostServices(project, busy_timeout_ms=int(remaining() * 1000), index_policy=policy)
-    for warning in read_memory_config(project)[1]:  # a bad RS_LEARN_MEMORY_* variable: said, not fatal
+    services = HostServices(context, busy_timeout_ms=int(remaining() * 1000), index_policy=policy)
+    for warning in read_memory_config(context.settings)[1]:  # a bad RS_LEARN_MEMORY_* variable: said
         log(f"warning: {warning}")
     runtime: Runtime | None = None
     guest: BaseGuest
@@ -56,7 +59,7 @@ def ask(project: Path, verb: str, body: dict[str, Any], *, wasm: Path, native: b
             guest = WasmGuest(runtime, services, timeout_s=remaining())
         protocol.note_stage(f"running {verb} in the component")
         try:
-            return json.loads(guest.dispatch(verb, json.dumps(body, ensure_ascii=False)))
+            return Envelope.parse(guest.dispatch(verb, json.dumps(body, ensure_ascii=False)))
         except GuestError as error:
             raise Skip(f"{verb} failed: {error.message}") from None
         finally:

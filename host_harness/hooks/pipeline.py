@@ -59,7 +59,6 @@ transport and the warm client load when the run gets there.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
@@ -68,7 +67,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-from host_harness.config import ConfigError
+from host_harness.config import ConfigError, ProjectContext
+from host_harness.envelope import Envelope
 from host_harness.hooks import protocol, switches
 from host_harness.hooks.command_line import HookOptions
 from host_harness.hooks.prompt_run import PromptRun, log_prompts, reset_session, unread_run
@@ -90,17 +90,18 @@ from host_harness.hooks.protocol import (
     read_event,
     read_prompt_event,
 )
-from host_harness.project import find_project
+from host_harness.project import Found, find, find_project
 
 
 def answer(kind: type[Hook], options: HookOptions, wasm: Path | None = None, native: bool = False,
-           warm: bool = False) -> NoReturn:
+           warm: bool = False, found: Found | None = None) -> NoReturn:
     """Run one hook of ``kind`` with ``options`` on the event on stdin; print its output and leave, status 0.
 
     The fast path (``warm``: the warm server is asked first) and the full command line (click,
     ``host_harness/cli/hook.py``) both come here. The component is ``wasm``, else the one
     ``$RS_LEARN_WASM`` names, else the installed one; the project as ``-p`` or ``$RS_LEARN_PROJECT``
-    names it (``options.project``), else found from the working directory.
+    names it (``options.project``), else found from the working directory (``found``: found there
+    already, by the entry point).
     """
     from host_harness.targets import DEFAULT_WASM
 
@@ -109,7 +110,7 @@ def answer(kind: type[Hook], options: HookOptions, wasm: Path | None = None, nat
         wasm=wasm if wasm is not None else Path(os.environ.get("RS_LEARN_WASM") or DEFAULT_WASM),
         fallback_project=options.project if options.project is not None else Path.cwd(), native=native,
         budget_tokens=options.budget, timeout_s=options.timeout, log_prompts=options.log_prompts, warm=warm,
-        budget_note=options.budget_note))
+        budget_note=options.budget_note, found=found))
     protocol.leave(output)
 
 
@@ -137,6 +138,7 @@ class HookConfig:
     log_prompts: bool = False  # the ledger keeps the prompt's text (its secrets redacted by the guest)
     warm: bool = False  # ask the project's warm server first, when one listens
     budget_note: str | None = None  # --budget was outside the guest's range: logged, and in the ledger
+    found: Found | None = None  # the project of fallback_project, found already (the entry point's)
 
 
 class Done(Exception):
@@ -158,6 +160,7 @@ class Hook:
         self.started = started = config.started if config.started is not None else process_started()
         self.deadline = started + config.timeout_s - EXIT_MARGIN_S
         self.project: Path | None = None
+        self.context: ProjectContext | None = None  # the project's configuration and store, once located
         self.timed_out = False
         self.watchdog_ends = False  # the run's deadline is the watchdog's, not the worker's join
         self.incoming: dict[str, Any] = {}  # the event, once read
@@ -262,14 +265,19 @@ class Hook:
         """Read, locate the project, begin, ask, finish: the output to print."""
         self.watchdog_ends = self.config.warm  # until the component is asked
         fallback = self.config.fallback_project
-        self.project = find_project(fallback) if fallback.is_dir() else None  # where to log a bad input
+        near = self.config.found if self.config.found is not None else (
+            find(fallback) if fallback.is_dir() else None)
+        self.project = near.root if near is not None else None  # where to log a bad input
         protocol.note_stage("reading the event")
         body, cwd = self.request(read_input())
         start = Path(cwd) if cwd is not None else fallback
         self.project = None
         if not start.is_dir():
             raise Skip(f"project directory {str(start)!r} does not exist")
-        self.project = find_project(start)
+        same = os.path.abspath(start) == os.path.abspath(fallback)  # the event's cwd is ours: located once
+        found = near if same and near is not None else find(start)
+        self.project = found.root
+        self.context = ProjectContext.load(found)  # .gm/config.json read once for the whole run
         note_project(self.project)
         if self.config.budget_note:
             self.log(self.config.budget_note)
@@ -296,17 +304,17 @@ class Hook:
             self.watchdog_ends = False
             self.through("cold")
             config = self.config
-            envelope = in_process.ask(project, self.verb, body, wasm=config.wasm, native=config.native,
+            context = self.context if self.context is not None else ProjectContext.load(project)
+            envelope = in_process.ask(context, self.verb, body, wasm=config.wasm, native=config.native,
                                       cache_dir=config.cache_dir, scan_max=config.scan_max,
                                       remaining=self.remaining, log=self.log)
-        if not isinstance(envelope, dict) or envelope.get("ok") is not True:
-            reason = envelope.get("error") if isinstance(envelope, dict) else envelope
-            raise Skip(f"{self.verb} failed: {reason}")
-        for warning in envelope.get("warnings") or []:
+        if not envelope.ok:
+            raise Skip(f"{self.verb} failed: {envelope.error}")
+        for warning in envelope.warnings:
             self.log(f"warning: {warning}")  # e.g. a discipline store that is not a database
-        return envelope.get("data")
+        return envelope.data
 
-    def ask_warm(self, project: Path, body: dict[str, Any]) -> Any:
+    def ask_warm(self, project: Path, body: dict[str, Any]) -> Envelope | None:
         """The warm server's envelope (the head of its text when no JSON object); ``None``: no server.
 
         :class:`Done` when the server started the request and did not answer (the run is recorded).
@@ -332,11 +340,7 @@ class Hook:
         except Exception as error:  # the component answers (the steps before are not repeated)
             self.log(f"the fast path failed: {type(error).__name__}: {error}; answering without it (cold)")
             return None
-        try:
-            value = json.loads(text)
-        except ValueError:
-            value = None
-        return value if isinstance(value, dict) else text[:200]
+        return Envelope.parse(text)
 
 
 class PromptSubmitHook(Hook):
@@ -356,12 +360,13 @@ class PromptSubmitHook(Hook):
         """The run to record from here on, whatever ends it."""
         self.recording = PromptRun(project, self.incoming, self.prompt, started=self.started,
                                    log_prompts=self.config.log_prompts, cache_dir=self.config.cache_dir,
-                                   note=self.config.budget_note)
+                                   note=self.config.budget_note,
+                                   settings=self.context.settings if self.context is not None else None)
         protocol.on_timeout(self.recording.timed_out)
 
     def worth_asking(self, project: Path) -> bool:
         """A project without a memory store has nothing to recall (a ``.gm/`` ledger still gets the line)."""
-        if has_memory(project):
+        if has_memory(project, self.context.settings if self.context is not None else None):
             return True
         if self.recording is not None and (project / ".gm").is_dir():
             self.recording.off("no memory store in this project yet: nothing to recall", outcome="nothing")
@@ -374,7 +379,7 @@ class PromptSubmitHook(Hook):
         """
         assert self.recording is not None
         try:
-            body["untrusted"] = switches.untrusted_recall(project)
+            body["untrusted"] = switches.untrusted_recall(self.context.settings if self.context else project)
         except ConfigError:
             body["untrusted"] = "hold"  # a bad setting holds them: the safe reading
         return self.recording.begin(body)

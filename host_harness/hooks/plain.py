@@ -14,10 +14,13 @@ from host_harness.hooks import protocol
 from host_harness.hooks.command_line import HookOptions
 from host_harness.hooks.pipeline import HOOKS, answer
 from host_harness.hooks.protocol import log_reason
+from host_harness.project import Found
 
 
-def answer_plain(options: HookOptions) -> NoReturn:
+def answer_plain(options: HookOptions, found: Found | None = None) -> NoReturn:
     """A hook command line the fast path read (:mod:`host_harness.hooks.command_line`): answered, then leave.
+
+    ``found``: the project the entry point found where the command line starts looking (located once).
 
     Without click nor the CLI's other commands (their native guest modules among them); the warm
     server first. Whatever happens, status 0.
@@ -33,9 +36,9 @@ def answer_plain(options: HookOptions) -> NoReturn:
         elif options.command == "session-context":
             from host_harness.capture.hooks import CaptureContextHook
 
-            answer(CaptureContextHook, options, warm=True)
+            answer(CaptureContextHook, options, warm=True, found=found)
         else:
-            answer(HOOKS[options.command], options, warm=True)
+            answer(HOOKS[options.command], options, warm=True, found=found)
     except BaseException as error:  # the event must go through, whatever happened
         log_reason(protocol.noted_project(), f"hook failed: {type(error).__name__}: {error}")
     protocol.leave("")

@@ -5,7 +5,8 @@ The guest decides what to inject (``auto_recall``); the host, around that call:
 1. turns the run off when the environment, ``.gm/config.json`` or the session says so
    (:mod:`host_harness.hooks.switches`), or when the prompt holds a marker that turns the session
    off -- then answers at once, without the component;
-2. sends the ids already injected in this session as ``exclude`` (:mod:`host_harness.hooks.sessions`)
+2. sends the ids already injected in this session, and the conventions its start listed, as
+   ``exclude`` (:mod:`host_harness.hooks.sessions`)
    and ``log_prompt`` when the hook runs with ``--log-prompts``;
 3. notes what was injected in the session's state, and appends the run's line to the ledger
    (:mod:`host_harness.hooks.prompt_ledger`) -- also for a run turned off, one that failed, or one the
@@ -28,7 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from host_harness.config import ConfigError
+from host_harness.config import ConfigError, Settings
 from host_harness.hooks import prompt_ledger, protocol, sessions, switches
 from host_harness.hooks.protocol import Skip, log_reason
 
@@ -40,8 +41,9 @@ class PromptRun:
 
     def __init__(self, project: Path, event: dict[str, Any], prompt: str, *, path: str = "direct",
                  started: float, log_prompts: bool = False, cache_dir: Path | None = None,
-                 note: str | None = None) -> None:
+                 note: str | None = None, settings: Settings | None = None) -> None:
         self.project, self.prompt, self.path, self.started = project, prompt, path, started
+        self.settings = settings  # the project's .gm/config.json read already (None: read when asked)
         self.note = note  # said on the run's line (a --budget moved into the guest's range)
         self.log_prompts, self.cache_dir = log_prompts, cache_dir
         self.session = sessions.session_id(event)
@@ -57,7 +59,7 @@ class PromptRun:
         protocol.note_stage("reading the on/off switches and the session")
         turn, rest = switches.marker(self.prompt)
         try:
-            on, decided, warnings = switches.project_switch(self.project)
+            on, decided, warnings = switches.project_switch(self.settings or self.project)
         except ConfigError as error:
             raise Skip(str(error)) from None
         for warning in warnings:
@@ -93,8 +95,8 @@ class PromptRun:
 
     def _complete(self, body: dict[str, Any], prompt: str) -> None:
         body["prompt"] = prompt
-        if self.state is not None and self.state.injected:
-            body["exclude"] = list(self.state.injected)
+        if self.state is not None and (excluded := self.state.excluded()):
+            body["exclude"] = excluded
         if self.log_prompts:
             body["log_prompt"] = True
 

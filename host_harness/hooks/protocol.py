@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from host_harness.cachedir import default_cache_dir
-from host_harness.config import ConfigError, resolve_store
+from host_harness.config import ConfigError, Settings, resolve_store
 from host_harness.fs import confine
 from host_harness.fs.skills import places as skill_places
 
@@ -33,7 +33,7 @@ SESSION_EVENT = "SessionStart"
 # Other agents' names for the same moment, with the same input and output (issue 44 item 6):
 # Gemini CLI's BeforeAgent carries the prompt and appends hookSpecificOutput.additionalContext to it.
 EVENT_ALIASES = {"BeforeAgent": HOOK_EVENT}
-DEFAULT_BUDGET_TOKENS = 1500
+DEFAULT_BUDGET_TOKENS = 1500  # a hook with no --budget (capture's); the others read their verb's default
 DEFAULT_TIMEOUT_S = 2.0
 MAX_INPUT_BYTES = 8 * 1024 * 1024
 MAX_CONTEXT_CHARS = 9_500  # Claude Code replaces an additionalContext over 10,000 characters by a preview
@@ -54,18 +54,30 @@ DEFAULT_TIMEOUTS = {"prompt-submit": DEFAULT_TIMEOUT_S, "session-start": 5.0, "s
                     **dict.fromkeys(("pre-compact", "stop", "session-end"), DEFAULT_TIMEOUT_S)}
 TIMEOUT_ENV = "RS_LEARN_HOOK_TIMEOUT"
 TIMEOUT_RANGE = (0.01, 60.0)
-# The section of contract.json whose MIN/MAX_BUDGET_TOKENS bound each hook's --budget: the range of the
-# verb the hook calls (auto_recall, session_start, capture_context), never restated here.
+# The section of contract.json whose DEFAULT/MIN/MAX_BUDGET_TOKENS are each hook's --budget default and
+# range: those of the verb the hook calls (auto_recall, session_start, capture_context), never restated
+# here (issue 46). The same constants are that verb's ``budget_tokens`` in verbs.json, which a hook does
+# not parse (30 KB: the prompt hook reads only the 3 KB contract.json).
 BUDGET_SECTIONS = {"prompt-submit": "memory.verbs", "session-start": "learn.verbs",
                    "session-context": "capture.verbs"}
 
 
-def budget_range(command: str) -> tuple[int, int]:
-    """The ``--budget`` range of hook ``command``: the guest's, from ``contract.json``."""
+def budget_values(command: str) -> Any:
+    """The contract section of hook ``command``'s verb (``auto_recall``'s for any other command)."""
     from host_harness.contract import section  # json only
 
-    values = section(BUDGET_SECTIONS.get(command, "memory.verbs"))
+    return section(BUDGET_SECTIONS.get(command, "memory.verbs"))
+
+
+def budget_range(command: str) -> tuple[int, int]:
+    """The ``--budget`` range of hook ``command``: the guest's, from ``contract.json``."""
+    values = budget_values(command)
     return int(values.MIN_BUDGET_TOKENS), int(values.MAX_BUDGET_TOKENS)
+
+
+def default_budget(command: str) -> int:
+    """The ``--budget`` of hook ``command`` when none is given: its verb's default."""
+    return int(budget_values(command).DEFAULT_BUDGET_TOKENS)
 
 
 def clamp_budget(command: str, budget: int) -> tuple[int, str | None]:
@@ -135,13 +147,16 @@ def read_prompt_event(raw: bytes) -> tuple[dict[str, Any], str, str | None]:
     return value, prompt, cwd
 
 
-def has_memory(project: Path) -> bool:
-    """Whether the project has any store to recall from (a PostgreSQL store: ask it)."""
+def has_memory(project: Path, settings: Settings | None = None) -> bool:
+    """Whether the project has any store to recall from (a PostgreSQL store: ask it).
+
+    ``settings``: its ``.gm/config.json`` read already (else read here when there is no SQLite store).
+    """
     gm = project / ".gm"
     if (gm / "rs-learn.db").is_file() or any(gm.glob("disciplines/*/rs-learn.db")):
         return True
     try:
-        return resolve_store(project).is_postgresql
+        return resolve_store(settings or project).is_postgresql
     except ConfigError:
         return True  # asking will fail and log why
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from queue import SimpleQueue
 
 from host_harness.cachedir import default_cache_dir
-from host_harness.config import StoreChoice
+from host_harness.config import ProjectContext, StoreChoice
 from host_harness.errors import StoreError
 from host_harness.hooks.background import hook_index_policy, warm_vector_indexes
 from host_harness.hooks.server import GRACE_S, Request, WarmServer
@@ -113,8 +113,8 @@ class ReadOnlyServices(HostServices):
 class HookGuest:
     """The hooks' own guest over read-only services, made on first use (on the reader's thread)."""
 
-    def __init__(self, project: Path, store: StoreChoice, make: Callable[[HostServices], BaseGuest],
-                 scan_max: int | None = HOOK_SCAN_MAX) -> None:
+    def __init__(self, project: Path | ProjectContext, store: StoreChoice,
+                 make: Callable[[HostServices], BaseGuest], scan_max: int | None = HOOK_SCAN_MAX) -> None:
         self.project, self.store, self.make, self.scan_max = project, store, make, scan_max
         self.cache = default_cache_dir()
         self.guest: BaseGuest | None = None
@@ -144,14 +144,18 @@ class HookGuest:
 
 
 def start_warm_server(
-    project: Path, store: StoreChoice, make: Callable[[HostServices], BaseGuest]
+    project: Path | ProjectContext, store: StoreChoice, make: Callable[[HostServices], BaseGuest]
 ) -> WarmServer:
     """Listen on ``project``'s warm socket, its hooks answered by a :class:`HookGuest` (never raises).
+
+    ``project``: the server's :class:`~host_harness.config.ProjectContext` (its configuration read
+    already, at the server's start), or the project's folder (read at the first hook).
 
     ``make`` builds a guest of the server's target over the given services (sharing its component).
     Close the server when done, whether it listens or not (another server may hold the socket).
     """
     guest = HookGuest(project, store, make)
-    server = WarmServer(project, WarmReader(guest.serve, guest.close))
+    root = project.root if isinstance(project, ProjectContext) else project
+    server = WarmServer(root, WarmReader(guest.serve, guest.close))
     server.start()
     return server

@@ -2,15 +2,18 @@
 
 Claude Code's hook events carry a ``session_id``. The hook keeps one small file per session,
 ``.gm/logs/sessions/<sha256 of the id, 32 hex>.json`` -- ``{"session", "injected": [ids], "off",
-"updated"}`` -- local state, never committed (``.gm/logs/`` is in ``.gm/.gitignore``), reached
-without following links (``host_harness/fs/confine.py``) and replaced atomically. It is bounded:
-the last :data:`MAX_IDS` ids, sessions idle for :data:`EXPIRE_S` removed, at most
+"conventions": [ids], "updated"}`` -- local state, never committed (``.gm/logs/`` is in
+``.gm/.gitignore``), reached without following links (``host_harness/fs/confine.py``) and replaced
+atomically. It is bounded: the last :data:`MAX_IDS` ids, sessions idle for :data:`EXPIRE_S` removed, at most
 :data:`MAX_SESSIONS` files (the oldest go first) -- pruned whenever a session's first file is
 written. An event without a session id keeps no state: nothing is deduplicated, and a session
 cannot be turned off (the project and the environment still can).
 
 A ``SessionStart`` whose ``source`` is ``clear`` or ``compact`` empties the session's injected set:
 the context no longer holds those memories. The session's off switch stays as the user set it.
+``conventions`` are the ids the session start's context listed (``hook session-context``, issue 47
+item 5): each start replaces them, and per-prompt recall excludes them with the injected ones (a
+convention superseded since is a new memory, so its successor is not excluded).
 """
 
 from __future__ import annotations
@@ -43,6 +46,12 @@ class SessionState:
     injected: list[str] = field(default_factory=list)
     off: bool = False
     stored: bool = False  # read from its file (else new)
+    conventions: list[str] = field(default_factory=list)  # listed at the session's latest start
+
+    def excluded(self) -> list[str]:
+        """What per-prompt recall must not inject again: the injected ids and the start's conventions."""
+        known = set(self.injected)
+        return self.injected + [i for i in self.conventions if i not in known]
 
     def add(self, ids: list[str]) -> None:
         """Note ``ids`` as injected (the last :data:`MAX_IDS` are kept)."""
@@ -74,14 +83,19 @@ def load(project: Path, session: str) -> SessionState:
     updated = value.get("updated")
     if not isinstance(updated, int | float) or time.time() - updated > EXPIRE_S:
         return SessionState(session)
-    ids = value.get("injected")
-    injected = [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
-    return SessionState(session, injected[-MAX_IDS:], value.get("off") is True, stored=True)
+    return SessionState(session, _ids(value.get("injected")), value.get("off") is True, stored=True,
+                        conventions=_ids(value.get("conventions")))
+
+
+def _ids(value: Any) -> list[str]:
+    """The last :data:`MAX_IDS` strings of a stored list (none when it is not one)."""
+    return [i for i in value if isinstance(i, str)][-MAX_IDS:] if isinstance(value, list) else []
 
 
 def save(project: Path, state: SessionState) -> None:
     """Write ``state`` atomically (pruning old sessions when it is the session's first file)."""
-    data = {"session": state.session, "injected": state.injected, "off": state.off, "updated": time.time()}
+    data = {"session": state.session, "injected": state.injected, "off": state.off,
+            "conventions": state.conventions, "updated": time.time()}
     confine.write_file(project, (*FOLDER, file_name(state.session)), json.dumps(data).encode("utf-8"))
     if not state.stored:
         state.stored = True

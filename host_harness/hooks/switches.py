@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from host_harness.config import CONFIG_FILE, FALSE, TRUE, ConfigError, read_config
+from host_harness.config import FALSE, TRUE, ConfigError, Settings, settings_of
 
 UNTRUSTED_KEY = "untrusted_recall"  # .gm/config.json: "hold" (default) or "labelled" (guest/memory/origin.py)
 UNTRUSTED = ("hold", "labelled")
@@ -32,7 +32,8 @@ NO_SESSION_TEXT = ("rs-learn: this agent sends no session id, so auto-recall can
                    "session; set RS_LEARN_AUTO_RECALL=0 or {\"auto_recall\": false} in .gm/config.json.")
 
 
-def project_switch(project: Path, environ: Mapping[str, str] | None = None) -> tuple[bool, str, list[str]]:
+def project_switch(project: Path | Settings,
+                   environ: Mapping[str, str] | None = None) -> tuple[bool, str, list[str]]:
     """Whether auto-recall is on for ``project``, what decided it, and warnings about the environment.
 
     What decided: ``"environment"``, ``"config"`` or ``"default"``. :class:`ConfigError` when the
@@ -46,23 +47,25 @@ def project_switch(project: Path, environ: Mapping[str, str] | None = None) -> t
         if value in TRUE or value in FALSE:
             return value in TRUE, "environment", []
         warnings.append(f"ignoring {ENV}={raw!r}: it must be 1 or 0 (true/false, yes/no, on/off)")
-    setting = read_config(project).get(KEY, None)
+    settings = settings_of(project)
+    setting = settings.get().get(KEY, None)
     if setting is None:
         return True, "default", warnings
     if not isinstance(setting, bool):
-        raise ConfigError(f"{project / CONFIG_FILE}: {KEY} must be true or false, got {json.dumps(setting)}")
+        raise ConfigError(f"{settings.path}: {KEY} must be true or false, got {json.dumps(setting)}")
     return setting, "config", warnings
 
 
-def untrusted_recall(project: Path) -> str:
+def untrusted_recall(project: Path | Settings) -> str:
     """``untrusted_recall`` of ``.gm/config.json``: what the hook does with memories of untrusted origin.
 
     ``hold`` (the default): not injected until approved; ``labelled``: injected, their origin shown.
     Anything else is a :class:`ConfigError`.
     """
-    setting = read_config(project).get(UNTRUSTED_KEY, UNTRUSTED[0])
+    settings = settings_of(project)
+    setting = settings.get().get(UNTRUSTED_KEY, UNTRUSTED[0])
     if setting not in UNTRUSTED:
-        raise ConfigError(f"{project / CONFIG_FILE}: {UNTRUSTED_KEY} must be \"hold\" or \"labelled\", "
+        raise ConfigError(f"{settings.path}: {UNTRUSTED_KEY} must be \"hold\" or \"labelled\", "
                           f"got {json.dumps(setting)}")
     return str(setting)
 

@@ -25,12 +25,14 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from host_harness.contract import section
 from host_harness.integrations.edits import home
 from host_harness.integrations.markdown import Found, front_matter, items
 
 KINDS = ("claude-md", "agents-md", "cursor-rules", "claude-memory")
-MAX_TEXT_BYTES = 64 * 1024  # the component's limit on a memory's text (guest/memory/verbs.py)
-MAX_CONTEXT_BYTES = 16 * 1024  # and on its context (guest/memory/bulk.py)
+# The component's limits on a memory's text and its context (contract.json: never restated, issue 46).
+MAX_TEXT_BYTES: int = section("memory.limits").MAX_TEXT_BYTES
+MAX_CONTEXT_BYTES: int = section("memory.bulk").MAX_CONTEXT_BYTES
 LINK_RE = re.compile(r"^\[[^\]]*\]\(([^)\s]+\.md)\)")
 
 

@@ -55,12 +55,13 @@ from mcp.types import (
 
 from host_harness import __version__
 from host_harness.config import MemoryConfig
+from host_harness.envelope import Envelope
 from host_harness.fs import skills, valid_name
 from host_harness.mcp.eras import serve_both_eras
 from host_harness.mcp.outputs import OUTPUTS
-from host_harness.mcp.schemas import Schema, memory_schemas, structured_schemas
+from host_harness.mcp.schemas import memory_schemas, structured_schemas
 from host_harness.mcp.stdin import StdinLines
-from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, ToolSpec, prepare, tool_result
+from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, Schema, ToolSpec, prepare, tool_result
 from host_harness.mcp.worker import GuestWorker
 from host_harness.store import Project
 from host_harness.warmup import Compiling
@@ -200,14 +201,14 @@ class RsLearnServer(Server[Any]):
         listed: list[Resource] = []
         if self.compiling is not None and not self.compiling.done:
             log.info("the archive is listed once the component is loaded")
-        elif (envelope := await self.dispatch("archive_list", {"limit": LISTED_BLOCKS}, ctx)).get("ok"):
+        elif (envelope := Envelope.of(await self.dispatch("archive_list", {"limit": LISTED_BLOCKS}, ctx))).ok:
             listed += [
                 Resource(uri=f"{ARCHIVE_URI}{block['id']}", name=block["id"], title=block["label"],
                          description=block["excerpt"], mime_type="text/plain")
-                for block in envelope["data"]["blocks"]
+                for block in envelope.data["blocks"]
             ]
         else:
-            log.error("cannot list the archive: %s", envelope.get("error"))
+            log.error("cannot list the archive: %s", envelope.error)
         listed += [
             Resource(uri=f"{SKILLS_URI}{name}", name=name, title=f"Managed skill {name}",
                      mime_type="text/markdown")
@@ -232,13 +233,13 @@ class RsLearnServer(Server[Any]):
 
     async def read_block(self, block_id: str, ctx: ServerRequestContext[Any] | None = None) -> str:
         """``rs-learn://archive/<id>``: the block, byte for byte."""
-        envelope = await self.dispatch("archive_recall", {"id": block_id}, ctx)
-        if not envelope.get("ok"):
-            error = str(envelope.get("error"))
+        envelope = Envelope.of(await self.dispatch("archive_recall", {"id": block_id}, ctx))
+        if not envelope.ok:
+            error = envelope.error
             missing = error.startswith(("not_found:", "validation:"))
             raise MCPError(code=INVALID_PARAMS if missing else INTERNAL_ERROR, message=error,
                            data={"uri": f"{ARCHIVE_URI}{block_id}"})
-        return str(envelope["data"]["content"])
+        return str(envelope.data["content"])
 
     def read_skill(self, name: str) -> str:
         """``rs-learn://skills/<name>``: a managed skill's ``SKILL.md``."""

@@ -1,11 +1,13 @@
 """The MCP tools: one per verb an agent should call, named after the seeds.
 
-Each :class:`ToolSpec` names the tool, the ``dispatch`` verb behind it, a description an LLM can act
-on and the annotations (read-only, destructive, idempotent). Schemas come from
-:mod:`host_harness.mcp.schemas`. A call is prepared here (arguments checked against the advertised
-properties, a JSON-encoded value some clients send for an array or a number decoded), dispatched
-by the server, and its envelope turned into a tool result (:func:`tool_result`): ``ok`` gives the
-data as ``structuredContent`` and a text, an error gives ``isError: true`` with the guest's message.
+Each :class:`ToolSpec` names the tool, the ``dispatch`` verb behind it, its title and a description an
+LLM can act on (both the verb's ``title`` and ``help`` in the guest's verb spec, ``contract.json``)
+and the annotations (read-only, destructive, idempotent). Schemas come from
+:mod:`host_harness.mcp.schemas`, from the same spec. A call is prepared here (arguments checked
+against the advertised properties, a JSON-encoded value some clients send for an array or a number
+decoded), dispatched by the server, and its envelope turned into a tool result (:func:`tool_result`):
+``ok`` gives the data as ``structuredContent`` and a text, an error gives ``isError: true`` with the
+guest's message.
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from host_harness.contract import section
-from host_harness.mcp.schemas import Schema
+from host_harness.contract import section, verbs
+from host_harness.envelope import Envelope
 
 if TYPE_CHECKING:  # the SDK is imported where a result is built: ``mcp --help`` lists the tools without it
     from mcp.types import CallToolResult, ToolAnnotations
 
+Schema = dict[str, Any]  # a JSON Schema (host_harness/mcp/schemas.py makes them from the verb spec)
 JSON_TYPES: dict[str, type | tuple[type, ...]] = {
     "array": list, "object": dict, "integer": int, "number": (int, float), "boolean": bool,
 }
@@ -50,111 +53,41 @@ class ToolSpec:
         )
 
 
+def _tool(verb: str, *, read_only: bool = False, destructive: bool = False,
+          idempotent: bool = False) -> ToolSpec:
+    """The tool calling ``verb``, named after it: its title and description are the verb's in the spec.
+
+    The guest's verb spec (``guest/spec.py``, in ``contract.json``) holds every word an agent reads
+    about a verb; this module adds only the MCP annotations.
+    """
+    spec = verbs()[verb]
+    return ToolSpec(verb, verb, spec["title"], spec["help"], read_only, destructive, idempotent)
+
+
 MEMORY_TOOLS = (
-    ToolSpec("recall", "recall", "Recall memories",
-             "Search this project's long-term memory before answering a question about the project, its "
-             "conventions or earlier decisions, or before redoing work that may have been done. Give `query` "
-             "in plain words; returns the best-matching memories (id, text, score, namespace), best first, "
-             "or an empty list: memories with no evidence for the query are left out. A score orders one "
-             "answer (0.25 x meaning + 0.75 x shared words, each scaled over this query's candidates); it "
-             "does not compare across queries. Give `id` (e.g. `r7`) instead to bring back an archived "
-             "block verbatim.",
-             read_only=True),
-    ToolSpec("memorize", "memorize", "Memorize a fact",
-             "Store one durable, self-contained fact about this project (a convention, a decision, a "
-             "gotcha) so that later sessions can recall it. Storing the same text again stores nothing. "
-             "Returns the memory's id, its namespace and whether it was already stored. When the answer "
-             "lists `similar` memories (same subject, different content), read them: if the new fact "
-             "replaces one (\"we switched from npm to pnpm\"), call memorize again with the same text and "
-             "`supersedes: [its id]`, so recall shows only the new one; if both stay true, do nothing. "
-             "Nothing is superseded automatically. Pass `supersedes` directly when you already know the "
-             "ids of the facts this one corrects.",
-             idempotent=True),
-    ToolSpec("list_memories", "list_memories", "List stored memories",
-             "Page through what this project remembers, newest first, to review it or to find a memory "
-             "to correct: each item has its id, text, time and, when they apply, `superseded_by`, "
-             "`supersedes`, `stale` (cited files changed since), `quarantined` (held back until a person "
-             "approves it) and `forgotten`. `query` filters by a "
-             "case-insensitive substring (use `recall` to search by meaning); pass the answer's `next` as "
-             "`cursor` for the following page; `include` shows forgotten or superseded memories too.",
-             read_only=True),
-    ToolSpec("get_memory", "get_memory", "Get a memory",
-             "Read one memory by id (`mem-…`): its text, time, supersede links, the project files it "
-             "names and whether they changed since (`stale`), or when and why it was forgotten.",
-             read_only=True),
-    ToolSpec("forget", "forget", "Forget memories",
-             "Forget memories that are wrong or obsolete, by id (from `recall` or `list_memories`), with a "
-             "short `reason`. A forgotten memory is never recalled or injected again, and the decision "
-             "survives git merges and imports; memorizing the same text later brings it back. Prefer "
-             "`memorize` with `supersedes` when a new fact replaces an old one. Returns the ids forgotten "
-             "and the ids not found.",
-             destructive=True, idempotent=True),
-    ToolSpec("learn", "learn", "Learn a lesson",
-             "Capture a reusable lesson (what, when, and why) into long-term memory, and optionally create "
-             "or update a managed skill (a SKILL.md for a repeatable procedure) in the same call. Use it "
-             "sparingly: one precise lesson beats several vague ones; put `skill` only on repeatable "
-             "procedures. Returns what was stored; an authored skill of the same name wins, which is "
-             "reported as an error after the lesson is stored.",
-             destructive=True),
-    ToolSpec("archive", "archive", "Archive a block verbatim",
-             "Before summarising or dropping a big block of context (a file, a page, a diff, a log), "
-             "archive it verbatim under a short id such as `r7` and cite that id in your summary. Returns "
-             "the id; `recall` with that `id` brings the block back byte for byte."),
-    ToolSpec("recall_search", "recall_search", "Search archived blocks",
-             "Find archived blocks by keywords when you do not have their id (for instance an `r` id that "
-             "fell out of the summary). Returns matching blocks, best first, each with its id, label and a "
-             "one-line excerpt; then `recall` with the id brings a block back verbatim.",
-             read_only=True),
+    _tool("recall", read_only=True),
+    _tool("memorize", idempotent=True),
+    _tool("list_memories", read_only=True),
+    _tool("get_memory", read_only=True),
+    _tool("forget", destructive=True, idempotent=True),
+    _tool("learn", destructive=True),
+    _tool("archive"),
+    _tool("recall_search", read_only=True),
 )
 
 STRUCTURED_TOOLS = (
-    ToolSpec("create_checklist", "create_checklist", "Create a checklist",
-             "Start a checklist for a multi-step task that must survive restarts and long sessions "
-             "(items may nest). Returns the checklist with its id (`cl-<n>`), version and item ids "
-             "(`it-<n>`)."),
-    ToolSpec("update_checklist", "update_checklist", "Update a checklist",
-             "Change a checklist's title, description, tags, due date or status (open, done, archived). "
-             "Pass the `version` you read to avoid overwriting someone else's change. Returns the checklist.",
-             destructive=True, idempotent=True),
-    ToolSpec("add_checklist_item", "add_checklist_item", "Add a checklist item",
-             "Add an item to a checklist, at the top level or under `parentId`. Returns the new item and "
-             "the checklist with its new version.",),
-    ToolSpec("update_checklist_item", "update_checklist_item", "Update a checklist item",
-             "Tick off or change an item: status (pending, in_progress, done, skipped), title, tags, due "
-             "date, position or parent. Returns the item and the checklist.",
-             destructive=True, idempotent=True),
-    ToolSpec("create_todo", "create_todo", "Create a todo",
-             "Record a follow-up that must not be forgotten across sessions, with a priority (0-5) and an "
-             "optional due date. Returns the todo with its id (`td-<n>`)."),
-    ToolSpec("update_todo", "update_todo", "Update a todo",
-             "Change a todo: status (pending, in_progress, done, cancelled, archived), priority, title, "
-             "description, tags or due date. Returns the todo.",
-             destructive=True, idempotent=True),
-    ToolSpec("create_session_note", "create_session_note", "Write a session note",
-             "Write down a finding, a decision or some context worth keeping for later in this "
-             "project (importance 0-1). Notes are found by words and by meaning. Returns the note with its "
-             "id (`nt-<n>`)."),
-    ToolSpec("update_session_note", "update_session_note", "Update a session note",
-             "Change a session note's content, title, importance, tags or status (active, archived). "
-             "Returns the note.",
-             destructive=True, idempotent=True),
-    ToolSpec("query_records", "query_records", "Search checklists, todos and notes",
-             "Find checklists, todos and session notes by words, kind, status or tags; without a query, "
-             "the newest first. Returns ranked hits, each with its record.",
-             read_only=True),
-    ToolSpec("retrieve_memory", "retrieve_memory", "Brief me from structured memory",
-             "Get the checklists, todos and notes relevant to a question as compact Markdown within a "
-             "token budget: what is open, what is done, what was noted. Use it when resuming a task.",
-             read_only=True),
-    ToolSpec("get_record", "get_record", "Get a record",
-             "Read one checklist, todo or session note by id (`cl-`, `td-`, `nt-`), with its version. "
-             "Returns the record.",
-             read_only=True),
-    ToolSpec("delete_record", "delete_record", "Delete a record",
-             "Delete a checklist, todo or session note (soft by default: hidden at once, purged later; "
-             "`hard: true` removes it now), or a checklist item with its sub-items. Returns what was "
-             "deleted.",
-             destructive=True, idempotent=True),
+    _tool("create_checklist"),
+    _tool("update_checklist", destructive=True, idempotent=True),
+    _tool("add_checklist_item"),
+    _tool("update_checklist_item", destructive=True, idempotent=True),
+    _tool("create_todo"),
+    _tool("update_todo", destructive=True, idempotent=True),
+    _tool("create_session_note"),
+    _tool("update_session_note", destructive=True, idempotent=True),
+    _tool("query_records", read_only=True),
+    _tool("retrieve_memory", read_only=True),
+    _tool("get_record", read_only=True),
+    _tool("delete_record", destructive=True, idempotent=True),
 )
 
 
@@ -209,10 +142,10 @@ def tool_result(envelope: dict[str, Any]) -> CallToolResult:
     """
     from mcp.types import CallToolResult, TextContent
 
-    if envelope.get("ok") is not True:
-        message = str(envelope.get("error", "internal: the guest returned no error message"))
-        return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
-    data = envelope.get("data")
+    reply = Envelope.of(envelope)
+    if not reply.ok:
+        return CallToolResult(content=[TextContent(type="text", text=reply.error)], is_error=True)
+    data = reply.data
     structured = data if isinstance(data, dict) else {"result": data}
     text = data.get("text") if isinstance(data, dict) else None
     if not isinstance(text, str) or not text:

@@ -66,6 +66,19 @@ class GuestWorker:
             self.close()
             raise
 
+    def soon(self, work: Callable[[], object]) -> None:
+        """Start ``work`` on the worker thread, ahead of the calls to come, without waiting for it.
+
+        What it raises is logged; a call that needs what it opens tries again and says why.
+        """
+        def logged() -> None:
+            try:
+                work()
+            except Exception as error:
+                log.error("%s", error)
+
+        self._pool.submit(logged)
+
     def run_sync(self, work: Callable[[], T]) -> T:
         """Run ``work`` on the worker thread and wait for it (outside the event loop)."""
         return self._pool.submit(work).result()

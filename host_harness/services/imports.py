@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from host_harness.config import StoreChoice
+from host_harness.config import ProjectContext, Settings, StoreChoice
 from host_harness.services.clock import wall_clock_ms
 from host_harness.services.guestlog import LEVELS, MAX_LOG_RECORDS, LogRecord, guest_log, parse_log_event
 from host_harness.services.stores import Stores
@@ -44,11 +44,16 @@ U64_MAX = 2**64 - 1
 
 
 class HostServices(Stores):
-    """The host side of one project: the ``Host`` protocol plus per-call transactions."""
+    """The host side of one project: the ``Host`` protocol plus per-call transactions.
+
+    ``project`` is the run's :class:`~host_harness.config.ProjectContext` (its configuration and store
+    read already), or a folder whose ``.gm/config.json`` is read here, once; ``store`` overrides the
+    choice either names.
+    """
 
     def __init__(
         self,
-        project: Project | Path | str,
+        project: ProjectContext | Project | Path | str,
         *,
         scope: Mapping[str, Any] | None = None,
         clock: Callable[[], int] = wall_clock_ms,
@@ -57,8 +62,13 @@ class HostServices(Stores):
         index_policy: IndexPolicy | None = None,
         store: StoreChoice | None = None,
     ) -> None:
-        super().__init__(project if isinstance(project, Project) else Project(Path(project)), scope,
-                         busy_timeout_ms, store_factory, index_policy, store)
+        if isinstance(project, ProjectContext):
+            root, settings = Project(project.root), project.settings
+            store = store if store is not None else project.store_choice()
+        else:
+            root = project if isinstance(project, Project) else Project(Path(project))
+            settings = Settings.read(root.root)
+        super().__init__(root, scope, busy_timeout_ms, store_factory, index_policy, store, settings)
         self.clock = clock
         self.logs: deque[LogRecord] = deque(maxlen=MAX_LOG_RECORDS)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from host_harness.cachedir import default_cache_dir
-from host_harness.config import StoreChoice, resolve_store
+from host_harness.config import Settings, StoreChoice, resolve_store
 from host_harness.fs import confine
 from host_harness.services.answers import AnswerLedger
 from host_harness.services.transaction import Store, Transactions, UnusableStore
@@ -48,11 +48,12 @@ class Stores(Transactions):
         store_factory: Callable[[Path, int], SqliteKV],
         index_policy: IndexPolicy | None,
         store: StoreChoice | None,
+        settings: Settings,
     ) -> None:
         self.project = project
         # SQLite files or a PostgreSQL server (ConfigError for a bad choice)
-        self.store = store if store is not None else resolve_store(self.project.root)
-        self.router = StoreRouter(self.project, scope)
+        self.store = store if store is not None else resolve_store(settings)
+        self.router = StoreRouter(self.project, scope, settings)
         self.busy_timeout_ms = busy_timeout_ms
         self.store_factory = store_factory
         # where and when vectors get a persisted index (ConfigError for a bad $RS_LEARN_VECTOR_INDEX)

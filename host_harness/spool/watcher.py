@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import logging
 import os
 import stat
@@ -62,6 +61,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from host_harness.envelope import Envelope
 from host_harness.fs import confine, write_atomic_at
 from host_harness.spool.claims import Claim, Claims
 from host_harness.spool.inbox import (
@@ -96,10 +96,8 @@ log = logging.getLogger("rs_learn.spool")
 def served_verbs(guest: BaseGuest) -> list[str]:
     """The verbs ``guest`` serves, from its ``version`` answer (``[]``, logged, when it cannot say)."""
     envelope = answer(guest, "version", "{}", "the spool's start (version)")
-    try:
-        verbs = json.loads(envelope)["data"]["verbs"]
-    except (ValueError, KeyError, TypeError):
-        verbs = None
+    data = Envelope.parse(envelope).data
+    verbs = data.get("verbs") if isinstance(data, dict) else None
     if not isinstance(verbs, list) or not all(isinstance(v, str) and _plain(v) for v in verbs):
         log.warning("the component did not list its verbs (%s); no in/<verb>/ folder is created",
                     envelope[:200])

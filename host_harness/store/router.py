@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from host_harness.config import MemoryConfig, load_memory_config, load_redact
+from host_harness.config import MemoryConfig, Settings, load_memory_config, load_redact
 from host_harness.errors import StoreError
 from host_harness.fs import (
     DEVICE_RULE,
@@ -159,11 +159,14 @@ class Route:
 class StoreRouter:
     """Maps namespaces to stores and serves the reserved ``host`` namespace."""
 
-    def __init__(self, project: Project, scope: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, project: Project, scope: Mapping[str, Any] | None = None,
+                 settings: Settings | None = None) -> None:
+        """``settings``: the project's ``.gm/config.json`` read already (else read now)."""
         self.project = project
         self.scope = dict(scope) if scope is not None else None
-        self.memory_config: MemoryConfig = load_memory_config(project.root)  # ConfigError at start
-        self.redact = load_redact(project.root)
+        settings = settings if settings is not None else Settings.read(project.root)
+        self.memory_config: MemoryConfig = load_memory_config(settings)  # ConfigError at start
+        self.redact = load_redact(settings)
         # disciplines with a store that no folder shows (a PostgreSQL store's); set by the host
         self.stored_disciplines: Callable[[], list[str]] = list
         self._routes: dict[str, Route] = {}  # every import call routes: keep pathlib off the hot path

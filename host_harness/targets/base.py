@@ -24,6 +24,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from host_harness.envelope import Envelope
 from host_harness.errors import GuestError, GuestTrap, HostFailure
 from host_harness.fs import effects
 
@@ -43,11 +44,7 @@ def envelope_ok(envelope: str) -> bool:
     fast = envelope.startswith(('{"ok": true, ', '{"ok": false, ')) and envelope.endswith("}")
     if fast and envelope.count('"ok"') == 1:
         return envelope.startswith('{"ok": true, ')
-    try:
-        value = json.loads(envelope)
-    except ValueError:
-        return False
-    return isinstance(value, dict) and value.get("ok") is True
+    return Envelope.parse(envelope).ok
 
 
 def answer(

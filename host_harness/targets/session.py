@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from host_harness.config import ConfigError, resolve_store
+from host_harness.config import ConfigError, ProjectContext
+from host_harness.envelope import Envelope
 from host_harness.errors import GuestError
 from host_harness.project import GIVEN, Found
 from host_harness.store.pg.driver import PostgresError
@@ -36,6 +37,13 @@ class Session:
         self.scope: dict[str, Any] | None = None  # trusted scope, set by a command group before open()
         self.timeout_s: float | None = None  # the component's per-call deadline (default: the guest's)
         self.load_runtime: Callable[[Path], Runtime] = load_runtime  # the MCP server: in the background
+        self._context: ProjectContext | None = None
+
+    def context(self) -> ProjectContext:
+        """The invocation's project, its ``.gm/config.json`` and its store: made on first use, once."""
+        if self._context is None:
+            self._context = ProjectContext.load(self.found, self.store or None)
+        return self._context
 
     def open(self) -> BaseGuest:
         """Return the guest (native or wasm) over the project's services."""
@@ -49,8 +57,7 @@ class Session:
             from host_harness.services import HostServices
 
             try:
-                services = HostServices(self.project, scope=self.scope,
-                                        store=resolve_store(self.project, self.store or None))
+                services = HostServices(self.context(), scope=self.scope)
             except ConfigError as error:
                 raise click.ClickException(f"invalid configuration: {error}") from None
             try:
@@ -101,12 +108,12 @@ class Session:
     def dispatch(self, verb: str, body: dict[str, Any]) -> Any:
         """One verb; its ``data``, or a ``ClickException`` with the guest's error."""
         try:
-            envelope = json.loads(self.open().dispatch(verb, json.dumps(body, ensure_ascii=False)))
+            envelope = Envelope.parse(self.open().dispatch(verb, json.dumps(body, ensure_ascii=False)))
         except GuestError as error:
             raise click.ClickException(error.message) from None
-        if not envelope.get("ok"):
-            raise click.ClickException(str(envelope.get("error", "unknown error")))
-        return envelope.get("data")
+        if not envelope.ok:
+            raise click.ClickException(envelope.error)
+        return envelope.data
 
     def close(self) -> None:
         """Close the guest and every database."""

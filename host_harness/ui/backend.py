@@ -9,6 +9,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
+from host_harness.envelope import Envelope
 from host_harness.mcp.worker import GuestWorker
 from host_harness.services import HostServices, identity
 
@@ -46,10 +47,10 @@ class Backend:
 
     async def call(self, verb: str, body: dict[str, Any]) -> Any:
         """The verb's ``data``; :class:`UiError` with the guest's message when it fails."""
-        envelope = await self._turn(lambda: self.worker.dispatch(verb, body))
-        if not envelope.get("ok"):
-            raise UiError(str(envelope.get("error", "unknown error")))
-        return envelope.get("data")
+        envelope = Envelope.of(await self._turn(lambda: self.worker.dispatch(verb, body)))
+        if not envelope.ok:
+            raise UiError(envelope.error)
+        return envelope.data
 
     async def run(self, work: Callable[[HostServices], T]) -> T:
         """``work(services)`` on the worker's thread (between two guest calls, outside any transaction)."""

@@ -114,6 +114,7 @@ function memoryCard(memory) {
   if (memory.supersedes && memory.supersedes.length) links.push(h("span", {}, "supersedes ", memory.supersedes.join(", ")));
   if (memory.superseded_by) links.push(h("span", {}, "superseded by ", memory.superseded_by));
   card.append(
+    ...(memory.context ? [h("div", {class: "context", title: "the headings it sat under in the file it was imported from"}, memory.context)] : []),
     h("div", {class: "text"}, memory.text),
     h("div", {class: "meta"},
       h("span", {class: "id"}, memory.id),
