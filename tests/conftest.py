@@ -79,6 +79,11 @@ TIERS = {
     "packaging": "builds the wheel or the published artifact (not in `make check`)",
     "browser": "drives a real chromium (not in `make check`)",
 }
+SET_MARKS = {  # set on each item by pytest_collection_modifyitems; make check leaves them out too
+    "wasm": "the case on the built component, or a test loading it itself",
+    "postgresql": "the case on PostgreSQL + pgvector",
+    "process": "starts a process (helpers/processes.py)",
+}
 CACHE_KEY = pytest.StashKey[tuple[Path, bool]]()  # the run's compile cache, and whether it lasts
 CACHE_BEFORE = pytest.StashKey[str | None]()  # $RS_LEARN_CACHE_DIR as the run found it
 
@@ -86,9 +91,8 @@ CACHE_BEFORE = pytest.StashKey[str | None]()  # $RS_LEARN_CACHE_DIR as the run f
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "both_stores: run on the SQLite files and on PostgreSQL + pgvector")
     config.addinivalue_line("markers", "sqlite_only: about the SQLite files (opts out of both_stores)")
-    config.addinivalue_line("markers", "wasm: (set by the suite) the case on the built component")
-    config.addinivalue_line("markers", "postgresql: (set by the suite) the case on PostgreSQL + pgvector")
-    config.addinivalue_line("markers", "process: (set by the suite) starts a process (helpers/processes.py)")
+    for mark, what in SET_MARKS.items():
+        config.addinivalue_line("markers", f"{mark}: (set by the suite) {what}")
     for tier, what in TIERS.items():
         config.addinivalue_line("markers", f"{tier}: {what}")
     config.stash[CACHE_BEFORE] = os.environ.get(CACHE_ENV)

@@ -13,6 +13,7 @@ import json
 import pytest
 from envelopes import call, ok
 from gitstores import History
+from helpers.benchdata import jsonl
 from test_terms_versions import GOLDEN_V2, load
 
 from guest.memory.autorecall import CLOSE, HEADER, OPEN, neutralise
@@ -179,9 +180,7 @@ def test_a_git_merge_records_who_it_came_from(tmp_path, clock, guest_factory):
 
 
 def test_the_injection_dev_sets_hold_what_the_issue_asks():
-    from bench import injection_eval
-
-    attacks, notes = injection_eval.load("attacks"), injection_eval.load("notes")
+    attacks, notes = jsonl("injection_attacks.jsonl"), jsonl("injection_notes.jsonl")
     texts = [text for case in attacks for text in case["texts"]]
     assert len(texts) >= 150 and len(set(texts)) == len(texts)
     assert len({case["lang"] for case in attacks}) >= 5

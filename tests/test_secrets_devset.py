@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 from envelopes import ok
+from helpers.benchdata import jsonl
 
-from bench import secrets_eval
 from guest.generated.secrets import DROPPED, RULES
 from guest.screening import ruleset
 
-CASES = secrets_eval.load()
+CASES = jsonl("secrets_devset.jsonl")
 SECRETS = [c for c in CASES if c["secret_form"]]
 ORDINARY = [c for c in CASES if not c["secret_form"]]
 
