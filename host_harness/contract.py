@@ -85,6 +85,7 @@ def answer() -> dict[str, Any]:
 def field(verb: str, name: str) -> dict[str, Any]:
     """The spec of field ``name`` of ``verb``: type, description and, when they apply, range and default."""
     try:
-        return verbs()[verb]["fields"][name]
+        spec: dict[str, Any] = verbs()[verb]["fields"][name]
     except KeyError:
         raise KeyError(f"verbs.json has no field {name!r} of verb {verb!r}") from None
+    return spec

@@ -55,3 +55,12 @@ def test_a_verb_range_in_the_reference_is_the_guests():
     assert f"| `limit` | integer {limit['minimum']}..{limit['maximum']} |" in text  # the tool's
     command = text.split("### `rs-learn-host recall`", 1)[1].split("### ", 1)[0]
     assert f"[default: {limit['default']}; 1<=x<={limit['maximum']}]" in command  # the command's --limit
+
+
+def test_the_reference_does_not_depend_on_what_ran_before():
+    """A command run in this process caches its help option (``-h, --help``): the text stays the same."""
+    from click.testing import CliRunner
+
+    before = render()
+    assert CliRunner().invoke(cli, ["records", "update-item", "-h"]).exit_code == 0
+    assert render() == before and "-h, --help" in before

@@ -52,3 +52,22 @@ def test_names_takes_lists_of_strings_only(guest):
     assert bad == {"ok": False, "verb": "names",
                    "error": "validation: field 'skills' must be a list of strings"}
     assert not call(guest, "names", {"disciplines": [1]})["ok"]
+
+
+# The verb spec's ranges are the ones the guest enforces (issue 46): the bound passes, one past it is refused.
+# Not recall_search's limit: like the seed's Go, it saturates (a limit of -1 is the default, 99 is 20).
+RANGED = [("recall", "limit", {"query": "port"}), ("list_memories", "limit", {}),
+          ("query_records", "limit", {}), ("retrieve_memory", "maxTokens", {}),
+          ("create_todo", "priority", {"title": "t"}),
+          ("auto_recall", "budget_tokens", {"prompt": "which port?"}), ("session_start", "budget_tokens", {}),
+          ("capture_context", "budget_tokens", {})]
+
+
+def test_the_spec_ranges_are_the_guests(guest):
+    for verb, name, body in RANGED:
+        spec = contract.field(verb, name)
+        for value in (spec["minimum"], spec["maximum"]):
+            assert call(guest, verb, {**body, name: value})["ok"], (verb, name, value)
+        for value in (spec["minimum"] - 1, spec["maximum"] + 1):
+            refused = call(guest, verb, {**body, name: value})
+            assert not refused["ok"] and name in refused["error"], (verb, name, value, refused)

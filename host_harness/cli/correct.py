@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from host_harness.cli.spec import default_of, field_type
+from host_harness.cli.spec import default_of
 from host_harness.cli.structured_read import iso
 from host_harness.contract import section
 from host_harness.targets.session import Session, echo_json
@@ -73,7 +73,7 @@ def includes(values: tuple[str, ...]) -> list[str]:
 @click.option("-n", "--namespace", default="default", show_default=True, help="default or a discipline.")
 @click.option("-l", "--limit", type=click.IntRange(1, None), default=default_of("list_memories", "limit"),
               show_default=True, help="Show at most this many memories (pages of the guest's at most "
-              f"{field_type('list_memories', 'limit').max} are read in turn).")
+              f"{MAX_PAGE} are read in turn).")
 @click.option("--all", "everything", is_flag=True, help="Show every memory (ignores --limit).")
 @click.option("-q", "--query", help="Only memories whose text contains this (case-insensitive substring).")
 @click.option("--include", multiple=True, metavar=",".join(INCLUDE),

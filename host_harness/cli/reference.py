@@ -33,8 +33,9 @@ hand. `tests/test_cli_reference.py` fails when it is stale or when a command or 
 def commands(command: click.Command, path: tuple[str, ...],
              parent: click.Context | None = None) -> Iterator[tuple[tuple[str, ...], click.Context]]:
     """Each visible command under ``command`` (itself first), with its context, in name order."""
-    ctx = click.Context(portable(command), info_name=path[-1], parent=parent, terminal_width=WIDTH,
-                        max_content_width=WIDTH)
+    # the command's own settings (the CLI's -h), whether or not a command ran before in this process
+    settings = {**command.context_settings, "terminal_width": WIDTH, "max_content_width": WIDTH}
+    ctx = click.Context(portable(command), info_name=path[-1], parent=parent, **settings)
     yield path, ctx
     if isinstance(command, click.Group):
         for name in command.list_commands(ctx):

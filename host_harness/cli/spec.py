@@ -22,7 +22,8 @@ FC = TypeVar("FC", bound=Callable[..., object])
 UNSET: Any = object()
 
 
-def field_type(verb: str, name: str, low: float | None = None, high: float | None = None) -> click.ParamType:
+def field_type(verb: str, name: str, low: float | None = None,
+               high: float | None = None) -> click.ParamType[Any, Any]:
     """The click type of field ``name`` of ``verb``: its range or its choices (``low``/``high`` narrow it)."""
     spec = field(verb, name)
     if "enum" in spec:

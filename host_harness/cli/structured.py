@@ -15,11 +15,16 @@ from typing import Any
 
 import click
 
-from host_harness.cli.spec import field_help
-from host_harness.cli.structured_read import JSON_HELP, MARKS, READ_COMMANDS, summary, tree_lines
+from host_harness.cli.spec import field_help, field_type
+from host_harness.cli.structured_read import JSON_HELP, READ_COMMANDS, summary, tree_lines
+from host_harness.contract import field
 from host_harness.targets.session import Session, echo_json
 
 UPDATE_VERBS = {"cl": "update_checklist", "td": "update_todo", "nt": "update_session_note"}
+# Each kind's statuses, from the guest's verb spec (issue 46): "checklist: open|done|archived; ...".
+STATUS_HELP = "; ".join(
+    f"{verb.removeprefix('update_').replace('_', ' ')}: {'|'.join(field(verb, 'status')['enum'])}"
+    for verb in UPDATE_VERBS.values()) + "."
 
 
 def _scope_option(flag: str, env: str, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -243,9 +248,7 @@ def _update_body(values: dict[str, Any], tags: tuple[str, ...]) -> dict[str, Any
 @records.command("update")
 @click.argument("record_id")
 @click.option("--title", help=field_help("update_todo", "title"))
-@click.option(
-    "--status", help="checklist: open|done|archived; todo: pending|in_progress|done|cancelled|archived."
-)
+@click.option("--status", help=STATUS_HELP)
 @click.option("--tag", "tags", multiple=True, help="Replace the tags (repeat for more).")
 @click.option("--due", help="ISO-8601 date or date-time; none clears it.")
 @click.option("--priority", type=int, help=f"Todos: {field_help('update_todo', 'priority')}")
@@ -280,7 +283,7 @@ def update(session: Session, /, record_id: str, tags: tuple[str, ...], as_json: 
 @click.argument("checklist_id")
 @click.argument("item_id")
 @click.option("--title", help=field_help("update_checklist_item", "title"))
-@click.option("--status", type=click.Choice(sorted(MARKS)),
+@click.option("--status", type=field_type("update_checklist_item", "status"),
               help=field_help("update_checklist_item", "status"))
 @click.option("--parent", help="New parent item id; none moves it to the top level.")
 @click.option("--ordinal", type=int, help="Position among its siblings.")

@@ -93,7 +93,8 @@ def _options(args: list[str], at: int) -> HookOptions | None:
             value, rest = rest[1], rest[1:]
         values[name], rest = value, rest[1:]
     try:
-        given = int(values["--budget"]) if values.get("--budget") else None
+        text = values.get("--budget")
+        given = int(text) if text else None
         timeout = float(values["--timeout"] or protocol.DEFAULT_TIMEOUTS[command])
     except ValueError:
         return None

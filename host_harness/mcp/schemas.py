@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from host_harness.contract import verbs
-from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS, Schema
+from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS
+from host_harness.mcp.tools import Schema as Schema  # the server's name for it
 
 GUEST_KEYS = frozenset({"default", "maxBytes", "recursive"})  # the spec's keys that are not JSON Schema
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from host_harness.hooks.protocol import DEFAULT_BUDGET_TOKENS
+from host_harness.hooks.protocol import default_budget
 from host_harness.ui.backend import Backend
 
 PAGE = 200  # list_memories' largest page
@@ -47,12 +47,12 @@ def _at(memory: dict[str, Any]) -> int:
 
 async def next_start(backend: Backend) -> dict[str, Any]:
     """``{hooks: [{hook, verb, context, ...}], budget_tokens}``: what a session starting now is told."""
-    budget = DEFAULT_BUDGET_TOKENS
-    skills = await backend.call("session_start", {"budget_tokens": budget})
-    note = await backend.call("capture_context", {"source": "startup", "budget_tokens": budget})
-    return {"budget_tokens": budget, "hooks": [
+    start, context = default_budget("session-start"), default_budget("session-context")  # each hook's own
+    skills = await backend.call("session_start", {"budget_tokens": start})
+    note = await backend.call("capture_context", {"source": "startup", "budget_tokens": context})
+    return {"budget_tokens": start, "hooks": [
         {"hook": "session-start", "verb": "session_start", "context": skills["context"],
-         "shown": skills["shown"], "skills": len(skills["skills"])},
+         "shown": skills["shown"], "skills": len(skills["skills"]), "budget_tokens": start},
         {"hook": "session-context", "verb": "capture_context", "context": note["context"],
-         "note": note["note"]},
+         "note": note["note"], "budget_tokens": context},
     ]}

@@ -247,7 +247,7 @@ function run(entry) {
 async function sessionsPage() {
   const [kept, next] = [await api("api/captured"), await api("api/next-session")];
   if (!render({kept, next})) return;
-  const preview = h("section", {class: "next-session"}, h("h3", {}, `What the next session start injects (hooks' budget ${next.budget_tokens} tokens)`),
+  const preview = h("section", {class: "next-session"}, h("h3", {}, `What the next session start injects (hooks' budgets: ${next.hooks.map(x => `${x.hook} ${x.budget_tokens}`).join(", ")} tokens)`),
     ...next.hooks.map((hook) => h("article", {class: "card hook"}, h("div", {}, h("b", {}, `hook ${hook.hook}`), h("span", {class: "meta"}, ` (${hook.verb})`)),
       hook.context ? h("pre", {class: "block"}, hook.context) : empty("Nothing: this hook would inject nothing now."))));
   const sessions = kept.sessions.map((session) => h("section", {class: "session captured-session"},
