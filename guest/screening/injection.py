@@ -33,7 +33,7 @@ from __future__ import annotations
 import base64
 import re
 
-from guest.screening import confusables
+from guest.screening import confusables, ruleset
 
 TAGS = re.compile("[\U000e0000-\U000e007f]+")
 FLAG_TAGS = re.compile("\U0001f3f4[\U000e0061-\U000e007a]{2,8}\U000e007f")  # subdivision flags (England)
@@ -57,12 +57,14 @@ class Phrase:
     It is matched in the lower-cased text, or, when ``cased``, in the text as it is (``SYSTEM:``).
     """
 
-    __slots__ = ("cased", "marks", "pattern", "reason", "words")
+    __slots__ = ("cased", "marks", "negatable", "pattern", "reason", "words")
 
     def __init__(
-        self, reason: str, pattern: str, words: str, marks: tuple[str, ...] = (), cased: bool = False
+        self, reason: str, pattern: str, words: str, marks: tuple[str, ...] = (), cased: bool = False,
+        negatable: bool = False,
     ) -> None:
         self.reason = reason
+        self.negatable = negatable  # not a finding when its sentence forbids it ("never chmod 777")
         self.pattern = re.compile(pattern, re.ASCII)
         self.words = frozenset(words.split())
         self.marks = marks
@@ -154,7 +156,7 @@ PHRASES: tuple[Phrase, ...] = (
            "prompt message instructions instruction window above written istruzioni instrucciones "
            "systemanweisungen anweisungen"),
     Phrase("imitates a chat template or a system message",
-     r"<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|\[/?INST\]|<</?SYS>>"
+     r"<\|(?:im_start|im_end|system|assistant|user|endoftext)\|>|\[/?inst\]|<</?sys>>"
      r"|\[system\]|(?:#{2,}|-{3,}|={3,}|\[)\s*(?:end|begin)\s+of\s+(?:the\s+)?(?:user\s+)?(?:input|document|prompt"
      r"|conversation)\b"
      r"|(?:^|\n)\s*(?:system|assistant)\s*:\s*(?:you\b|the\s+user\b|ignore\b|new\s+instruction|grant\b|sure\b"
@@ -206,7 +208,7 @@ PHRASES: tuple[Phrase, ...] = (
            "python python3 perl ruby node php eval source exec pwsh powershell deno npx bunx dlx uvx pipx go "
            "bash sh"),
     Phrase("sends data or credentials away",
-     r"\b(?:curl|wget|http|https|xh|httpie)\b[^\n]{0,300}?(?:\s-d|\s--data[a-z-]*|\s-F|\s--form|\s-T"
+     r"\b(?:curl|wget|http|https|xh|httpie)\b[^\n]{0,300}?(?:\s-d|\s--data[a-z-]*|\s-f|\s--form|\s-t"
      r"|\s--upload-file|\s--post-file|\s--body-file)(?:=|\s+)[\"']?(?:[\w.-]+=)?@?[^\s\"']{0,200}?"
      + SENSITIVE
      + r"|\b(?:cat|base64|tar|zip|gzip|xxd|gpg|openssl|head|tail|type|get-content|gc)\b[^|\n]{0,200}?"
@@ -235,6 +237,261 @@ PHRASES: tuple[Phrase, ...] = (
      r"|credentials|tokens?|api\s+keys?|passwords?|chat\s+history)\b",
            "", ("![", "<img", "image", "img")),
 )
+
+# Issue 45 item 2: the second line for text whose origin is trusted (the agent's own memorize),
+# by the form of an attack rather than its words: our own frame and headings, chat roles and
+# tool-poisoning tags, claims of the user's consent, secrecy towards the user, obedience to "this
+# note", settings that switch a safeguard off, and secrets sent somewhere -- also in Dutch, Polish,
+# Turkish, Swedish, Ukrainian, German, French, Spanish, Portuguese and Italian.
+USER = (r"(?:user|developer|human|operator|person\s+(?:at\s+the\s+keyboard|you\s+are\s+helping)"
+        r"|maintainers?|reviewers?)(?!\w)")
+SENT = r"(?:[^.!?\n]|\.(?=\S))"  # a character of the same sentence (``sync.sh`` does not end it)
+USER_NOUNS = ("gebruiker", "uzytkownik", "użytkownik", "kullanıcı", "användare", "користувач", "benutzer",
+              "nutzer", "anwender", "utilisateur", "usuario", "usuário", "utilizador", "utente")
+TELL = (r"(?:vertel|zeg|m[oó]w|powiedz|informuj|s[öo]yle|ber[äa]tta|s[äa]g|кажи|скажи|повідом\S*"
+        r"|erz[äa]hl\w*|sag|dis|digas|cuentes|conte|diga|contes|dire|dica|informe?)")
+ONLY = (r"(?:alleen|tylko|sadece|bara|лише|тільки|nur(?:\s+noch)?|uniquement|seulement|solo|s[óo]lo|apenas"
+        r"|soltanto|only)")
+THIS_NOTE = (r"(?:deze|tej|bu|den\s+h[äa]r|цю|цей|diese|cette|esta|a\s+esta|questa|this|these)\s+(?:\S+\s+)?"
+             r"(?:notitie|notatk\w*|notu|not|anteckning\w*|нотатк\S*|записк\S*|notiz|note|nota|file|memory"
+             r"|message|notes)")
+SEND = (r"(?:send|post|upload|copy|attach|put|include|append|paste|forward|share|email|mail|push|rsync|scp"
+        r"|stuur|verstuur|plak|wy[sś]lij|prze[sś]lij|g[öo]nder|y[üu]kle|skicka|ladda\s+upp|надішли|відправ\S*"
+        r"|завантаж\S*|schick\w*|sende|lade\s+\S+\s+hoch|envoie|envoyer|t[ée]l[ée]verse|env[íi]a|sube|envie"
+        r"|invia|carica)")
+SECRET_THING = (SENSITIVE[:-1] + r"|\.ssh\b|~/\.config\b|docker\s+config\.json|private\s+key|\bid_\w+"
+                r"|\b(?:api|access|auth|deploy|npm|pypi|github|gh)[\s_]?(?:token|key)s?\b|\b[a-z_]*_token\b"
+                r"|\bthat\s+token\b|\bthe\s+token\b|\bos\.environ\b|\boutput\s+of\s+(?:env|printenv|set)\b"
+                r"|\bhome\s+directory\b|\.git/config\b)")
+PLACE = (r"(?:https?://|rsync://|ftp://|\S+@\d+\.\d+\.\d+\.\d+|\S+@[\w.-]+:|\bgist\b|\bpaste\s*bin\b|\bpaste"
+         r"\s+site\b"
+         r"|\bwebhook\b|\breadme\b|\bcommit\s+message\b|\bpr\s+description\b|\bpull\s+request\s+description\b"
+         r"|\bissue(?:\s+body)?\b|\bbug\s+report\b|\bpublic\s+tracker\b|\b(?:your|the)\s+(?:next\s+)?(?:resp"
+         r"onse|reply|answer)\b"
+         r"|\bthird\s+party\b|\bexternal\s+bucket\b|\bsupport\s+address\b|\bchat\b|\bcode\s+comment\b)")
+WITHOUT_ASKING = (r"(?:no\s+need\s+to\s+(?:confirm|ask)|without\s+(?:asking|confirmation|confirming|approval"
+                  r"|waiting\s+for\s+(?:approval|review))|sin\s+pedir\s+confirmaci\S*|sin\s+preguntar|onay\s"
+                  r"+beklemeden"
+                  r"|sormadan|bez\s+pytania|bez\s+potwierdzenia|zonder\s+(?:te\s+vragen|bevestiging)"
+                  r"|ohne\s+(?:zu\s+fragen|r[üu]ckfrage|best[äa]tigung)|sans\s+(?:demander|confirmation)"
+                  r"|sem\s+(?:pedir|perguntar|confirma\S*)|senza\s+(?:chiedere|conferma)|utan\s+att\s+fr[åa]"
+                  r"ga"
+                  r"|без\s+(?:запиту|підтвердження|питань))")
+STRUCTURE: tuple[Phrase, ...] = (
+    Phrase("imitates rs-learn's own notes",
+           r"#+\s*(?:recall\s+for\s+this\s+prompt|where\s+the\s+last\s+session\s+stopped|archived\s+before\s"
+           r"+compaction)"
+           r"|</?\s*rs-learn-notes\s*>",
+           "recall stopped archived", ("rs-learn-notes",)),
+    Phrase("imitates a chat template or a system message",
+           r"(?:^|\n)\s*#{1,6}\s*(?:system|(?:new\s+)?instructions?\s+(?:from|for)\s+(?:the\s+)?(?:user|assi"
+           r"stant|agent|ai|model"
+           r"|developer|maintainers?)|(?:assistant|agent|ai|developer)\s+(?:instructions?|message|override))"
+           r"\s*(?:\n|$)"
+           r"|(?:^|\n)\s*(?:user|human)\s*:[^\n]*\n(?:\s*\n)?\s*(?:assistant|ai|claude|gpt)\s*:"
+           r"|(?:^|\n)\s*(?:assistant|ai|claude|gpt)\s*:[^\n]*\n(?:\s*\n)?\s*(?:user|human)\s*:"
+           r"|\[\s*(?:system|admin|developer)\s+(?:note|message|notice|instruction)s?\s*\]"
+           r"|(?:^|\n)\s*system\s*:\s*(?:the|these|those|all|your)\s+(?:notes|instructions|rules)\b"
+           r"|(?:^|\n)\s*(?:instruction|maintainer|admin|administrator|owner)\s*:\s*[a-z]+",
+           "system instruction instructions instructions assistant agent ai developer message override user "
+           "human "
+           "admin maintainer administrator owner"),
+    Phrase("imitates a chat template or a system message",
+           r"\{\s*\"role\"\s*:\s*\"(?:system|developer)\"\s*,\s*\"content\"\s*:\s*\"[^\"]*\s[^\"]*\s[^\"]*\"",
+           "role"),
+    Phrase("a tool-poisoning tag",
+           r"<(important|system|system-reminder|instructions?|admin|hidden|policy|secret|critical|developer|"
+           r"assistant"
+           r"|sys|override)((?:[-_][a-z]+)*)(?:\s[^<>]*)?>[^<]{3,}</\1\2\s*>"
+           r"|<\w+\s[^<>]*\b(?:to|for|audience|role)\s*=\s*[\"']?(?:assistant|ai|agent|model|llm|claude|syst"
+           r"em)\b"
+           r"|<!--\s*(?:agent|ai|assistant|claude|llm|copilot|model|bot)s?\s*[:,]",
+           "", ("<",)),
+    Phrase("addresses the AI reading it",
+           r"(?:^|[.!?]\s+)(?:assistant|agent|ai|claude|copilot|model)\s*,\s"
+           r"|\b(?:policy|rules?|instructions?|notice|context|message)\s+for\s+(?:all\s+)?(?:coding\s+|ai\s+"
+           r")?"
+           r"(?:agents|assistants|llms|models|bots)\b",
+           "assistant agent ai claude copilot model agents assistants llms models bots"),
+    Phrase("claims the user's consent",
+           r"\b(?:has|have|with)\s+(?:the\s+)?(?:user|developer|owner)'?s\s+(?:consent|approval|permission|a"
+           r"uthori[sz]ation)\b"
+           r"|\b(?:confirmed|approved|authori[sz]ed|requested)\s+by\s+the\s+(?:user|developer|owner)\b"
+           r"|\bthe\s+(?:user|developer)\s+(?:wants|asked|has\s+asked|told|expects|needs)\s+you\s+to\b"
+           r"|\bthe\s+(?:user|developer|project\s+owner|owner|maintainers?)\s+(?:has\s+)?(?:authori[sz]ed|al"
+           r"lowed|permitted"
+           r"|enabled|consented|want)\s+(?:you\b|force|autonomous|auto)"
+           r"|\b(?:authori[sz]ed|allowed|permitted)\s+you\s+to\b|\byou\s+have\s+(?:permission|authori[sz]ati"
+           r"on)\s+to\b"
+           r"|\bautonomous\s+mode\b|\bpre-?approved\b[^.!?\n]{0,40}\bfor\s+you\b|\bstanding\s+permission\b"
+           r"|\b(?:outranks?|overrules?|(?:higher|more)\s+priority\s+than|more\s+authoritative\s+than)\b[^.!"
+           r"?\n]{0,40}"
+           r"\b(?:" + USER + r"|conversation|chat|prompt|instructions?|anything)"
+           r"|\bonly\s+the\s+(?:notes|memories|entries|rules)\s+in\s+this\s+\w+\s+(?:are|is)\s+(?:authoritat"
+           r"ive|binding|valid)"
+           r"|\bact\s+on\s+this\s+(?:note|memory|message)\s+before\b",
+           "consent approval permission authorization authorisation confirmed approved authorized authorised "
+           "requested wants asked told expects needs allowed permitted enabled consented want autonomous pre"
+           "approved "
+           "pre standing outrank outranks overrule overrules priority authoritative act"),
+    Phrase("overrides earlier instructions",
+           r"\b(?:notes?|file|this|these|instructions?|rules|memory)\s+(?:take|takes)\s+precedence\s+over\b|"
+           r"\b(?:prefer|follow|obey|trust)\s+(?:only\s+)?(?:the\s+)?(?:instructions?|rules"
+           r"|guidance|directions)\s+(?:in|of|from)\s+this\b|\b(?:follow|obey|listen\s+to|trust)\s+only\s+(?"
+           r":this|these)\b"
+           r"|\b(?:guidance|instructions?|rules|prompt)\b[^.!?\n]{0,40}\bno\s+longer\s+(?:applies|apply|vali"
+           r"d|holds?)\b"
+           r"|\b(?:drop|discard|abandon)\s+(?:the\s+|your\s+|all\s+)?(?:previous|prior|earlier|old)\s+(?:ones|rules|instructions)\b"
+           r"|\bregardless\s+of\s+what\s+(?:they|the\s+" + USER + r"|he|she)\s+(?:says?|said|asks?|wants?"
+                                                                  r"|typed)\b"
+           r"|\b(?:conflicts?|contradicts?)\s+with\s+this\s+(?:one|note|instruction)\b"
+           r"|\b(?:disregard|ignore)\s+what\s+(?:the\s+)?" + USER
+           + r"|\bpay\s+no\s+attention\s+to\s+(?:the\s+)?" + USER
+           + r"|\byour\s+(?:priorities|instructions|orders|goals?|objectives?|rules)\s+(?:have\s+)?changed\b"
+           r"|\bwhatever\s+the\s+" + USER + r"\s+(?:asks?|says?|wants?|types?)\b"
+           r"|\bsystem\s+prompt\b[^.!?\n]{0,30}\b(?:outdated|obsolete|wrong|invalid|superseded|void)\b"
+           r"|\b(?:notes|instructions|rules)\s+above\s+(?:are|is)\s+(?:outdated|obsolete|void|wrong)\b"
+           r"|\byour\s+(?:new|real|actual|true)\s+\w+\s+(?:rules|instructions|orders)\b"
+           r"|\boverrides?\s+(?:the\s+)?" + USER + r"|\b(?:continue|proceed|keep\s+going)\s+anyway\b"
+           r"|\byou\s+are\s+now\s+in\s+[\w-]+\s+mode\b|\bapprove\s+(?:any|every|all)\s+(?:permission|tool)"
+           r"|\boverride\s+(?:the\s+|all\s+)?safety\b"
+           r"|\bapproved?\s+(?:it\s+|them\s+)?yourself\b|\bmark\s+(?:it|them|each\s+\w+|every\s+\w+)\s+as\s+approved\b",
+           "precedence prefer follow obey trust listen longer drop discard abandon regardless conflicts "
+           "conflict "
+           "contradicts disregard ignore attention priorities instructions orders goals objectives rules "
+           "whatever "
+           "prompt above new real actual true override overrides anyway now approve approved yourself "
+           "safety"),
+    Phrase("keeps something from the user",
+           r"\b(?:do\s+not|don'?t|never|no\s+need\s+to|without)\s+(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?"
+           r"|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?|announc(?:e|ing)|say(?:ing)?\s+anything\s+to)\s+(?:\S+\s+){0,3}?"
+           r"(?:to\s+)?(?:the\s+)?" + USER
+           + r"|\b(?:keep|hide)\s+(?:this|it|that|the\s+fact\b[^.!?\n]{0,60}?)\s+(?:hidden\s+"
+             r"|secret\s+)?from\s+(?:the\s+)?(?:"
+           + USER + r"|final|your|them|anyone)"
+           r"|\b(?:leave|keep)\s+(?:it|this|that)\s+out\s+of\s+(?:your|the)\s+(?:\w+\s+)?(?:explanation|summary|report|reply"
+           r"|answer|response|message)"
+           r"|\b(?:omit|avoid\s+(?:bringing\s+up|mentioning)|do\s+not\s+(?:mention|surface|show|describe|reference)"
+           r"|don'?t\s+(?:mention|surface|show|describe|reference)|does\s+not\s+(?:mention|reference|show)|never\s+reveal)"
+           r"\b" + SENT + r"{0,60}\b(?:summary|report|reply|replies|answer|answers|explanation"
+                          r"|final\s+message|response|chat"
+           r"|what\s+you\s+ran|instructions|the\s+extra\s+\w+)\b"
+           r"|\b" + USER + r"\b[^.!?\n]{0,30}\b(?:must|should)\s+not\s+(?:learn|know|find\s+out|notice|see)\b"
+           r"|\bkeep\s+(?:the\s+)?" + USER + r"\s+(?:unaware|in\s+the\s+dark)\b|\b(?:does"
+                                             r"|do)\s+not\s+need\s+to\s+know\b"
+           r"|\bconfidential\s+between\s+you\b|\bwithout\s+announcing\b"
+           r"|\b(?:summary|report|reply|answer|response|explanation)\s+(?:must|should)\s+(?:leave\s+out|omit|skip|not\s+mention)\b"
+           r"|\bnobody\s+needs\s+to\s+(?:hear|know)\b|\bsay\s+nothing\s+(?:in|to|about)\b|\bdo\s+not\s+bring\s+(?:this|it|that)\s+up\b"
+           r"|\bdon'?t\s+bring\s+(?:this|it|that)\s+up\b|\b(?:never|don'?t|do\s+not)\s+let\s+(?:the\s+)?(?:\w+\s+)?"
+           + USER + r"\s+(?:see|know|notice|find\s+out)\b|\bif\s+(?:anyone|the\s+" + USER
+           + r")\s+asks\b[^.!?\n]{0,40}\bsay\s+only\b"
+           r"|\b(?:quietly|silently|secretly|covertly)\s+(?:add|install|run|send|upload|push|delete|remove|revert|disable"
+           r"|change|modify|create|commit|merge)\b"
+           r"|\b(?:reply|answer|summary|response|report)\s+(?:does|do|should|must)\s+not\s+(?:mention|reference|show|include)\b"
+           r"|\b(?:never|don'?t|do\s+not)\s+ask\s+(?:the\s+)?" + USER + r"\b[^.!?\n]{0,40}\b(?:destructive"
+                                                                        r"|delet\w*|drop\w*"
+           r"|force|migrations?|production)"
+           r"|\bpretend\s+(?:that\s+)?(?:the|it|this|everything)\b[^.!?\n]{0,30}\b(?:succeeded|worked|passed|normally)\b",
+           "tell telling inform informing mention mentioning reveal revealing notify alert warn announce "
+           "announcing "
+           "say saying keep hide leave omit avoid surface show describe reference must should need "
+           "confidential "
+           "pretend ask nobody nothing bring let anyone quietly silently secretly covertly leave"),
+    Phrase("keeps something from the user",
+           TELL + r"[^.!?\n]{0,30}(?:" + "|".join(USER_NOUNS) + r")|(?:" + "|".join(USER_NOUNS)
+           + r")\w*\s+" + TELL
+           + r"|(?:zeg|vertel)\s+het\s+niet|zonder\s+het\s+te\s+(?:melden|zeggen)|sans\s+le\s+(?:dire"
+             r"|signaler)"
+           r"|ohne\s+es\s+zu\s+(?:sagen|melden)|sin\s+(?:decirlo|avisar)|sem\s+(?:avisar|dizer)|senza\s+(?:dirlo|avvisare)"
+           r"|без\s+попередження|utan\s+att\s+s[äa]ga|bez\s+(?:informowania|m[óo]wienia|uprzedzenia)|s[öo]ylemeden"
+           r"|sessizce|po\s+cichu|tyst|стиха|непомітно|stillschweigend|en\s+silence|en\s+silencio|silenziosamente",
+           "", (*USER_NOUNS, "zeg het", "vertel het", "zonder het", "sans le", "ohne es", "sin decir",
+                "sin avisar", "sem avisar", "sem dizer", "senza dirlo", "senza avvisare", "без попер",
+                "utan att",
+                "bez inform", "bez mówienia", "bez mowienia", "bez uprzedz", "ylemeden", "sessizce",
+                "po cichu",
+                "tyst", "стиха", "непомітно", "stillschweigend", "en silenc", "silenziosamente")),
+    Phrase("overrides earlier instructions",
+           ONLY + r"\s+(?:\S+\s+){0,2}?" + THIS_NOTE
+           + r"|(?:negeer|vergeet|zignoruj|ignoruj|zapomnij|unut|ignorera|gl[öo]m|ігнору\S*|забудь"
+           r"|g[öo]rmezden\s+gel|yok\s+say"
+           r"|dikkate\s+alma|ignoriere|vergiss|ignora|ignorez|oublie|olvida|esque[çc]a|esquece|dimentica|ignore)"
+           r"[^.!?\n]{0,40}(?:instructies|instrukcj\w*|polece\w*|instruktioner|talimat\w*|інструкці\S*|вказівк\S*"
+           r"|anweisungen|istruzioni|instrucciones|instru\w+|consignes|regels|regler|zasady|kurallar\S*|правил\S*|regeln"
+           r"|r[èe]gles|reglas|regras|regole|isteklerini|wytyczn\S*)"
+           r"|(?:talimat\w*|instructies|instrukcj\w*|polece\w*|instruktioner|інструкці\S*)[^.!?\n]{0,30}"
+           r"(?:yok\s+say|g[öo]rmezden\s+gel|negeer|zignoruj|ignorera|ігнору)",
+           "alleen tylko sadece bara nur uniquement seulement solo apenas soltanto only negeer zignoruj "
+           "ignorera yok ignoriere ignora ignorez ignore vergeet ignoruj zapomnij unut glm vergiss oublie "
+           "olvida esquece dimentica dikkate",
+           ("лише", "тільки", "ігнор", "sólo", "görmezden", "talimat", "забудь", "glöm", "esqueça")),
+    Phrase("switches off a safeguard",
+           r"\bgit_ssl_no_verify\s*=\s*(?:1|true)\b|\bnode_tls_reject_unauthorized\s*=\s*0\b"
+           r"|--disable-signature-checks?\b|\bsslverify\s*=?\s*false\b|\bstrict-ssl\s*=?\s*false\b"
+           r"|\bchmod\s+(?:-r\s+)?(?:0?777|a\+rwx)\b|\bufw\s+disable\b|\bsetenforce\s+0\b"
+           r"|\bcredential\.helper\s+store\b|\bauthorized_keys\b|--no-preserve-root\b"
+           r"|\brm\s+-rf\s+(?:/|~/?)(?:\s|$)|\bgit\s+push\s+(?:\S+\s+)*?(?:--force|-f)(?!-)\s+(?:\S+\s+)?(?:main|master)\b"
+           r"|--force(?![-\w])[^.\n]{0,30}\b(?:main|master)\b|\bpush\s+(?:with\s+)?--force\s+to\s+(?:the\s+)?protected"
+           r"|\b(?:disable|turn\s+off|remove)\s+(?:the\s+)?branch\s+protection\b|--no-verify\b"
+           r"|\bcontinue-on-error\s*:\s*true\b|\b(?:delete|deleting|remove)\s+(?:the\s+)?(?:audit\s+logs?"
+           r"|failing\s+tests?)|\"?rejectunauthorized\"?\s*:\s*false\b|\bverify\s*=\s*false\b"
+           r"|\bcore\.hookspath\s+/dev/null\b|\b(?:disable|turn\s+off|bypass|skip)\s+(?:the\s+)?(?:secret|security"
+           r"|virus|malware)\s+(?:scanner|scanning|scans?|checks?)\b",
+           "verify unauthorized signature sslverify ssl chmod ufw setenforce helper authorized preserve rf "
+           "protection audit failing rejectunauthorized hookspath scanner scanning virus malware",
+           ("--force", "continue-on-error"), negatable=True),
+    Phrase("switches off a safeguard",  # deletes failing tests instead of fixing the code
+           r"(?:verwijder|usu[nń]|sil|ta\s+bort|видаля\S*|видали|l[öo]sche|supprime|elimina|apague|exclua|cancella"
+           r"|delete)\s+(?:\S+\s+){0,2}?(?:tests?|testy|testleri|tester|тести|pruebas|testes)(?!\w)[^.!?\n]{0,60}"
+           r"(?:in\s+plaats\s+van|zamiast|yerine|i\s+st[äa]llet\s+f[öo]r|замість|statt|au\s+lieu\s+de|en\s+lugar\s+de"
+           r"|em\s+vez\s+de|invece\s+di|instead\s+of|rather\s+than)|\bdelete\s+it\s+rather\s+than\s+fix",
+           "", ("instead of", "rather than", "in plaats van", "zamiast", "yerine", "stället", "замість",
+                "statt",
+                "au lieu", "en lugar", "em vez", "invece"), negatable=True),
+    Phrase("switches off a safeguard",  # prints a secret file, runs a download unchecked
+           r"\b(?:print|printing|show|showing|output|echo|display)\w*\s+(?:out\s+)?(?:the\s+)?contents?\s+of\s+\S*"
+           + SENSITIVE
+           + r"|\b(?:run|install|execute|download)\w*\b[^.!?\n]{0,60}https?://[^\s]+[^.!?\n]{0,30}\bwithout\s+"
+           r"(?:checking|verifying|reviewing|inspecting|reading)\b",
+           "", ("contents of", "content of", "without check", "without verif", "without review",
+                "without inspect",
+                "without read"), negatable=True),
+    Phrase("switches off a safeguard",  # publishes, pushes or merges without asking
+           r"(?:publish|push|merge|deploy|delete|release|--force|pull\s+requests?)\b[^.!?\n]{0,80}"
+           + WITHOUT_ASKING
+           + r"|" + WITHOUT_ASKING + r"[^.!?\n]{0,80}(?:publish|push|merge|deploy|delete|release|--force)",
+           "", ("need to confirm", "need to ask", "without ask", "without confirm", "without approval",
+                "without waiting", "sin pedir", "sin preguntar", "onay bek", "sormadan", "bez pyt",
+                "bez potw",
+                "zonder te", "zonder bev", "ohne zu", "ohne rü", "ohne ru", "ohne best", "sans dem",
+                "sans conf",
+                "sem ped", "sem perg", "sem conf", "senza chie", "senza conf", "utan att fr", "без запит",
+                "без підтв", "без пит"), negatable=True),
+    Phrase("switches off a safeguard",  # skips review and merges
+           r"(?:skip\w*\s+(?:the\s+)?(?:code\s+)?review\w*|hoppa\s+[öo]ver\s+granskning\w*|sla\s+(?:de\s+)?review"
+           r"\s+over|[üu]berspring\w*\s+(?:das\s+)?review|omite\s+la\s+revisi\S+|pule\s+a\s+revis\S+"
+           r"|salta\s+la\s+revisione|pomi\S+\s+przegl\S+|incelemeyi\s+atla|пропусти\s+перевірку)[^.!?\n]{0,40}"
+           r"(?:merge|push|approve|sl[åa]\s+ihop|scal|fusiona|mescla|unisci|zusammenf|birle[sş]tir|об.єднай|main)",
+           "", ("review", "granskning", "revisi", "przegl", "inceleme", "перевірк"), negatable=True),
+    Phrase("sends data or credentials away",
+           r"\b(?:dig|nslookup|host|ping)\s+[^\n]{0,20}\$\(\s*(?:cat|base64|env|printenv)\b"
+           r"|\b(?:printenv|env)\b[^\n]{0,20}\b(?:into|to|\|)\s*(?:curl|wget|nc)\b"
+           r"|\bos\.environ\b[^\n]{0,120}(?:https?://|\burlopen|\brequests\.(?:get|post)|\bfetch\()"
+           r"|\b(?:urlopen|requests\.(?:get|post)|fetch)\b[^\n]{0,120}\bos\.environ\b"
+           r"|\b(?:tar|zip)\b[^\n|]{0,40}(?:~/?\S*|home\s+directory)[^\n]{0,60}(?:\||\bscp\b|\brsync\b|\bcurl\b)"
+           r"|\bexport\s+the\s+environment\s+to\b",
+           "dig nslookup host ping printenv env environ urlopen requests fetch tar zip export",
+           negatable=True),
+)
+SEND_SECRET = re.compile(
+    r"(?:" + SEND + r")\b[^!?\n]{0,120}?" + SECRET_THING + r"[^!?\n]{0,120}?" + PLACE
+    + r"|" + SECRET_THING + r"[^!?\n]{0,120}?(?:" + SEND + r")\b[^!?\n]{0,80}?" + PLACE
+    + r"|" + SECRET_THING + r"[^!?\n]{0,60}?" + PLACE + r"[^!?\n]{0,60}?(?:" + SEND + r")",
+)
+NOT_BEFORE = re.compile(r"\b(?:never|not|don'?t|do\s+not|avoid|no\s+longer|instead\s+of|rather\s+than|stop"
+                        r"|removed"
+                        r"|nie|niet|nicht|ne|no|não|non|inte|не)\b[^.!?;\n]*$", re.ASCII)
+
 
 DOWNLOADS = re.compile(
     r"\b(?:curl|wget)\b[^\n|;&]{0,300}?(?:\s-o\s*|\s--output[=\s]\s*|\s-O\s+|\s--output-document[=\s]\s*|>\s*)"
@@ -289,8 +546,12 @@ def reason(text: str) -> str | None:
     return _encoded(text)
 
 
-def instruction(text: str) -> str | None:
-    """The reason of the first instruction phrase in a normalised text, or ``None``."""
+def instruction(text: str, structure: bool = True) -> str | None:
+    """The reason of the first instruction phrase in a normalised text, or ``None``.
+
+    ``structure``: also the forms of :data:`STRUCTURE` and :data:`SEND_SECRET` (not in decoded
+    text: a rot13 reading of every note would double their cost, issue 45).
+    """
     lowered = text.lower()
     words = set(WORDS.findall(lowered))
     for phrase in PHRASES:
@@ -298,7 +559,29 @@ def instruction(text: str) -> str | None:
             continue
         if phrase.pattern.search(text if phrase.cased else lowered):
             return phrase.reason
+    if not structure:
+        return None
+    marks = set(_STRUCTURE_MARKS.findall(lowered))
+    for phrase in STRUCTURE:
+        if phrase.words.isdisjoint(words) and marks.isdisjoint(phrase.marks):
+            continue
+        for match in phrase.pattern.finditer(lowered):
+            if not (phrase.negatable and NOT_BEFORE.search(lowered, 0, match.start())):
+                return phrase.reason
+    somewhere = "://" in lowered or "@" in lowered or not words.isdisjoint(_PLACE_WORDS)
+    if somewhere and _SECRET_GATE.search(lowered) and any(
+            not NOT_BEFORE.search(lowered, 0, m.start()) for m in SEND_SECRET.finditer(lowered)):
+        return "sends data or credentials away"
     return None
+
+
+# every mark of STRUCTURE in one pattern, a trie (one branch tried per character, not one per mark)
+_STRUCTURE_MARKS = re.compile(ruleset.trie(sorted({m for phrase in STRUCTURE for m in phrase.marks})))
+_SECRET_GATE = re.compile(r"\.env|\.aws|credential|id_|\.ssh|\.netrc|\.npmrc|\.pypirc|\.git|\.kube|\.docker"
+                          r"|docker|passwd|shadow|secret|\.pgpass|history|keychain|\.config|key|token|environ|output\s+of"
+                          r"|home\s+directory", re.ASCII)  # one of SECRET_THING's literals, found in C
+_PLACE_WORDS = frozenset("gist paste webhook readme commit pr pull issue bug public response reply answer "
+                         "third external support chat".split())
 
 
 def _normal(text: str) -> str:
@@ -345,7 +628,7 @@ def _encoded(text: str) -> str | None:
     if any(word in squeezed and word not in lowered for word in SPACED_WORDS):
         decoded.append(("spaced letters", SPACED.sub(lambda m: m.group().replace(" ", ""), text)))
     for encoding, plain in decoded:
-        found = instruction(_normal(plain)) if plain else None
+        found = instruction(_normal(plain), structure=False) if plain else None
         if found is not None:
             return f"{found} (hidden in {encoding})"
     return None

@@ -43,7 +43,7 @@ _ESCAPED = re.compile(r"%[0-9a-f]{2}", _FLAGS)
 Trie = dict[str, "Trie"]
 
 
-def _trie(words: list[str]) -> str:
+def trie(words: list[str]) -> str:
     """One pattern matching any of ``words``, longest first at each branch, as a trie."""
     tree: Trie = {}
     for word in words:
@@ -80,10 +80,10 @@ class Prefilter:
         self.words = tuple(sorted(set(words)))
         lettered = [w for w in self.words if "a" <= w[0] <= "z"]
         anywhere = [w for w in self.words if not "a" <= w[0] <= "z"]
-        self.pattern = re.compile("[^a-z](?=(" + _trie(lettered) + "))", _FLAGS)
+        self.pattern = re.compile("[^a-z](?=(" + trie(lettered) + "))", _FLAGS)
         # consuming (a pattern that starts with a lookahead is tried at every character); the next
         # search starts one character on, so one word's match never hides another's start
-        self.anywhere = re.compile(_trie(anywhere) if anywhere else "(?!)", _FLAGS)
+        self.anywhere = re.compile(trie(anywhere) if anywhere else "(?!)", _FLAGS)
         self.inside = {w: frozenset(v for v in self.words if v in w) for w in self.words}
 
     def present(self, lowered: str) -> set[str]:
