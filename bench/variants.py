@@ -65,6 +65,18 @@ VARIANTS: tuple[Variant, ...] = (
                                          "keyword_weight": 0.5}),
     Variant("background .65/.35", options={"scaling": "background", "vector_weight": 0.65,
                                            "keyword_weight": 0.35}),
+    # issue 47 item 1: the calibrated scaling with a heavier keyword channel, its share square-rooted
+    Variant("background .15/.85", options={"scaling": "background", "vector_weight": 0.15,
+                                           "keyword_weight": 0.85}),
+    Variant("background .1/.9", options={"scaling": "background", "vector_weight": 0.1,
+                                         "keyword_weight": 0.9}),
+    Variant("background sqrt .25/.75", options={"scaling": "background", "keyword_power": 0.5}),
+    Variant("background sqrt .15/.85", options={"scaling": "background", "keyword_power": 0.5,
+                                                "vector_weight": 0.15, "keyword_weight": 0.85}),
+    # issue 47 item 3: a question asking for several spread over sittings (guest/memory/spread.py)
+    Variant("spread .5", options={"spread_factor": 0.5}),
+    Variant("spread .7", options={"spread_factor": 0.7}),
+    Variant("spread .5 always", options={"spread_factor": 0.5, "spread_always": True}),
     # issue 35 item 5, each hook change turned off, and the weak tail's floor
     Variant("hook: inline code dropped", patch={"guest.memory.autorecall:INLINE_CODE_CHARS": -1}),
     Variant("hook: one-letter evidence", patch={"guest.memory.relevance:MIN_TERM_CHARS": 1}),

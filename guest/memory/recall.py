@@ -32,7 +32,7 @@ from guest.host import WARN, Host, bucket
 from guest.index import keywords, postings, topk
 from guest.index.pending import Pending
 from guest.index.postings import PostingsCache
-from guest.memory import freshness, lookup, origin, rules
+from guest.memory import freshness, lookup, origin, rules, spread
 from guest.memory.channels import MIN_COSINE as VECTOR_FLOOR
 from guest.memory.channels import NONE, Channels, evident, f32
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
@@ -85,6 +85,10 @@ class RecallOptions:
     time_weight: float = 0.5  # lift of a memory from the window of days the query names (hybrid)
     as_of: int | None = None  # the time relative dates and recency are read from (epoch ms; None: now)
     scaling: str = "pool"  # "pool": min-max over the candidates; "background": against each store's
+    keyword_power: float = 1.0  # "background": the keyword share of the query's idf mass to this power
+    spread_factor: float = 1.0  # a question asking for several (:mod:`guest.memory.spread`): demotion per
+    spread_window_ms: int = 3_600_000  # ... better memory given out within this time of a candidate
+    spread_always: bool = False  # spread every question, not only those asking for several (measuring)
 
 
 def recall(
@@ -169,6 +173,7 @@ class _Channels:
     def __init__(self, host: Host, embedder: StaticEmbedder, query: str, namespaces: list[str],
                  options: RecallOptions, cache: PostingsCache | None) -> None:
         self.host, self.embedder, self.options, self.cache = host, embedder, options, cache
+        self.query = query
         self.weights = (options.vector_weight, options.keyword_weight)
         self.head = options.candidates
         self.vector = embedder.embed(query) if options.mode != "keyword" else []
@@ -213,7 +218,8 @@ class _Channels:
         mass = {namespace: topk.idf_mass(self.host, bucket(namespace, "terms"), self.terms[namespace],
                                          stats.docs, listed)
                 for namespace, stats, listed in self.stores if self.terms[namespace]}
-        knorm = {doc: min(1.0, score / mass[doc[0]]) if mass.get(doc[0], 0.0) > 0.0 else 0.0
+        power = self.options.keyword_power
+        knorm = {doc: min(1.0, score / mass[doc[0]]) ** power if mass.get(doc[0], 0.0) > 0.0 else 0.0
                  for doc, score in self.words}
         vnorm = {key: max(0.0, min(1.0, (score - self.background[key[0]]) / (1.0 - self.background[key[0]])))
                  for key, score in self.vectors}
@@ -294,10 +300,20 @@ def _best(
     if options.recency_weight:
         ranked = _recency(host, fusion, list(ranked), options, boosts)
     floor = options.min_cosine
-    evidenced = ((key, score) for key, score in ranked
-                 if evident(fusion.matches(key), fusion.cosines.get(key, 0.0), floor))
+    evidenced: Iterable[tuple[Key, float]] = (
+        (key, score) for key, score in ranked
+        if evident(fusion.matches(key), fusion.cosines.get(key, 0.0), floor))
+    if options.spread_factor < 1.0 and (options.spread_always or spread.asks_several(lists.query)):
+        evidenced = spread.spread(evidenced, lambda key: _time(fusion, key), options.spread_factor,
+                                  options.spread_window_ms)
     tail = (candidate for candidate in lists.tail(fusion))  # read only if the head falls short
     return _groups(host, embedder, fusion, itertools.chain(evidenced, tail), limit, options, exclude), boosts
+
+
+def _time(fusion: Fusion, key: Key) -> int | None:
+    """When candidate ``key`` was memorized (None: no record)."""
+    memory = fusion.memory(key)
+    return memory.ts if memory is not None else None
 
 
 def _recency(
