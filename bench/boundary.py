@@ -76,7 +76,7 @@ class Counted(HostServices):
         """Counted ``host-kv-get`` of many keys: one crossing."""
         started, self.batch = time.perf_counter(), True
         try:
-            values = super().kv_get_many(ns, keys)
+            values = self.read_many(ns, keys)
         finally:
             self.batch = False
         self._count(started, len(ns) + sum(len(k) for k in keys) + sum(len(v or b"") for v in values))

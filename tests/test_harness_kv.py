@@ -315,3 +315,16 @@ def test_an_absent_read_then_our_own_first_write_goes_on(kv: SqliteKV, db: Path)
     assert kv.put("meta", "stats", b"1") is True  # nobody else created it: nothing is stale
     kv.commit()
     assert kv.get("meta", "stats") == b"1"
+
+
+def test_get_many_answers_what_get_answers_key_by_key(tmp_path: Path) -> None:
+    kv = SqliteKV(tmp_path / "kv.db")
+    for n in range(0, 1200, 2):
+        kv.put("ns", f"k{n}", f"v{n}".encode())
+    kv.put("other", "k1", b"elsewhere")
+    keys = [f"k{n}" for n in range(1200)] + ["k4", "k1", "missing"]  # past one statement's chunk, repeats
+    assert kv.get_many("ns", keys) == [kv.get("ns", key) for key in keys]
+    assert kv.get_many("ns", ["k1", "k2"]) == [None, b"v2"]
+    assert SqliteKV(tmp_path / "none.db").get_many("ns", ["a", "b"]) == [None, None]
+    with pytest.raises(StoreError):
+        kv.get_many("ns", ["ok", ""])
