@@ -103,7 +103,7 @@ def guest_targets(path: Path) -> set[str]:
 def allowed_targets(rel: Path) -> set[str] | None:
     """The top-level guest names (kernel modules, packages) a module may import; ``None``: any."""
     top = rel.parts[0].removesuffix(".py")
-    if top in ("engine", "app", "contract"):  # contract: describe reads every capability's limits
+    if top in ("engine", "app", "contract", "spec"):  # contract, spec: describe reads every verb's limits
         return None
     if top in KERNEL or top == "__init__":
         return KERNEL
@@ -123,6 +123,6 @@ def test_imports_only_go_down(path):
 
 def test_no_prefix_named_modules_at_the_top():
     tops = sorted(p.stem for p in GUEST.glob("*.py"))
-    assert tops == ["__init__", "app", "contract", "engine", "errors", "host", "requests", "verbs"]
+    assert tops == ["__init__", "app", "contract", "engine", "errors", "host", "requests", "spec", "verbs"]
     packages = {p.name for p in GUEST.iterdir() if (p / "__init__.py").exists()}
     assert packages == CAPABILITIES | set(TEXT)
