@@ -62,6 +62,17 @@ def find(start: Path) -> Found:
     return Found(start, WORKING_DIRECTORY)
 
 
+def find_from(start: Path, known_start: Path, known: Found | None) -> Found:
+    """The project of ``start``: ``known`` (found from ``known_start`` already) when it is the same folder.
+
+    A hook's event names its ``cwd``; the entry point looked from where the command started. When both
+    are one folder the project is located once.
+    """
+    if known is not None and os.path.abspath(start) == os.path.abspath(known_start):
+        return known
+    return find(start)
+
+
 def shared_root(folder: Path) -> Path | None:
     """The main work tree of the repository whose linked work tree's root is ``folder``; else ``None``.
 

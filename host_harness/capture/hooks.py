@@ -39,7 +39,7 @@ from host_harness.hooks.protocol import (
     note_project,
     read_event,
 )
-from host_harness.project import Found, find
+from host_harness.project import Found, find, find_from
 
 LOG = (".gm", "logs", "capture.log")
 
@@ -134,8 +134,7 @@ def hand_off(command: str, fallback: Path, wasm: Path, found: Found | None = Non
         start = Path(cwd) if cwd is not None else fallback
         if not start.is_dir():
             raise Skip(f"project directory {str(start)!r} does not exist")
-        same = os.path.abspath(start) == os.path.abspath(fallback)
-        project = near.root if same else find(start).root
+        project = find_from(start, fallback, near).root
         note_project(project)
         why = capture_event(incoming, project, start, wasm, command)
     except (Skip, ConfigError, OSError) as error:

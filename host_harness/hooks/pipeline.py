@@ -90,7 +90,7 @@ from host_harness.hooks.protocol import (
     read_event,
     read_prompt_event,
 )
-from host_harness.project import Found, find, find_project
+from host_harness.project import Found, find, find_from, find_project
 
 
 def answer(kind: type[Hook], options: HookOptions, wasm: Path | None = None, native: bool = False,
@@ -274,8 +274,7 @@ class Hook:
         self.project = None
         if not start.is_dir():
             raise Skip(f"project directory {str(start)!r} does not exist")
-        same = os.path.abspath(start) == os.path.abspath(fallback)  # the event's cwd is ours: located once
-        found = near if same and near is not None else find(start)
+        found = find_from(start, fallback, near)
         self.project = found.root
         self.context = ProjectContext.load(found)  # .gm/config.json read once for the whole run
         note_project(self.project)
