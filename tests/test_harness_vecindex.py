@@ -12,6 +12,7 @@ import os
 import shutil
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -186,6 +187,46 @@ def test_writers_keep_the_index_current_through_the_delta(db: Path, policy: Inde
         reader.close()
     head = IndexDir(policy, db, NS, DIM).head()
     assert head is not None and head["records"] < 30, "the delta was folded into a new base"
+
+
+def test_a_reader_s_rebuild_never_replaces_a_committing_writer_s_head(db: Path, policy: IndexPolicy):
+    """The writer appends just before ``COMMIT``, which waits for a reader still at the old digest.
+
+    That reader misses (the head is already ahead of it) and rebuilds: were the writer's lock gone by
+    then, it would install the old digest over the new head, and every later process would rebuild.
+    """
+    rng, items, query = indexed(db, policy, 50, seed=8)
+    index = IndexDir(policy, db, NS, DIM)
+    before = index.head()
+    assert before is not None
+    reader = Process(db, policy)
+    reader.kv.write_lock = False  # a read-only call (recall, a hook)
+    assert reader.kv.get(NS, "k000") == items["k000"]  # its read transaction: a shared lock
+    added = {"new": vec(rng)}
+
+    def write() -> None:
+        other = Process(db, policy)
+        other.put(added)
+        other.close()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    deadline = time.monotonic() + 60
+    while (head := index.head()) is None or head["digest"] == before["digest"]:
+        assert time.monotonic() < deadline, "the writer never appended"
+        time.sleep(0.01)
+    assert writer.is_alive(), "the writer's COMMIT waits for the reader"
+    hits = [key for key, _ in reader.index.search(NS, query.tolist(), 10)]
+    assert hits == reference(items, query, 10), "the reader answers at the digest it reads"
+    reader.kv.commit()
+    writer.join(60)
+    assert not writer.is_alive()
+    head = index.head()
+    assert head is not None and head["digest"] == digest.compute(sqlite3.connect(db), NS).hex() and head["records"] == 1
+    fresh = Process(db, policy, may_scan=False)  # opens the head: never rebuilds
+    assert fresh.search(query, 10) == reference(items | added, query, 10)
+    fresh.close()
+    reader.close()
 
 
 def test_a_call_sees_its_own_writes_and_a_rollback_forgets_them(db: Path, policy: IndexPolicy):

@@ -94,6 +94,9 @@ class KVListener(Protocol):
     def committing(self, digests: dict[str, tuple[Digest | None, Digest]]) -> None:
         """The open transaction is about to commit, with these digests (before, after) of its namespaces."""
 
+    def committed(self) -> None:
+        """The commit that ``committing`` announced is over, done or failed."""
+
 
 def check_name(value: str, what: str) -> None:
     """Namespaces and keys are non-empty UTF-8 strings without NUL."""
@@ -322,10 +325,14 @@ class SqliteKV:
                 if self._dirty and not self._swept:
                     self._sweep()
                 changed = self._digests.flush(conn)
-                if changed:
+                try:
+                    if changed:
+                        for listener in self.listeners:
+                            listener.committing(changed)
+                    self._wait(conn, "COMMIT")
+                finally:
                     for listener in self.listeners:
-                        listener.committing(changed)
-                self._wait(conn, "COMMIT")
+                        listener.committed()
             else:
                 conn.execute("COMMIT")  # a read transaction: releases the shared lock, never waits
         if self._queue is not None:

@@ -243,10 +243,17 @@ class IndexDir:
                 self._install(base, digest)
         return Snapshot(digest, base, self.dim, {})
 
-    def append(self, before: Digest | None, after: Digest, changes: dict[str, bytes]) -> None:
-        """Add a transaction's ``changes`` if the head is at ``before``; fold a long delta into a new base."""
-        with self.lock(wait=True) as locked:
-            head = self.head() if locked else None
+    def append(self, before: Digest | None, after: Digest, changes: dict[str, bytes],
+               held: contextlib.ExitStack) -> None:
+        """Add a transaction's ``changes`` if the head is at ``before``; fold a long delta into a new base.
+
+        The lock stays in ``held`` until the store's ``COMMIT`` is over. Between this append and that
+        commit the head is ahead of what every reader sees: a reader that missed and rebuilt at the old
+        digest would otherwise install its base over this head, and the index would then be stale for
+        every later process until the next rebuild.
+        """
+        if held.enter_context(self.lock(wait=True)):
+            head = self.head()
             if head is None or before is None or head.get("digest") != before.hex():
                 return
             ident, length, records = str(head["base"]), int(head["delta"]), encode_delta(changes)

@@ -21,7 +21,9 @@ Staying in sync (the index is a :class:`host_harness.kv.KVListener`):
 * puts inside the open transaction update the scanned matrices in place and are
   overlaid on the persisted snapshot, so a call sees its own writes;
 * just before a commit the persisted indexes get the transaction's changes
-  (``committing``); a rollback drops what the transaction had changed;
+  (``committing``), and keep their locks until the commit is over (``committed``), so that
+  no reader installs a rebuild at the old digest over them; a rollback drops what the
+  transaction had changed;
 * another connection's commit shows up as a new ``PRAGMA data_version`` (scanned
   matrices are dropped) or a new digest (the persisted snapshot is reopened);
 * reopening the connection drops everything.
@@ -34,6 +36,7 @@ break by key ascending (Python ``str`` order = UTF-8 byte order).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Sequence
 
@@ -57,6 +60,7 @@ class VectorIndex:
         self.unscanned: dict[tuple[str, int], int] = {}  # misses too big to scan now (policy.scan_max): size
         self.note: Callable[[str], None] = log.warning  # where a search answered without vectors says so
         self._version: int | None = None
+        self._held = contextlib.ExitStack()  # index locks kept from ``committing`` to ``committed``
         kv.listeners.append(self)
 
     def search(self, ns: str, query: Sequence[float], k: int) -> list[tuple[str, float]]:
@@ -137,8 +141,12 @@ class VectorIndex:
                 if snap_ns == ns and before is not None and snapshot.digest == before:
                     snapshot.apply(changes, after)
             for dim in IndexDir.dims(self.policy, self.kv.path, ns):
-                IndexDir(self.policy, self.kv.path, ns, dim).append(before, after, changes)
+                IndexDir(self.policy, self.kv.path, ns, dim).append(before, after, changes, self._held)
         self.pending.clear()
+
+    def committed(self) -> None:
+        """The commit is over (done or failed): release the index locks ``committing`` kept."""
+        self._held.close()
 
     def rolled_back(self, namespaces: set[str]) -> None:
         """Forget the tables and overlays the rolled-back transaction had changed."""
