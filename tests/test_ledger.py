@@ -349,6 +349,36 @@ def test_session_files_are_bounded_and_expire(tmp_path: Path, monkeypatch: pytes
     assert sorted(p.name for p in folder.iterdir()) == files(6, 7)
 
 
+def test_concurrent_changes_to_one_session_all_stay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """D250: the two SessionStart hooks and a prompt's run may rewrite one session's file at once."""
+    monkeypatch.setattr(sessions, "LOCK_WAIT_S", 120.0)  # a loaded machine: the lock, not its budget
+    (tmp_path / ".gm").mkdir()
+    sessions.update(tmp_path, "s", lambda state: state.add(["old"]))
+    start = threading.Barrier(4)
+
+    def injector(n: int) -> None:
+        start.wait()
+        for i in range(40):
+            sessions.update(tmp_path, "s", lambda state, i=i: state.add([f"mem-{n}-{i}"]))
+
+    def starter() -> None:  # the conventions' note, then a reset after /clear, racing the injectors
+        start.wait()
+        sessions.update(tmp_path, "s", lambda state: setattr(state, "conventions", ["rule-1", "rule-2"]))
+
+    threads = [threading.Thread(target=injector, args=(n,)) for n in range(3)]
+    threads.append(threading.Thread(target=starter))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    state = sessions.load(tmp_path, "s")
+    assert sorted(state.injected) == sorted(["old"] + [f"mem-{n}-{i}" for n in range(3) for i in range(40)])
+    assert state.conventions == ["rule-1", "rule-2"]
+    assert sessions.reset(tmp_path, "s") == 121
+    after = sessions.load(tmp_path, "s")
+    assert after.injected == [] and after.conventions == ["rule-1", "rule-2"], "a reset keeps the conventions"
+
+
 def test_runs_cut_by_their_budget_leave_one_line_each_with_session_and_prompt(wasm_path: Path, project: Path):
     """Issue 42: 50 runs at once, each out of time at once (50 ms): 50 lines, one per session, none null."""
     import subprocess as sp

@@ -193,9 +193,8 @@ class CaptureContextHook(Hook):
         listed = data.get("conventions")
         if session is not None and self.project is not None and isinstance(listed, list):
             try:
-                state = sessions.load(self.project, session)
-                state.conventions = [i for i in listed if isinstance(i, str)]
-                sessions.save(self.project, state)
+                noted = [i for i in listed if isinstance(i, str)]
+                sessions.update(self.project, session, lambda state: setattr(state, "conventions", noted))
             except OSError as error:
                 self.log(f"cannot note the session's conventions: {error}")
         return context

@@ -2,7 +2,7 @@
 
 A reader sees the old content or the new content, never a mix, and after a
 crash the file holds one of the two. The temp file is named
-``.<name>.tmp.<pid>`` (a dotfile that spool scanners and git tooling ignore);
+``.<name>.tmp.<pid>-<thread>`` (a dotfile that spool scanners and git tooling ignore);
 it is removed if anything fails before the rename.
 """
 
@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from pathlib import Path
 
 
 def temp_name(path: Path) -> Path:
-    """The temp file used while ``path`` is being written by this process."""
-    return path.with_name(f".{path.name}.tmp.{os.getpid()}")
+    """The temp file used while ``path`` is being written by this thread (the warm server has several)."""
+    return path.with_name(f".{path.name}.tmp.{os.getpid()}-{threading.get_native_id()}")
 
 
 def fsync_dir(directory: Path) -> None:
@@ -55,7 +56,7 @@ def write_atomic_at(
 
     The temp file is created exclusively and never through a link, and the rename replaces a
     link named ``name`` rather than writing where it points. ``tmp`` names the temp file
-    (default ``.<name>.tmp.<pid>``; a short one when ``name`` is long).
+    (default ``.<name>.tmp.<pid>-<thread>``; a short one when ``name`` is long).
     """
     tmp = tmp or temp_name(Path(name)).name
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)

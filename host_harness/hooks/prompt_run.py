@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +79,8 @@ class PromptRun:
         """A prompt that turns the session off or on."""
         if self.state is None:
             return self.off(f"#rs-learn {turn}, but the event has no session id", switches.NO_SESSION_TEXT)
-        self.state.off = turn == "off"
-        self._save()
+        off = turn == "off"
+        self._save(lambda state: setattr(state, "off", off))
         if turn == "off":
             return self.off("auto-recall turned off for this session (#rs-learn off)", switches.OFF_TEXT)
         if not on:
@@ -110,8 +110,7 @@ class PromptRun:
         candidates = [c for c in data.get("candidates") or [] if isinstance(c, dict)]
         injected = [str(c.get("id")) for c in candidates if c.get("decision") in ("injected", "stale")]
         if injected and self.state is not None:
-            self.state.add(injected)
-            self._save()
+            self._save(lambda state: state.add(injected))
         entry: dict[str, Any] = {
             "outcome": "injected" if context.strip() else "nothing",
             "query": data.get("query"), "recalled_with": data.get("recalled_with"),
@@ -142,10 +141,12 @@ class PromptRun:
         """Record a run the time budget ended: why, and how far it got (``stage``)."""
         self._append({"outcome": "timeout", "reason": reason, "stage": protocol.stage(), "tokens": 0})
 
-    def _save(self) -> None:
+    def _save(self, change: Callable[[sessions.SessionState], None]) -> None:
+        """Apply ``change`` to this run's state and to the stored one (what others wrote since stays)."""
         assert self.state is not None
+        change(self.state)
         try:
-            sessions.save(self.project, self.state)
+            sessions.update(self.project, self.state.session, change)
         except OSError as error:
             log_reason(self.project, f"cannot keep this session's state: {error}", self.cache_dir)
 

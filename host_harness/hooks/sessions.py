@@ -14,6 +14,12 @@ the context no longer holds those memories. The session's off switch stays as th
 ``conventions`` are the ids the session start's context listed (``hook session-context``, issue 47
 item 5): each start replaces them, and per-prompt recall excludes them with the injected ones (a
 convention superseded since is a new memory, so its successor is not excluded).
+
+Every change is a read-modify-write under an exclusive ``flock`` of the sessions folder
+(:func:`update`): the two ``SessionStart`` hooks (the reset after ``/clear`` or a compaction, and
+the conventions' note) and a prompt's run may write one session's file at once, and each keeps
+what the others wrote. The lock is waited for :data:`LOCK_WAIT_S` at most (a hook has a budget);
+past that the change is written unlocked, as before.
 """
 
 from __future__ import annotations
@@ -24,10 +30,12 @@ import json
 import os
 import stat
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from host_harness.cachedir import flock_within
 from host_harness.fs import confine
 
 FOLDER = (".gm", "logs", "sessions")
@@ -36,6 +44,7 @@ MAX_SESSIONS = 200
 EXPIRE_S = 7 * 86_400
 MAX_FILE_BYTES = 256 * 1024
 RESET_SOURCES = ("clear", "compact")
+LOCK_WAIT_S = 1.0
 
 
 @dataclass
@@ -102,14 +111,31 @@ def save(project: Path, state: SessionState) -> None:
         prune(project)
 
 
+def update(project: Path, session: str, change: Callable[[SessionState], bool | None]) -> SessionState:
+    """Apply ``change`` to the stored state of ``session`` and write it, holding the folder's lock.
+
+    ``change`` returns ``False`` when it changed nothing (then nothing is written).
+    """
+    with confine.directory(project, FOLDER, create=True) as fd:
+        flock_within(fd, LOCK_WAIT_S, 0.01)  # released when the folder's descriptor closes
+        state = load(project, session)
+        if change(state) is not False:
+            save(project, state)
+    return state
+
+
 def reset(project: Path, session: str) -> int:
     """Forget what ``session`` was injected (its off switch stays); how many ids were forgotten."""
-    state = load(project, session)
-    if not state.injected:
-        return 0
-    forgotten = len(state.injected)
-    state.injected = []
-    save(project, state)
+    if not load(project, session).injected:
+        return 0  # nothing to forget: nothing written (a start after /clear may find no state at all)
+    forgotten = 0
+
+    def forget(state: SessionState) -> bool:
+        nonlocal forgotten
+        forgotten, state.injected = len(state.injected), []
+        return forgotten > 0
+
+    update(project, session, forget)
     return forgotten
 
 
