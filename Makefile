@@ -107,6 +107,7 @@ bench-compare: $(WASM)
 eval: $(WASM)
 	$(PY) -m bench.eval
 	$(PY) -m bench.corpus_alarms
+	$(PY) -m bench.conventions
 
 ## Not part of `make test`: 10,000 generated bodies through the component; 0 traps, 0 internal: answers.
 fuzz: $(WASM)

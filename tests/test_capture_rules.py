@@ -23,6 +23,14 @@ NOT_RULES = [
     "Prefer the second option you gave.",
     "Use the staging config, not the prod one, for this one test.",
     "Remember that meeting notes file I mentioned? Open it.",
+    # worded like the standing kinds above, but one-off work
+    "Fix every failing test.",
+    "Write the migration in the models files.",
+    "Put the new helper in the utils modules.",
+    "Keep going with the parser changes in the test files.",
+    "All the builds should be green now.",
+    "Run the tests after every change you make to the parser.",
+    "The tests must have broken after the merge.",
 ]
 RULES = ["Don't ever push to main directly.", "Do not ever commit the .env file."]
 
@@ -83,6 +91,13 @@ def test_each_kind_of_chat_says_why_it_is_not_a_rule(sentence, why):
         "A partir de ahora, escribe los commits en inglés.",
         "Всегда используй pnpm вместо npm.",
         "永远不要直接推送到 main 分支。",
+        "Use single quotes for string literals in Python files.",
+        "Indent code with 2 spaces, never tabs.",
+        "Use Decimal for money amounts, never float.",
+        "Run make lint before every commit.",
+        "Prefer async functions for anything that does I/O.",
+        "Every public function needs a Google-style docstring.",
+        "Commit messages must start with the ticket number.",
     ],
 )
 def test_each_kind_of_rule_is_kept(sentence):

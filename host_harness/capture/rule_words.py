@@ -184,12 +184,28 @@ CONTRAST = re.compile(
     r"|^we (?!(?:had|got|were|was|did)\b)\w+\b(?<!ed)[^,]{0,60},\s*(?:not|never|instead of|rather than)\b",
     re.I)
 # "Keep line length at 100 in this repo." / "Use four spaces everywhere."
+# "Use single quotes in Python files." / "Indent with 2 spaces, never tabs." / "Run make lint before
+# every commit." (a kind of file, a "never" contrast, or a recurring moment makes it standing)
 STANDING = re.compile(
-    r"^(?:keep|use|put|write|name|format|prefer|avoid|stick (?:to|with)|follow|limit|cap)\b.*\b"
-    r"(?:(?:in|across|for) (?:this|the|our) (?:repo|repository|project|codebase)|everywhere)$", re.I)
+    r"^(?:keep|use|put|write|name|format|prefer|avoid|stick (?:to|with)|follow|limit|cap)\b"
+    r"(?! (?:the|this|that|these|those|my|it|going)\b).*\b"
+    r"(?:(?:in|across|for) (?:this|the|our) (?:repo|repository|project|codebase)|everywhere"
+    r"|(?<!\bthe )(?<!\bthis )(?<!\bthese )(?<!\bthose )(?<!\bmy )(?:in|for) (?:all |every |our )?\w+ "
+    r"(?:files|modules|code|sources))$"
+    r"|^(?:keep|use|put|write|name|format|indent|wrap|end|start|sort|store|log|run|prefer"
+    r"|stick (?:to|with))\b[^,;]{3,80}, never \S"
+    r"|^(?:run|rebase|test|lint|format|build|check|update|pull|sign|squash)\b[^,;]{1,60}\b(?:before|after) "
+    r"(?:every|each) \w+$", re.I)
 USE_NOT = re.compile(
-    r"^(?:(?:we|you should|you must)\s+)?(?:use|prefer)\s+\S+(?:\s+\S+){0,4}?,?\s+(?:not|instead of"
-    r"|rather than|over)\s+\S|^prefer\s+\S+(?:\s+\S+){0,3}?\s+to\s+\S", re.I)
+    r"^(?:(?:we|you should|you must)\s+)?(?:use|prefer)\s+\S+(?:\s+\S+){0,4}?,?\s+(?:not|never|instead of"
+    r"|rather than|over)\s+\S|^prefer\s+\S+(?:\s+\S+){0,3}?\s+(?:to|for)\s+\S", re.I)
+# "Every public function needs a docstring." / "Commit messages must start with the ticket number."
+QUANTIFIED = re.compile(
+    r"^(?:every|each|all) (?!(?:the|of|my|your|these|those)\b)(?:\w+[ -]){0,3}\w+ "
+    r"(?:needs?|must|should|gets?|has to|have to|requires?)\b"
+    r"|^(?!(?:they|things|results|errors)\b)(?:(?!(?:the|this|these|those|my|your|all)\b)\w+ ){0,2}\w+s "
+    r"(?:must|should)"
+    r"(?: always| never| not)? \w+", re.I)
 REMEMBER = re.compile(r"^remember (to|that)\s+(.*)$", re.I)
 CLAUSE_VERB = Phrases(["is", "are", "isn't", "aren't", "has", "have", "hasn't", "haven't", "must", "can",
                        "cannot", "can't", "should", "needs", "need", "runs", "uses", "lives", "belongs",

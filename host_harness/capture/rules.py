@@ -124,6 +124,7 @@ def _english_rule(core: str) -> bool:
         or w.CONTRAST.match(core)
         or w.EVER_AFTER.match(core)
         or w.STANDING.match(core)
+        or w.QUANTIFIED.match(core)
         or w.CONDITION_THEN.match(core)
         or w.SCOPE.match(core)
         or w.CONVENTION.match(core)
