@@ -182,6 +182,16 @@ def clause(rule: str) -> str:
     return rule.split(";")[0]
 
 
+def shows(context: str, rule: str) -> bool:
+    """Whether a line of ``context`` is ``rule`` (a later version may start with an earlier one's words)."""
+    for line in context.splitlines():
+        text = line.removeprefix("- ")
+        rest = text[len(rule) :] if text.startswith(rule) else None
+        if rest is not None and (rest in ("", ";") or rest.startswith((" (", " —"))):
+            return True
+    return False
+
+
 def replay(conversation: Conversation, project: Path, wasm: Path, native: bool) -> dict[str, int]:
     """Capture the conversation's sessions into ``project``; score a new session's contexts."""
     (project / ".gm").mkdir(parents=True)
@@ -200,13 +210,13 @@ def replay(conversation: Conversation, project: Path, wasm: Path, native: bool) 
             asked = {"prompt": family.request, "exclude": start["conventions"]}
             hooked = guest.dispatch("auto_recall", asked)
             shown = (start["context"], hooked.get("context") or "")
-            found = [latest in text for text in shown]
+            found = [shows(text, latest) for text in shown]
             counts["active"] += 1
             counts["start"] += found[0]
             counts["hook"] += found[1]
             counts["either"] += any(found)
-            counts["stale"] += sum(clause(old) in text for old in family.versions[: conversation.latest[i]]
-                                   for text in shown)
+            older = family.versions[: conversation.latest[i]]
+            counts["stale"] += sum(shows(text, clause(old)) for old in older for text in shown)
     finally:
         guest.close()
     return counts
