@@ -3,7 +3,7 @@
 Claude Code 2.1.332 opens with the 2026-07-28 ``server/discover`` and falls back to ``initialize
 2025-11-25`` when the answer is slow; the server must then serve the handshake session it falls back
 to. ``claude mcp list`` health-checks the server ``setup`` wrote in ``.mcp.json`` (the pinned CLI's own
-check is in ``tests/test_setup_clis.py``); the messages the CLI sent are read on the way in.
+check is in ``tests/agents/test_setup_clis.py``); the messages the CLI sent are read on the way in.
 
 Then a session: the stand-in model API (``agentclis.FakeApi`` with a script) asks for ``recall``, then
 ``memorize``; Claude Code runs each through the server ``setup`` wrote and sends its result back in its

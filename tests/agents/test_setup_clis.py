@@ -3,7 +3,7 @@
 Claude Code lists the servers of ``.mcp.json`` / ``~/.claude.json`` and connects to them, and runs
 the hooks of ``.claude/settings.json`` in a real session; Gemini CLI and Codex list (Gemini also
 connects to) the server setup wrote. Each agent's own ``mcp add`` writes the same entry setup does.
-Skipped, saying why, only where npm cannot be reached (``tests/agentclis.py``).
+Skipped, saying why, only where npm cannot be reached (``tests/helpers/agentclis.py``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from agentclis import (
 from host_harness.integrations.agents import CODEX_DEFAULTS, GEMINI_DEFAULTS
 from host_harness.integrations.localstate import LOCAL_STATE
 
-HOST = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "rs-learn-host"
+HOST = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "rs-learn-host"
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,7 @@
 """``rs-learn-host ui``: the local web view, in a real browser, on both stores (issue 36).
 
 A real ``rs-learn-host ui`` process over the built component serves the page; Debian's chromium
-under Playwright clicks through it (``tests/browser.py``). What the page changes is read back with
+under Playwright clicks through it (``tests/helpers/browser.py``). What the page changes is read back with
 the CLI, and what the CLI changes shows on the open page: one store, no restart, no lock held
 between requests.
 """

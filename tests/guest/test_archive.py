@@ -36,7 +36,7 @@ from host_harness.spool.watcher import ANSWERED, Spool
 
 # the PostgreSQL copies: one case per verb and what the store decides (both_stores marks below)
 
-GOLDEN = Path(__file__).resolve().parent / "golden" / "archive_calls.json"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "archive_calls.json"
 KEYWORD_RUNES = frozenset("abcdefghijklmnopqrstuvwxyz0123456789" + "".join(map(chr, range(0xE0, 0x100))))
 
 

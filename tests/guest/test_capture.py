@@ -2,7 +2,7 @@
 
 The guest verbs (``capture``, ``capture_context``, ``list_memories {captured}``) run through the
 ``guest`` fixture (native and the built component); the transcript reading and the decisions run over
-transcripts in Claude Code's format (``tests/transcripts.py``); ``capture --transcript`` through the
+transcripts in Claude Code's format (``tests/helpers/transcripts.py``); ``capture --transcript`` through the
 real CLI process.
 """
 

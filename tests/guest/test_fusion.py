@@ -26,7 +26,7 @@ from guest.strings.when import Window
 from guest.text.embed import StaticEmbedder
 from host_harness.services import HostServices
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WEIGHTS = (0.25, 0.75)
 NAMESPACES = ("default", "ops")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-GUEST = Path(__file__).resolve().parent.parent / "guest"
+GUEST = Path(__file__).resolve().parents[2] / "guest"
 FILES = sorted(GUEST.rglob("*.py"))
 IDS = [str(p.relative_to(GUEST)) for p in FILES]
 ALLOWED = {

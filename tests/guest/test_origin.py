@@ -2,8 +2,8 @@
 
 Through ``dispatch`` on both targets: ``memorize`` (typed by the user or the agent), ``capture``
 (a typed prompt's rule, a tool output's lesson), ``import`` (a reviewed or an unreviewed file),
-``learn``; a git merge from someone else (``tests/gitstores.py``); a store from before origins
-(``tests/golden/terms_v2_store.json``, written by 4972049) reads as origin ``unknown``.
+``learn``; a git merge from someone else (``tests/helpers/gitstores.py``); a store from before origins
+(``tests/data/golden/terms_v2_store.json``, written by 4972049) reads as origin ``unknown``.
 """
 
 from __future__ import annotations

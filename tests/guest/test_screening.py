@@ -1,10 +1,10 @@
 """Secrets and injected instructions, round 2 (issue 38, items 2, 3, 5 and 6), on both targets.
 
-* the secret catalogue (``tests/secret_corpus.py``: every kind, every form) through every write path
+* the secret catalogue (``tests/helpers/secret_corpus.py``: every kind, every form) through every write path
   -- memorize, import, archive, todo, checklist, session note, learn and its skill, the spool -- and
   every output -- the store's file, an export, git's textconv, the answers: no secret anywhere;
 * ``import --from claude-md`` redacts a file before splitting it (a PGP key's body, a YAML bullet);
-* the injection corpus (``tests/injection_corpus.py``) and its legitimate twins: caught, missed
+* the injection corpus (``tests/helpers/injection_corpus.py``) and its legitimate twins: caught, missed
   and false positives, the same natively and in the component (look-alike letters are folded by an
   explicit table, not by the interpreter's Unicode version);
 * what arrives through git is screened when it is about to be injected: a memory without a

@@ -1,10 +1,10 @@
 """A store written before issue 29 (terms version 1), by the engine of that time, on both targets.
 
-``tests/golden/terms_v1_store.json`` holds the rows of a 42-memory store that the last engine
+``tests/data/golden/terms_v1_store.json`` holds the rows of a 42-memory store that the last engine
 before terms versions wrote (``scripts/gen_terms_v1_store.py``: its commit is in the file): stats
 without ``terms``, postings heads and a pending list by the old rules. Today's engine must keep
 recalling and writing it by those rules, and move it to the current version on ``reindex
-{"rebuild": true}``. The simulated old stores of ``tests/test_recall_facets.py`` (today's engine
+{"rebuild": true}``. The simulated old stores of ``tests/guest/test_recall_facets.py`` (today's engine
 with ``TERMS_VERSION = 1``) are checked here to be byte for byte what the old engine wrote.
 """
 
@@ -24,14 +24,15 @@ from guest.memory import records, rules
 from host_harness.services import HostServices, ManualClock
 from host_harness.targets.native import NativeGuest
 
+GOLDEN_DIR = Path(__file__).resolve().parents[1] / "data" / "golden"
 GOLDEN: dict[str, Any] = json.loads(
-    (Path(__file__).resolve().parent / "golden" / "terms_v1_store.json").read_text(encoding="utf-8")
+    (GOLDEN_DIR / "terms_v1_store.json").read_text(encoding="utf-8")
 )
 TEXTS: list[str] = GOLDEN["texts"]
 # Terms version 2, written by 4972049 (scripts/gen_terms_v2_store.py): its path subjects came from an
 # extractor of their own, which freshness did not share (issue 32.17).
 GOLDEN_V2: dict[str, Any] = json.loads(
-    (Path(__file__).resolve().parent / "golden" / "terms_v2_store.json").read_text(encoding="utf-8")
+    (GOLDEN_DIR / "terms_v2_store.json").read_text(encoding="utf-8")
 )
 
 

@@ -1,6 +1,6 @@
 """Parity of ``guest/text/tokenizer.py`` with the reference HuggingFace tokenizer.
 
-The golden file ``tests/golden/tokenizer.jsonl`` (``scripts/gen_tokenizer_golden.py``) is the
+The golden file ``tests/data/golden/tokenizer.jsonl`` (``scripts/gen_tokenizer_golden.py``) is the
 contract: ``tokenizers`` is a dev dependency and is not imported here.
 """
 
@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from guest.text import tokenizer
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"
-GOLDEN = ROOT / "tests" / "golden" / "tokenizer.jsonl"
+GOLDEN = ROOT / "tests" / "data" / "golden" / "tokenizer.jsonl"
 GOLDEN_CASES = [json.loads(line) for line in GOLDEN.read_text(encoding="ascii").splitlines()]
 
 

@@ -1,6 +1,6 @@
 """Terms version 4's words and what a rule is about (issue 47 items 1 and 2), the pure parts.
 
-Through ``auto_recall`` on both targets: ``tests/test_relevance.py`` (the live examples).
+Through ``auto_recall`` on both targets: ``tests/host/test_relevance.py`` (the live examples).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from guest.index.keywords import words_v4
 from guest.memory import rules, topics
 from guest.memory.records import Memory
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(

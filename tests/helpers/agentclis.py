@@ -8,7 +8,7 @@ list`` and ``codex mcp list`` need none, and ``claude -p`` runs the session's ho
 the model, which :class:`FakeApi` (a loopback server answering every request with an error) stands
 in for. ``codex exec`` asks the same stand-in, as its Responses API (:func:`codex_first_request`):
 the request it sends shows which tools the model would have been given. Given a script, the
-stand-in plays the model instead (``tests/test_agent_mcp.py``: it calls rs-learn's tools).
+stand-in plays the model instead (``tests/agents/test_agent_mcp.py``: it calls rs-learn's tools).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = (
     "README.md", "docs/memory.md", "docs/correcting.md", "docs/disciplines.md", "docs/spool.md",
     "docs/hooks.md",

@@ -25,7 +25,7 @@ import pytest
 
 from bench.datasets import DATASETS_DIR
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LOCOMO = Path(os.environ.get("RS_LEARN_DATASETS") or DATASETS_DIR) / "locomo-dev"
 ALNUM = string.ascii_letters + string.digits
 BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase

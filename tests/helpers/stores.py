@@ -13,7 +13,6 @@ import sqlite3
 from pathlib import Path
 
 from helpers.files import digest_if_any
-
 from host_harness.config import resolve_store
 from host_harness.store import Project
 

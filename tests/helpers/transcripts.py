@@ -1,7 +1,7 @@
 """Claude Code transcripts for the capture tests and the dev set: the JSONL lines the CLI writes.
 
 The shapes are the CLI's (checked against the transcripts ``claude -p`` writes in
-``tests/test_capture_hooks.py``): every line carries ``type``, ``uuid``, ``parentUuid``,
+``tests/process/test_capture_hooks.py``): every line carries ``type``, ``uuid``, ``parentUuid``,
 ``sessionId``, ``timestamp``, ``cwd``, ``gitBranch``, ``version`` and ``message``; a tool's answer is a
 ``user`` line whose content is a ``tool_result`` block (with the CLI's own ``toolUseResult`` beside it).
 

@@ -14,7 +14,7 @@ import pytest
 
 from host_harness.capture import rules
 
-SAMPLE = Path(__file__).parent / "data" / "rules_sample.jsonl"
+SAMPLE = Path(__file__).parents[1] / "data" / "rules_sample.jsonl"
 
 NOT_RULES = [
     "Never mind, let's look at the build log instead.",

@@ -1,6 +1,6 @@
 """Capture reads only what the user typed (issue 45 items 1 and 3), from a transcript read safely.
 
-Each shape of ``user`` line Claude Code writes (``tests/transcripts.py``: the legacy lines of 2.1.197
+Each shape of ``user`` line Claude Code writes (``tests/helpers/transcripts.py``: the legacy lines of 2.1.197
 and the current ones of 2.1.332) is read by ``host_harness/capture/typed.py``'s allow-list: a typed
 prompt gives its typed text, anything else (bash mode, notifications, other agents' messages,
 reminders, pastes, interruptions, tool results) gives none. The issue's repros then run end to end

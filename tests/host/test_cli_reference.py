@@ -17,7 +17,7 @@ from host_harness.cli.reference import render, undocumented
 from host_harness.contract import verbs
 from host_harness.mcp.tools import MEMORY_TOOLS, STRUCTURED_TOOLS
 
-PATH = Path(__file__).resolve().parents[1] / "docs" / "cli-reference.md"
+PATH = Path(__file__).resolve().parents[2] / "docs" / "cli-reference.md"
 
 
 def test_the_committed_reference_is_the_generated_one():

@@ -16,7 +16,7 @@ from hostprocs import leftovers
 
 from host_harness.cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

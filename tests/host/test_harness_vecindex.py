@@ -428,7 +428,7 @@ def test_recall_through_the_guest_is_the_same_scanned_or_persisted(project: Path
     assert IndexDir(policy, project / ".gm" / "rs-learn.db", f"vectors/{EMBEDDER_ID}", 384).head() is not None
 
 
-EMBEDDER_ID = json.loads((Path(__file__).resolve().parent.parent / "models" / "manifest.json")
+EMBEDDER_ID = json.loads((Path(__file__).resolve().parents[2] / "models" / "manifest.json")
                          .read_text())["embedder_id"]
 
 

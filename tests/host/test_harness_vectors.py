@@ -3,7 +3,7 @@
 Every test runs five ways: scanning SQLite, through the persisted index (exact), through the
 persisted index with approximate search on (small sets are still searched exactly), and on
 PostgreSQL + pgvector, exact and with approximate search on from 0 vectors (the HNSW index is
-for 384 dimensions: these small vectors are searched exactly; tests/test_pg_store.py has HNSW's own).
+for 384 dimensions: these small vectors are searched exactly; tests/host/test_pg_store.py has HNSW's own).
 """
 
 from __future__ import annotations

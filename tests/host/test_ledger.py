@@ -171,7 +171,7 @@ def test_no_prompt_secret_reaches_the_ledger_or_why(guest, project: Path):
     cases = [(kind, f"Which port did Caroline give the staging server? {text}", secret)
              for kind, text, secret in true_cases()]
     cases = [(kind, prompt, secret) for kind, prompt, secret in cases if secret not in redact(prompt)[0]]
-    assert len(cases) >= 200  # redaction's own coverage is tests/test_redact.py's
+    assert len(cases) >= 200  # redaction's own coverage is tests/guest/test_redact.py's
     for i, (_kind, prompt, _secret) in enumerate(cases):
         data = ok(guest, "auto_recall", {"prompt": prompt, "log_prompt": True})
         PromptRun(project, {"session_id": f"case-{i}"}, prompt, started=time.monotonic(),

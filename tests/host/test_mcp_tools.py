@@ -1,7 +1,7 @@
 """The MCP server's tools in process, on both targets: schemas against the guest, results, bad input.
 
 The server is the real ``RsLearnServer`` over a real guest (native or the built component) and real
-SQLite, reached through the SDK's in-process ``Client``; ``tests/test_mcp_server.py`` runs it as a
+SQLite, reached through the SDK's in-process ``Client``; ``tests/process/test_mcp_server.py`` runs it as a
 subprocess over stdio.
 """
 

@@ -1,6 +1,6 @@
 """``rs-learn-host setup AGENT``: each agent's file as its docs give it, merged, idempotent (issue 26).
 
-The real CLIs read what setup writes in ``tests/test_setup_clis.py``; here the files themselves:
+The real CLIs read what setup writes in ``tests/agents/test_setup_clis.py``; here the files themselves:
 their shape, what they keep of the person's own configuration, backups, dry runs, removal, links.
 """
 

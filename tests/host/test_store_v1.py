@@ -14,7 +14,7 @@ from envelopes import ok
 
 from host_harness.services import HostServices
 
-V1 = Path(__file__).parent / "data" / "v1-store"
+V1 = Path(__file__).parents[1] / "data" / "v1-store"
 STAGING = "mem-da70919bd155a67b-52"  # "The staging database listens on port 5433, not 5432."
 FORGOTTEN = "mem-4c59dfcf64c014e9-54"  # "Use ruff for linting; ...", forgotten under v1
 TOOLING = "mem-fdfeef52a84c1046-39"  # in the discipline `tooling`

@@ -25,16 +25,17 @@ def test_the_docs_name_every_tier():
 
 
 def test_a_test_starting_the_host_is_marked_process_and_a_guest_call_is_not():
-    ledger, startup = TESTS / "test_ledger.py", TESTS / "test_startup.py"
+    ledger, startup = TESTS / "host" / "test_ledger.py", TESTS / "process" / "test_startup.py"
     assert starts_a_process(ledger, "test_a_hook_process_logs_no_prompt_secret_cold_or_warm", [])  # Popen
     assert starts_a_process(startup, "test_a_hook_out_of_time_still_compiles_the_component_for_the_next_one",
                             ["project", "tmp_path"])  # through hostprocs.host
-    assert starts_a_process(TESTS / "test_node_host.py", "anything", ["node_host"])
-    assert not starts_a_process(TESTS / "test_memory.py", "test_recall_finds_the_right_fact_first",
+    assert starts_a_process(TESTS / "parity" / "test_node_host.py", "anything", ["node_host"])
+    assert not starts_a_process(TESTS / "guest" / "test_memory.py", "test_recall_finds_the_right_fact_first",
                                 ["guest", "target", "services", "project", "clock", "git_repo"])
 
 
 def test_a_test_loading_the_component_itself_is_marked_wasm():
-    assert loads_the_component(TESTS / "test_memory.py", "anything", ["wasm_path"])
-    assert not loads_the_component(TESTS / "test_memory.py", "test_recall_finds_the_right_fact_first",
+    assert loads_the_component(TESTS / "guest" / "test_memory.py", "anything", ["wasm_path"])
+    memory = TESTS / "guest" / "test_memory.py"
+    assert not loads_the_component(memory, "test_recall_finds_the_right_fact_first",
                                    ["guest", "target", "services"])

@@ -1,7 +1,7 @@
 """``host_harness/contract.json`` is the guest's ``describe`` answer, on both targets; ``names`` reads names.
 
 The host reads the guest's limits, field lists and enums from that file, never from the guest's
-code (``tests/test_layout.py``). A guest edit without ``make wasm`` (which rewrites the file from
+code (``tests/host/test_layout.py``). A guest edit without ``make wasm`` (which rewrites the file from
 the sources it compiles, ``scripts/build_component.py``) fails here: the native answer moved and
 the file did not, or the file moved and the built component did not.
 """

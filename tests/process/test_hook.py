@@ -28,7 +28,7 @@ from host_harness.spool.lock import pid_alive
 from host_harness.targets.runtime import Runtime
 
 FACTS = HOOK_FACTS
-EMBEDDER_ID = json.loads((Path(__file__).resolve().parent.parent / "models" / "manifest.json")
+EMBEDDER_ID = json.loads((Path(__file__).resolve().parents[2] / "models" / "manifest.json")
                          .read_text())["embedder_id"]
 
 

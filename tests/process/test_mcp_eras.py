@@ -4,7 +4,7 @@ Claude Code opens with the 2026-07-28 ``server/discover`` and falls back to ``in
 when the answer is slow; Codex and Gemini speak the handshake era only. The server is driven over raw
 JSON lines, each request sent at once behind the others or only after an answer, in every order, and
 every request must get exactly one answer, the one of the era it was sent in. (What ``--help`` and
-the hooks import: ``tests/test_startup.py``.)
+the hooks import: ``tests/process/test_startup.py``.)
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from docpages import PAGES, blocks, page
 
 from host_harness.cachedir import default_cache_dir
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
@@ -60,7 +60,7 @@ def test_make_demo_memorizes_and_recalls_through_the_component():
 # temporary directory (a daemon -- a line ending in `&` -- is skipped). `rs-learn-host` and
 # `.venv/bin/rs-learn-host` are this checkout's CLI; the files the examples name exist. Lines that
 # run another program with rs-learn-host as its argument (`claude mcp add ... -- rs-learn-host mcp`,
-# a server those agents start) and the wheel's `~/rs-learn/bin/rs-learn-host` (tests/test_wheel.py
+# a server those agents start) and the wheel's `~/rs-learn/bin/rs-learn-host` (tests/process/test_wheel.py
 # runs that) are not commands of this checkout's CLI.
 COMMAND = re.compile(r"(?:^|\|\s*)(?:\.venv/bin/)?rs-learn-host ")
 CHECKS = {
