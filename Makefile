@@ -34,7 +34,7 @@ $(WASM): $(VENV)/.stamp $(GUEST_SRC) scripts/build_component.py
 	$(PY) scripts/build_component.py --out $(WASM)
 
 # The command-line and MCP reference, generated from the click tree and the guest's verb spec (which the
-# build has just written into host_harness/verbs.json); tests/test_cli_reference.py holds it.
+# build has just written into host_harness/verbs.json); tests/host/test_cli_reference.py holds it.
 docs/cli-reference.md: $(WASM) host_harness/verbs.json $(wildcard host_harness/cli/*.py) host_harness/mcp/tools.py \
 		host_harness/mcp/schemas.py scripts/gen_cli_reference.py
 	$(PY) scripts/gen_cli_reference.py

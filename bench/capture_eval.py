@@ -2,7 +2,7 @@
 questions against storing every turn, and the reading speed of a 5 MB transcript.
 
 ``python -m bench.capture_eval [--native]`` replays ``bench/data/capture_devset/`` (written by
-``tests/capture_devset.py``) in order into a fresh project through the built component -- each
+``tests/helpers/capture_devset.py``) in order into a fresh project through the built component -- each
 session captured as the ``Stop`` hook does, then archived as ``PreCompact`` does -- and compares what
 was stored with ``expected.json``:
 

@@ -8,7 +8,7 @@ Eight writer processes (by default), half in each of two checkouts of one projec
 whose ``.gm/config.json`` name the same server and project id), memorize distinct facts through the
 component for a while; every fifth call is a recall, so readers run beside the writers. Then every
 id a writer was told it stored is looked up, and the store's count is compared with the number of
-distinct ids. ``tests/test_pg_store.py`` runs it for 15 s; the issue's 60 s:
+distinct ids. ``tests/host/test_pg_store.py`` runs it for 15 s; the issue's 60 s:
 
     python -m bench.pgsoak --seconds 60            # a throwaway server (host_harness/store/pg/cluster.py)
     python -m bench.pgsoak --seconds 60 --url postgresql://user:pw@host/db

@@ -9,7 +9,7 @@ JWTs, connection strings, docker and npm auth, kubeconfig key data, cookies, web
 URLs, ``.pgpass``, SQL, redis, sshpass, docker login, openssl, WireGuard, Vault, PuTTY, OpenVPN) --
 and 520 ordinary coding notes that look secret-ish without being secrets (hashes, UUIDs, placeholders,
 settings named without a value). Targets: secrets stored <= 5 %, false positives 0. No store: the
-function is the guest's, the same natively and in the component (``tests/test_redact.py``).
+function is the guest's, the same natively and in the component (``tests/guest/test_redact.py``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The host never imports the guest's code (only the native target does, ``targets/
 MCP schemas, the CLI's bounds and the web view's page size read the guest's own values from
 ``contract.json``: the answer of the guest's ``describe`` verb, written by
 ``scripts/build_component.py`` from the sources it compiles and committed, so a fresh checkout
-serves MCP before any build. ``tests/test_contract.py`` fails when the file differs from the
+serves MCP before any build. ``tests/parity/test_contract.py`` fails when the file differs from the
 answer of either target (a guest edited without ``make wasm``). Cheap: json only, read once on the
 MCP server's start-up path.
 

@@ -4,7 +4,7 @@ The ranges are the ones ``pyproject.toml`` declares (each from the tested releas
 next release the suite has not run on); they reach an installation as the distribution's metadata,
 so this reads them back with :func:`importlib.metadata.requires` rather than restating them. Only the
 forms ``pyproject.toml`` uses are understood (``==``, ``!=``, ``>=``, ``>``, ``<=``, ``<`` on release
-numbers); ``tests/test_versions.py`` and ``rs-learn-host doctor`` report what lies outside.
+numbers); ``tests/host/test_versions.py`` and ``rs-learn-host doctor`` report what lies outside.
 """
 
 from __future__ import annotations

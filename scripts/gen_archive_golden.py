@@ -1,8 +1,8 @@
-"""Regenerate ``tests/golden/archive_calls.json``: the verbatim archive's call log (seed 002).
+"""Regenerate ``tests/data/golden/archive_calls.json``: the verbatim archive's call log (seed 002).
 
 Like the seed's parity log: archive 40 varied blocks (Unicode accents and case, tags and
 entities, an empty block, long first lines, twenty-five similar blocks), then record what
-each call of the log answers. ``tests/test_archive.py`` replays the log on both targets.
+each call of the log answers. ``tests/guest/test_archive.py`` replays the log on both targets.
 
 The log pins behaviour: after regenerating, READ the diff and check every changed text by
 hand against the rules in ``guest/archive/search.py`` and ``guest/archive/verbs.py``::
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from host_harness.services import HostServices, ManualClock  # noqa: E402
 from host_harness.targets.native import NativeGuest  # noqa: E402
 
-OUT = ROOT / "tests" / "golden" / "archive_calls.json"
+OUT = ROOT / "tests" / "data" / "golden" / "archive_calls.json"
 START_MS = 1_700_000_000_000
 STEP_MS = 60_000
 

@@ -1,7 +1,7 @@
 """Write ``docs/cli-reference.md`` from the command tree and the guest's verb spec (issue 46 item 1).
 
 ``--check``: write nothing, exit 1 when the file is stale. ``make wasm`` runs it after the build has
-written ``host_harness/contract.json``; ``tests/test_cli_reference.py`` holds it.
+written ``host_harness/contract.json``; ``tests/host/test_cli_reference.py`` holds it.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""Regenerate ``tests/golden/terms_v1_store.json``: a memory store as an engine before issue 29 wrote it.
+"""Regenerate ``tests/data/golden/terms_v1_store.json``: a memory store as an engine before issue 29 wrote it.
 
 Terms version 1 (``guest/memory/rules.py``) is what every store written before issue 29 holds:
 stats without ``terms``, keyword terms without word forms or facet terms. The golden file keeps
-such a store's rows, written by the *old* engine itself, so that ``tests/test_terms_versions.py``
+such a store's rows, written by the *old* engine itself, so that ``tests/guest/test_terms_versions.py``
 can check that today's engine keeps reading and writing it by its rules and moves it to the
 current version on ``reindex {"rebuild": true}``. Run it with an old checkout first on the path
 (``git worktree add /tmp/old 4352451``, the last commit of ``main`` before issue 29)::
@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "terms_v1_store.json"
+OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "golden" / "terms_v1_store.json"
 START_MS = 1_790_000_000_000  # 2026-09-21, 14:13:20 UTC
 STEP_MS = 3_600_000
 TEXTS = (

@@ -1,9 +1,9 @@
-"""Regenerate ``tests/golden/terms_v2_store.json``: a memory store as an engine of terms version 2 wrote it.
+"""Regenerate ``tests/data/golden/terms_v2_store.json``: a store as an engine of terms version 2 wrote it.
 
 Terms version 2 (``guest/memory/rules.py``) is what stores written between issues 29 and 32 hold:
 facet terms whose file paths follow version 2's own extractor (``café/menü.py`` a subject,
 ``bin/run`` and ``Makefile`` none). The golden file keeps such a store's rows, written by the *old*
-engine itself, so that ``tests/test_terms_versions.py`` can check that today's engine keeps reading
+engine itself, so that ``tests/guest/test_terms_versions.py`` can check that today's engine keeps reading
 and writing it by its rules and moves it to the current version on ``reindex {"rebuild": true}``.
 Run it with an old checkout first on the path (4972049, the last commit before terms version 3)::
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from gen_terms_v1_store import write
 
-OUT = Path(__file__).resolve().parent.parent / "tests" / "golden" / "terms_v2_store.json"
+OUT = Path(__file__).resolve().parent.parent / "tests" / "data" / "golden" / "terms_v2_store.json"
 START_MS = 1_795_000_000_000  # 2026-11-18, 09:06:40 UTC
 STEP_MS = 3_600_000
 TEXTS = (

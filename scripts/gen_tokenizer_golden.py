@@ -1,4 +1,4 @@
-"""Generate ``tests/golden/tokenizer.jsonl``: reference WordPiece ids for a varied corpus.
+"""Generate ``tests/data/golden/tokenizer.jsonl``: reference WordPiece ids for a varied corpus.
 
 Dev-only (needs the ``tokenizers`` package). Each line is ``{"kind": ..., "text": ...,
 "ids": [...]}`` where ``ids`` is ``Tokenizer.from_file("models/tokenizer.json")
@@ -276,7 +276,7 @@ def main() -> None:
     """Write the golden file."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=ROOT / "models")
-    parser.add_argument("--out", type=Path, default=ROOT / "tests" / "golden" / "tokenizer.jsonl")
+    parser.add_argument("--out", type=Path, default=ROOT / "tests" / "data" / "golden" / "tokenizer.jsonl")
     args = parser.parse_args()
     tok = Tokenizer.from_file(str(args.models / "tokenizer.json"))
     args.out.parent.mkdir(parents=True, exist_ok=True)

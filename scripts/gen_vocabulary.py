@@ -13,7 +13,7 @@ never stems them at run time and a change of the stemmer shows as a diff of the 
   about a member is also indexed under the topic's name and the other members
   (:mod:`guest.memory.topics`), so "Which package manager should I use?" finds "Always use pnpm".
 
-Run ``python scripts/gen_vocabulary.py`` after changing a list; ``tests/test_topics.py`` checks
+Run ``python scripts/gen_vocabulary.py`` after changing a list; ``tests/guest/test_topics.py`` checks
 that the table is this script's output.
 """
 

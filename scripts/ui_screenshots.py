@@ -16,9 +16,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "helpers"))
 
-from browser import UiServer, launch  # noqa: E402 (tests/ is on the path now)
+from browser import UiServer, launch  # noqa: E402 (tests/helpers/ is on the path now)
 from hostprocs import host, host_env  # noqa: E402
 
 OUT = ROOT / "docs" / "ui"

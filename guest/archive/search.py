@@ -25,7 +25,7 @@ those runs (of two runes or more, de-duplicated, space-separated) and is compute
 at archive time; ``keyword in term_text(text)`` is then the same as Go's
 ``strings.Contains(strings.ToLower(text), keyword)``. For speed on large blocks it
 lower-cases with :func:`fold` (``str.lower()`` after mapping ``İ`` to ``i``), which
-agrees with ``go_lower`` on every keyword rune (``tests/test_archive.py`` checks every
+agrees with ``go_lower`` on every keyword rune (``tests/guest/test_archive.py`` checks every
 code point).
 """
 

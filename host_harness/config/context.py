@@ -4,7 +4,7 @@ A command, a hook run or a server makes one :class:`ProjectContext` where it kno
 CLI's :class:`~host_harness.targets.session.Session`, the hook pipeline once the event's ``cwd`` is
 known, the warm server at its start) and passes it down: the store's services, the router's
 ``memory`` block and ``redact``, the hooks' switches all read the :class:`Settings` it holds instead
-of the file. So one cold prompt opens ``.gm/config.json`` once (``tests/test_project_context.py``).
+of the file. So one cold prompt opens ``.gm/config.json`` once (``tests/process/test_project_context.py``).
 
 Nothing is cached behind a caller's back: a function given a project's folder instead of its
 :class:`Settings` reads the file then, as before. A file that cannot be used is kept as its

@@ -9,7 +9,7 @@
 * vscode: ``servers`` (``"type": "stdio"``) in ``.vscode/mcp.json`` or the user folder's ``mcp.json``.
 
 Each entry has the shape the agent's own ``mcp add`` writes (checked against the real CLIs in
-``tests/test_setup_clis.py``). The server serves the folder the agent starts it in; Cursor and VS
+``tests/agents/test_setup_clis.py``). The server serves the folder the agent starts it in; Cursor and VS
 Code start servers elsewhere, so theirs get ``-p ${workspaceFolder}``, which both expand.
 """
 

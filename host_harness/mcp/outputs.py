@@ -7,7 +7,7 @@ the guest returns and their types, and require the ones every result has. Object
 (``additionalProperties`` is not restricted): a field the guest adds later does not break a client,
 while a field that changes type or goes missing fails the MCP tests, whose SDK client checks every
 result it receives. A tool added later needs an entry in :data:`OUTPUTS`
-(``tests/test_mcp_tools.py`` checks that every tool declares one).
+(``tests/host/test_mcp_tools.py`` checks that every tool declares one).
 """
 
 from __future__ import annotations

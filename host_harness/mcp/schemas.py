@@ -5,7 +5,7 @@ One source of truth (issue 46 item 1): every property, its type, bounds and desc
 ``make wasm``), where each bound is the constant the guest's validation reads. This module only
 translates: a Python ``fullmatch`` pattern becomes an anchored ECMA-262 one, the guest's own keys
 (``default``, ``maxBytes``, ``recursive``) are left out, every object is closed, and a checklist's
-nested ``items`` are unrolled to the configured ``maxChecklistDepth``. ``tests/test_mcp_tools.py``
+nested ``items`` are unrolled to the configured ``maxChecklistDepth``. ``tests/host/test_mcp_tools.py``
 checks the result against the guest itself: every advertised property reaches the guest without
 being refused as unknown, the structured schemas equal the guest's ``allowed:`` lists, and no scope
 field is advertised anywhere.

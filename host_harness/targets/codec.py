@@ -6,7 +6,7 @@ their lengths, a newline, their bytes as one blob). Stock wasmtime-py copies a s
 a ``list<u8>`` one 32-byte value cell per byte. The pack functions here are the host's copy of the
 guest's (``guest/host.py``; the host never imports the guest's code).
 
-Checked against wasmtime-py 51 (see ``tests/test_harness_codec.py``):
+Checked against wasmtime-py 51 (see ``tests/host/test_harness_codec.py``):
 
 * ``string`` is ``str`` both ways; ``option<T>`` is ``T`` or ``None``;
 * ``f32`` is lowered only from a Python ``float`` (``numpy.float32`` is rejected),

@@ -6,7 +6,7 @@ hidden ``--native`` dev switch): ``guest.engine.Engine`` talks to the very same
 per-call transaction rules (:class:`host_harness.base.BaseGuest`). Engine errors
 become :class:`GuestError` with the engine's message, exactly the text the
 component returns as ``err``. It is the one module of the harness that imports the guest's code
-(``tests/test_layout.py``): the host's own :class:`host_harness.errors.HostError` reaches the engine
+(``tests/host/test_layout.py``): the host's own :class:`host_harness.errors.HostError` reaches the engine
 as the guest's ``guest.host.HostError`` with the same message (:class:`GuestHost`), which is what
 the component's guest makes of an ``err``.
 

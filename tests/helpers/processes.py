@@ -1,7 +1,7 @@
 """Which tests start a process (``process`` mark) or load the component (``wasm``): read from the source.
 
 A test starts one when its function, a fixture it uses, or a function either calls -- in its own
-module or in a helper module beside the tests (``hostprocs.py``, ``helpers/...``) -- names
+module or in a helper module of ``tests/helpers/`` (``hostprocs.py``, ``cli.py``...) -- names
 ``sys.executable``, ``HOST`` (``python -m host_harness``, as ``hostprocs.host`` runs it),
 ``Popen`` or the Node host, or calls ``subprocess`` for any command but ``git`` (a ``git init`` is
 a few milliseconds): ``make check``, the in-process tier, leaves those tests out.
@@ -48,6 +48,13 @@ def _spawns(node: ast.AST) -> bool:
     return not (isinstance(head, ast.Constant) and head.value == "git")
 
 
+def _local(module: str) -> Path | None:
+    """The file of a test-suite module imported by name: ``conftest``, ``helpers.cli``, or a helper
+    imported by its own name (``hostprocs``: ``tests/helpers/`` is on the path, pyproject.toml)."""
+    relative = module.replace(".", "/") + ".py"
+    return next((path for path in (TESTS / relative, TESTS / "helpers" / relative) if path.is_file()), None)
+
+
 @cache
 def starters(path: Path, kind: str = "process") -> frozenset[str]:
     """The functions of the module at ``path`` that start a process (``kind`` ``wasm``: load the
@@ -60,8 +67,8 @@ def starters(path: Path, kind: str = "process") -> frozenset[str]:
     imported: dict[str, frozenset[str]] = {}
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            local = TESTS / (node.module.replace(".", "/") + ".py")
-            if local.is_file() and not (kind == "wasm" and local.name == "conftest.py"):
+            local = _local(node.module)
+            if local is not None and not (kind == "wasm" and local.name == "conftest.py"):
                 imported.update({a.asname or a.name: starters(local, kind) for a in node.names})
     uses: dict[str, set[str]] = {}
     found: set[str] = {name for name, theirs in imported.items() if name in theirs}

@@ -1,0 +1,80 @@
+"""Terms version 4's words and what a rule is about (issue 47 items 1 and 2), the pure parts.
+
+Through ``auto_recall`` on both targets: ``tests/host/test_relevance.py`` (the live examples).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from guest.generated import vocabulary
+from guest.index.keywords import words_v4
+from guest.memory import rules, topics
+from guest.memory.records import Memory
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What happens if I don't rebase?", ["happens", "rebase"]),  # no "don", no "t"
+        ("It isn’t Bob's, we're sure it doesn't", ["bob", "s", "re", "sure"]),  # the gate cuts clitics too
+        ("IHoverService hovering", ["ihoverservice", "hover", "service", "hovering"]),
+        ("call parse_config from HTTPServer",
+         ["call", "parse_config", "parse", "config", "httpserver", "http", "server"]),
+        ("src/retry.py __init__ utf8", ["src", "retry", "py", "init", "utf8"]),
+        ("café_menü", ["café_menü", "café", "menü"]),
+    ],
+)
+def test_version_4_words_drop_contraction_fragments_and_split_identifiers(text: str, expected: list[str]):
+    assert words_v4(text) == expected
+
+
+def test_the_gate_reads_no_clitic():
+    assert words_v4("It isn’t Bob's, we're sure it doesn't", clitics=True) == ["bob", "sure"]
+
+
+def test_hovering_meets_an_identifier_by_its_part():
+    assert rules.term("hovering", 4) in rules.words("The IHoverService shows cards.", 4)
+    assert "hover" not in rules.words("The IHoverService shows cards.", 3)  # version 3: one term
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Always use pnpm, never npm, in this repo.", "I prefer pnpm.", "We use pnpm, not npm.",
+     "Don't use npm here.", "Stick to pnpm for installs."],
+)
+def test_a_rule_about_a_package_manager_is_indexed_under_package_manager(text: str):
+    about = topics.terms(text)
+    assert {"package", "manager", "yarn"} <= set(about)
+    assert not {rules.term(w, 4) for w in words_v4(text)} & set(about)  # nothing the text says already
+
+
+def test_a_mention_is_no_rule_and_a_rule_without_a_topic_gains_nothing():
+    assert topics.terms("pnpm 9 changed the lockfile format last spring.") == []
+    assert topics.terms("Always use UTC timestamps in logs.") == []
+    assert "package" in topics.terms("pnpm for installs", rule=True)  # a captured directive is a rule
+
+
+def test_a_captured_directive_is_read_as_a_rule():
+    record = Memory("x", "pnpm for installs", "default", 0, "e", "captured", 0,
+                    extra={"captured": {"kind": "directive"}})
+    assert {"package", "manager"} <= set(rules.document(record, 4))
+    assert "package" not in rules.document(record, 3)  # older stores keep their rules
+
+
+def test_ordinary_coding_words_are_background():
+    assert {"test", "run", "build", "file", "check", "pr", "push"} <= vocabulary.BACKGROUND
+    assert not {"auth", "pnpm", "hover", "rebase"} & vocabulary.BACKGROUND
+
+
+def test_the_vocabulary_table_is_the_generator_s_output():
+    spec = importlib.util.spec_from_file_location("gen_vocabulary", ROOT / "scripts" / "gen_vocabulary.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.render() == (ROOT / "guest" / "generated" / "vocabulary.py").read_text(encoding="utf-8")
