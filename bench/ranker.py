@@ -52,8 +52,9 @@ SEED = 47
 SETS = ("cranfield", "cisi", "locomo", "lme", "dev")
 HEADLINE = {"cranfield": "nDCG@10", "cisi": "nDCG@10", "locomo": "nDCG@10", "lme": "session nDCG@5",
             "dev": "nDCG@10"}
-FEATURES = ("vector", "keyword", "lift", "cosine", "log_bm25", "matched", "newness", "neighbours",
-            "log_chars")
+COLLECTED_FEATURES = ("vector", "keyword", "lift", "cosine", "log_bm25", "matched", "newness", "neighbours",
+                      "log_chars")
+FEATURES = (*COLLECTED_FEATURES, "vector_x_keyword", "cosine_x_matched")  # two products, made on load
 HAND = {"vector": 0.25, "keyword": 0.75, "lift": 1.0}  # today's fused score (guest/memory/recall.py)
 CACHE = Path("build/ranker")
 COLLECTED = 1  # the version of what :func:`collect` keeps (a change asks the engine again)
@@ -64,7 +65,7 @@ Question = dict[str, Any]
 # --- collecting: one record per question, its candidates in the hand-set order -------------------
 
 def features(hits: list[dict[str, Any]]) -> list[list[float]]:
-    """Each hit's feature vector (:data:`FEATURES`), from the recall's answer alone."""
+    """Each hit's feature vector (:data:`COLLECTED_FEATURES`), from the recall's answer alone."""
     times = [h["ts"] for h in hits]
     low, high = (min(times), max(times)) if times else (0, 0)
     top = times[:NEAR_TOP]
@@ -130,13 +131,17 @@ def loaded(name: str, root: Path, targets: Targets, fresh: bool) -> list[Questio
     """Set ``name``'s questions, from the cache unless ``fresh`` (or it is absent)."""
     path = cache_name(name, root)
     if path.is_file() and not fresh:
-        return list(json.loads(path.read_text(encoding="utf-8")))
-    start = time.perf_counter()
-    questions = collect(name, root, targets)
-    print(f"  {name}: {len(questions)} questions asked in {time.perf_counter() - start:.0f} s",
-          file=sys.stderr, flush=True)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(questions), encoding="utf-8")
+        questions = list(json.loads(path.read_text(encoding="utf-8")))
+    else:
+        start = time.perf_counter()
+        questions = collect(name, root, targets)
+        print(f"  {name}: {len(questions)} questions asked in {time.perf_counter() - start:.0f} s",
+              file=sys.stderr, flush=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(questions), encoding="utf-8")
+    for q in questions:
+        x = np.asarray(q["x"], dtype=float).reshape(-1, len(COLLECTED_FEATURES))
+        q["x"] = np.column_stack([x, x[:, 0] * x[:, 1], x[:, 3] * x[:, 5]])
     return questions
 
 
@@ -182,7 +187,7 @@ def pairs(questions: list[Question], most: int = 400) -> tuple[np.ndarray, np.nd
     rnd = random.Random(SEED)
     diffs, weights = [], []
     for q in questions:
-        x, y = np.asarray(q["x"], dtype=float), q["y"]
+        x, y = q["x"], q["y"]
         if len(y) == 0:
             continue
         found = [(i, j) for i in range(len(y)) for j in range(len(y)) if y[i] > y[j]]
@@ -214,6 +219,7 @@ def train(by_set: dict[str, list[Question]], l2: float, steps: int = 400) -> np.
     return np.asarray(w)
 
 
+GUARD = 4.0
 STEPS = (0.5, 0.2, 0.05)  # coordinate ascent's moves, in units of the feature's weight scale
 
 
@@ -223,14 +229,20 @@ def ascend(by_set: dict[str, list[Question]], l2: float, rounds: int = 2) -> np.
     Each round tries, feature by feature, each move of :data:`STEPS` up and down and keeps the best
     that gains more than ``l2`` (a move must earn its keep: fewer changes, less overfitting).
     """
-    x_cache = {name: [np.asarray(q["x"]) for q in qs] for name, qs in by_set.items()}
+    x_cache = {name: [q["x"] for q in qs] for name, qs in by_set.items()}
 
-    def value(w: np.ndarray) -> float:
-        return float(np.mean([np.mean([headline(name, q, order(x, w, cut(name)))["main"]
-                                       for q, x in zip(qs, x_cache[name], strict=True)])
-                              for name, qs in by_set.items()]))
+    def means(w: np.ndarray) -> np.ndarray:
+        return np.array([np.mean([headline(name, q, order(x, w, cut(name)))["main"]
+                                  for q, x in zip(qs, x_cache[name], strict=True)])
+                         for name, qs in by_set.items()])
 
     w = hand_weights()
+    start = means(w)
+
+    def value(w: np.ndarray) -> float:
+        gains = means(w) - start  # a loss on any set costs GUARD times what it costs the mean
+        return float(np.mean(gains) + GUARD * min(0.0, float(np.min(gains))))
+
     best = value(w)
     for _ in range(rounds):
         moved = False
@@ -278,7 +290,7 @@ def compare(by_set: dict[str, list[Question]], l2: float, method: str = "ascent"
             for name, qs in by_set.items():
                 for n, i in enumerate(folds[name]):
                     if n % 2 == fold:
-                        scored[name][i] = headline(name, qs[i], order(np.asarray(qs[i]["x"]), w))
+                        scored[name][i] = headline(name, qs[i], order(qs[i]["x"], w))
         for name in by_set:
             learned[name].append(scored[name])
     for name in by_set:
@@ -288,7 +300,7 @@ def compare(by_set: dict[str, list[Question]], l2: float, method: str = "ascent"
         extra = [k for k in base[name][0] if k != "main"]
         rows[name] = {
             "n": len(b), "hand": float(np.mean(b)), "learned": float(np.mean(per_q)),
-            "as_weights": float(np.mean([headline(name, q, order(np.asarray(q["x"]), hand))["main"]
+            "as_weights": float(np.mean([headline(name, q, order(q["x"], hand))["main"]
                                          for q in by_set[name]])),
             "diff": float(np.mean(diff)), "se": float(np.std(diff, ddof=1) / math.sqrt(len(b))),
             **{f"hand_{k}": float(np.mean([r[k] for r in base[name]])) for k in extra},
