@@ -97,7 +97,8 @@ def collect(name: str, root: Path, targets: Targets) -> list[Question]:
     out: list[Question] = []
     if name in ("cranfield", "cisi"):
         coll = datasets.cranfield(root) if name == "cranfield" else datasets.cisi(root)
-        judged = [(qid, Prompt(text, frozenset(), "all")) for qid, text in coll.queries if coll.qrels.get(qid)]
+        judged = [(qid, Prompt(text, frozenset(), "all"))
+                  for qid, text in coll.queries if coll.qrels.get(qid)]
         out += asked(smart.as_project(coll), targets, judged, lambda qid, p, ids: {"gains": coll.qrels[qid]})
     elif name == "locomo":
         projects, _ = locomo.load(root)
@@ -313,13 +314,15 @@ def compare(by_set: dict[str, list[Question]], l2: float, method: str = "ascent"
 def table(rows: dict[str, dict[str, Any]], l2: float, method: str) -> str:
     """The comparison as a text table."""
     out = [f"learned ranker ({method}), 2-fold CV x {rows['_weights']['splits']} splits, l2 {l2:g}",
-           f"{'set':<10} {'n':>4} {'measure':<15} {'hand':>6} {'as w':>6} {'learned':>8} {'diff':>7} {'se':>6}  other"]
+           f"{'set':<10} {'n':>4} {'measure':<15} {'hand':>6} {'as w':>6} {'learned':>8} {'diff':>7} "
+           f"{'se':>6}  other"]
     for name, r in rows.items():
         if name.startswith("_"):
             continue
-        other = "  ".join(f"{k[5:]} {r[k]:.3f}->{r['learned_' + k[5:]]:.3f}" for k in r if k.startswith("hand_"))
-        out.append(f"{name:<10} {r['n']:>4} {HEADLINE[name]:<15} {r['hand']:>6.3f} {r['as_weights']:>6.3f} {r['learned']:>8.3f} "
-                   f"{r['diff']:>+7.3f} {r['se']:>6.3f}  {other}")
+        other = "  ".join(f"{k[5:]} {r[k]:.3f}->{r['learned_' + k[5:]]:.3f}"
+                          for k in r if k.startswith("hand_"))
+        out.append(f"{name:<10} {r['n']:>4} {HEADLINE[name]:<15} {r['hand']:>6.3f} {r['as_weights']:>6.3f} "
+                   f"{r['learned']:>8.3f} {r['diff']:>+7.3f} {r['se']:>6.3f}  {other}")
     w = rows["_weights"]
     out.append("weights (mean over folds) vs hand-set: " + ", ".join(
         f"{f} {m:+.3f} ({h:g})" for f, m, h in zip(FEATURES, w["mean"], w["hand"], strict=True)))
@@ -328,12 +331,14 @@ def table(rows: dict[str, dict[str, Any]], l2: float, method: str) -> str:
 
 def main() -> None:
     """Collect (or read) the candidates, cross-validate, print the table."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--datasets", type=Path, default=datasets.DATASETS_DIR)
     parser.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS))
     parser.add_argument("--fresh", action="store_true", help="ask the engine again (ignore the cache)")
     parser.add_argument("--l2", type=float, action="append",
-                        help="pairwise: pull toward the hand-set weights; ascent: the least gain a move needs")
+                        help="pairwise: the pull toward the hand-set weights; ascent: the least gain "
+                        "a move needs")
     parser.add_argument("--method", choices=("ascent", "pairwise"), action="append")
     parser.add_argument("--splits", type=int, default=SPLITS)
     args = parser.parse_args()
@@ -343,8 +348,8 @@ def main() -> None:
         if name in ("cranfield", "cisi") and not datasets.available(args.datasets):
             print(f"skipped {name}: no datasets at {args.datasets}")
             continue
-        if name == "locomo" and not locomo.available(args.datasets) or name == "lme" and not lme.available(
-                args.datasets):
+        present = {"locomo": locomo.available, "lme": lme.available}.get(name)
+        if present is not None and not present(args.datasets):
             print(f"skipped {name}: no questions at {args.datasets}")
             continue
         by_set[name] = loaded(name, args.datasets, targets, args.fresh)
