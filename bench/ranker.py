@@ -337,6 +337,20 @@ def table(rows: dict[str, dict[str, Any]], l2: float, method: str) -> str:
     return "\n".join(out)
 
 
+def sitting_rows(by_set: dict[str, list[Question]], weights: tuple[float, ...] = (0.25, 0.5, 1.0)) -> str:
+    """The hand-set weights plus the neighbours feature alone at a few fixed weights (nothing learned)."""
+    out = ["hand-set weights + neighbours x w (no fitting; all questions):",
+           f"{'w':>5} " + " ".join(f"{name:>10}" for name in by_set)]
+    at = FEATURES.index("neighbours")
+    for weight in (0.0, *weights):
+        w = hand_weights()
+        w[at] = weight
+        means = [np.mean([headline(name, q, order(q["x"], w, cut(name)))["main"] for q in qs])
+                 for name, qs in by_set.items()]
+        out.append(f"{weight:>5g} " + " ".join(f"{m:>10.3f}" for m in means))
+    return "\n".join(out)
+
+
 def main() -> None:
     """Collect (or read) the candidates, cross-validate, print the table."""
     parser = argparse.ArgumentParser(description=__doc__,
@@ -364,6 +378,7 @@ def main() -> None:
     for method in args.method or ["ascent"]:
         for l2 in args.l2 or [DEFAULT_L2[method]]:
             print(table(compare(by_set, l2, method, args.splits), l2, method), flush=True)
+    print(sitting_rows(by_set))
 
 
 if __name__ == "__main__":
