@@ -3,7 +3,8 @@
 A real ``rs-learn-host ui`` process over the built component serves the page; Debian's chromium
 under Playwright clicks through it (``tests/helpers/browser.py``). What the page changes is read back with
 the CLI, and what the CLI changes shows on the open page: one store, no restart, no lock held
-between requests.
+between requests. The CLI around the server runs in this process (``helpers/cli.py``): the server
+and the hook that fills the ledger are the processes.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 from browser import UiServer, launch, require_browser
 from conftest import ROOT
+from helpers.cli import host_in_process
 from hostprocs import HOOK_FACTS, fingerprint, host, host_env, leftovers, remember
 
 from host_harness.services import HostServices
@@ -36,7 +38,7 @@ WAIT_MS = 60_000  # a generous wait for the page: no outcome depends on the mach
 
 
 def cli_json(env: dict[str, str], *args: str) -> object:
-    done = host(*args, "--json", env=env)
+    done = host_in_process(*args, "--json", env=env)
     assert done.returncode == 0, done.stderr.decode()
     return json.loads(done.stdout)
 
@@ -55,11 +57,12 @@ def seeded(project: Path, wasm_runtime: Runtime) -> dict[str, str]:
     env = host_env(project)
     event = json.dumps({"session_id": "ui-1", "prompt": PROMPT}).encode()
     assert PORT_FACT in host("hook", "prompt-submit", "--log-prompts", env=env, input=event).stdout.decode()
-    assert host("archive", "put", "--label", "build log", "-", env=env, input=b"step 1 ok\n").returncode == 0
-    assert host("records", "create", "todo", "Fix the flaky login test", env=env).returncode == 0
+    block = host_in_process("archive", "put", "--label", "build log", "-", env=env, input=b"step 1 ok\n")
+    assert block.returncode == 0
+    assert host_in_process("records", "create", "todo", "Fix the flaky login test", env=env).returncode == 0
     skill = ("learn", "Deploys follow the checklist.", "--skill", "deploy", "--description", "How we deploy",
              "--body", "-")
-    assert host(*skill, env=env, input=b"1. Build\n2. Ship\n").returncode == 0
+    assert host_in_process(*skill, env=env, input=b"1. Build\n2. Ship\n").returncode == 0
     return env
 
 
@@ -147,10 +150,10 @@ def test_filters_search_and_what_the_cli_changes_meanwhile(ui: UiServer, seeded:
     # what the CLI stores meanwhile, in a discipline too, is listed and recalled at once
     stamp = api(ui, "stamp")
     assert api(ui, "stamp") == stamp  # what the page polls: it moves with a write only
-    assert host("memorize", "The CI runs on Buildkite.", env=seeded).returncode == 0
+    assert host_in_process("memorize", "The CI runs on Buildkite.", env=seeded).returncode == 0
     assert api(ui, "stamp") != stamp
     vite = ("memorize", "--namespace", "frontend", "The app is built with vite.")
-    assert host(*vite, env=seeded).returncode == 0
+    assert host_in_process(*vite, env=seeded).returncode == 0
     assert texts(ui, "q=Buildkite")[0] == "The CI runs on Buildkite."
     assert api(ui, "namespaces") == ["default", "frontend"]
     assert texts(ui, "ns=frontend") == ["The app is built with vite."]
@@ -264,7 +267,7 @@ def test_search_forget_approve_edit_and_the_ledger_in_a_browser(ui: UiServer, se
         # live: what the CLI stores shows up on the open page, no reload; the view holds no lock
         page.select_option("select[name=show]", "current")
         expect(cards).to_have_count(4)
-        assert host("memorize", "The CI runs on Buildkite.", env=env).returncode == 0
+        assert host_in_process("memorize", "The CI runs on Buildkite.", env=env).returncode == 0
         expect(page.locator("article.memory", has_text="Buildkite")).to_have_count(1)
         services = HostServices(project, busy_timeout_ms=0)  # a writer that never waits: the UI holds nothing
         try:

@@ -36,12 +36,20 @@ def host_in_process(*args: str, env: dict[str, str], input: bytes | None = None)
     stdout, exit codes on signals and the real agents stay in processes.
     """
     project = Path(env["RS_LEARN_PROJECT"])
+    return host_in_folder(*args, env=env, cwd=project if project.is_dir() else None, input=input)
+
+
+def host_in_folder(*args: str, env: dict[str, str], cwd: Path | None,
+                   input: bytes | None = None) -> CompletedProcess[bytes]:
+    """``rs-learn-host ARGS`` through click's runner with exactly ``env`` and ``cwd`` as the working
+    folder (``None``: this one), as a process started there would see them."""
     before = Path.cwd()
-    if project.is_dir():
-        os.chdir(project)
+    if cwd is not None:
+        os.chdir(cwd)
     try:
         environment = {**dict.fromkeys(os.environ.keys() - env.keys()), **env}  # exactly env, as a process
-        result = CliRunner().invoke(cli, list(args), input=input, env=environment, catch_exceptions=False)
+        result = CliRunner().invoke(cli, list(args), input=input, env=environment, catch_exceptions=False,
+                                    prog_name="rs-learn-host")
     finally:
         os.chdir(before)
     return CompletedProcess(list(args), result.exit_code, result.stdout_bytes, result.stderr_bytes)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from envelopes import call, ok
+from helpers.cli import host_in_process
 from hostprocs import host, host_env, write_request
 
 from host_harness.hooks.protocol import LOG_NAME, WARM_SOCKET
@@ -104,8 +105,9 @@ FIFO_PATHS = [
 def test_a_fifo_beside_a_store_is_refused_without_blocking(target: str, project: Path, where: str):
     env = host_env(project)
     flags = ["--native"] if target == "native" else []
-    assert host(*flags, "memorize", "A first fact about ports.", env=env).returncode == 0
-    assert host(*flags, "memorize", "-n", "frontend", "Vite builds it.", env=env).returncode == 0
+    # the two stores, in this process; the refusals below in processes (a regression would block for ever)
+    assert host_in_process(*flags, "memorize", "A first fact about ports.", env=env).returncode == 0
+    assert host_in_process(*flags, "memorize", "-n", "frontend", "Vite builds it.", env=env).returncode == 0
     fifo = project / GM / where
     if fifo.exists():
         fifo.unlink()

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from docpages import page
+from helpers.cli import host_in_process
 from hostprocs import (
     HOST,
     HeldCompile,
@@ -85,7 +86,7 @@ def test_tools_and_memorize_then_recall(wasm_path: Path, project: Path, mode: st
             assert "pnpm" in text(hits)
 
     run(scenario())
-    assert json.loads(host("stats", "--json", env=host_env(project)).stdout)["memories"] == 1
+    assert json.loads(host_in_process("stats", "--json", env=host_env(project)).stdout)["memories"] == 1
 
 
 def test_learn_with_a_skill_then_the_skill_resource(wasm_path: Path, project: Path):
@@ -263,7 +264,7 @@ def test_two_servers_a_watcher_and_a_hook_share_one_project(wasm_path: Path, pro
         wait_for(lambda: len(list(out.glob("*.json"))) == 5, 60, "the watcher's five answers")
     finally:
         assert watcher.stop() == 0
-    assert json.loads(host("stats", "--json", env=env).stdout)["memories"] == 16
+    assert json.loads(host_in_process("stats", "--json", env=env).stdout)["memories"] == 16
     assert leftovers(project) == []
 
 
@@ -377,7 +378,7 @@ def test_sigterm_finishes_the_call_in_progress_then_closes_the_stores(wasm_path:
         server.send(INITIALIZE[0])
         server.reply()
         server.send(INITIALIZE[1])
-        host("memorize", "The store exists before the lock is taken.", env=host_env(project))
+        host_in_process("memorize", "The store exists before the lock is taken.", env=host_env(project))
         with write_lock_held(project):
             server.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                          "params": {"name": "memorize", "arguments": {"text": fact}}})
@@ -389,7 +390,7 @@ def test_sigterm_finishes_the_call_in_progress_then_closes_the_stores(wasm_path:
     finally:
         server.close()
     assert code == 0, "\n".join(server.log)
-    listed = host("list", env=host_env(project))
+    listed = host_in_process("list", env=host_env(project))
     assert fact in listed.stdout.decode(), "the call in progress was finished before the server closed"
     assert leftovers(project) == []
 
@@ -401,7 +402,7 @@ def test_mcp_help_names_every_tool_the_server_serves(wasm_path: Path, project: P
             return [tool.name for tool in (await client.list_tools()).tools]
 
     names = run(listed())
-    helped = host("mcp", "--help", env=host_env(project))
+    helped = host_in_process("mcp", "--help", env=host_env(project))
     assert helped.returncode == 0, helped.stderr
     words = set(re.findall(r"[a-z_]+", helped.stdout.decode()))
     assert {"list_memories", "get_memory", "forget", "delete_record"} <= set(names)

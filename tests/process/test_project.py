@@ -1,8 +1,9 @@
 """Which project a command works on: one rule for the CLI, the spool, the MCP server and the hooks (issue 25).
 
 The nearest folder at or above the working directory holding ``.gm/``, else the git work tree's
-root, else the working directory; ``-p`` and ``$RS_LEARN_PROJECT`` win when given. Real processes
-started in a subdirectory, without ``-p`` or ``$RS_LEARN_PROJECT``.
+root, else the working directory; ``-p`` and ``$RS_LEARN_PROJECT`` win when given. Commands run in
+a subdirectory, without ``-p`` or ``$RS_LEARN_PROJECT``: the hooks and the MCP server as processes,
+the CLI's other commands in this process with that working folder and environment (``helpers/cli.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers.cli import host_in_folder
 from hostprocs import HOST, host_env, wait_for, write_request
 
 from host_harness.project import GIT_ROOT, GM_FOUND, WORKING_DIRECTORY, WORKTREE, Found, chosen, find
@@ -21,10 +23,13 @@ from host_harness.project import GIT_ROOT, GM_FOUND, WORKING_DIRECTORY, WORKTREE
 def in_folder(
     folder: Path, *args: str, stdin: bytes | None = None, **extra: str
 ) -> subprocess.CompletedProcess:
-    """``rs-learn-host ARGS`` run in ``folder``, with neither ``-p`` nor ``$RS_LEARN_PROJECT``."""
+    """``rs-learn-host ARGS`` run in ``folder``, with neither ``-p`` nor ``$RS_LEARN_PROJECT`` (a hook in
+    a process: its entry point finds the project before click runs)."""
     env = host_env(folder)
     del env["RS_LEARN_PROJECT"]
     env.update(extra)
+    if args[0] != "hook":
+        return host_in_folder(*args, env=env, cwd=folder, input=stdin)
     return subprocess.run([*HOST, *args], cwd=folder, env=env, input=stdin, capture_output=True, timeout=120)
 
 

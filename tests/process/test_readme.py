@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import use_postgresql
 from docpages import PAGES, blocks, page
+from helpers.cli import host_in_folder
 
 from host_harness.cachedir import default_cache_dir
 
@@ -109,6 +111,19 @@ CLAUDE_MD = ("# Conventions\n- Use pnpm, not npm.\n- Deploys go through ArgoCD.\
              "## Style\nShort functions.\n\n@docs/more.md\n")
 
 
+IN_A_PROCESS = {"--version", "setup", "doctor", "git", "hook"}  # the entry point's own answer, or they
+# write the running executable's path into the agents' and git's files: run as the shell runs them
+
+
+def in_process(line: str) -> list[str] | None:
+    """The arguments of a plain ``rs-learn-host ARGS`` line the CLI answers alike in this process;
+    ``None`` for a pipeline, a redirection, ``.venv/bin/rs-learn-host`` or :data:`IN_A_PROCESS`."""
+    words = shlex.split(line, comments=True)
+    if words[:1] != ["rs-learn-host"] or any(ch in line.split("#")[0] for ch in "|<>&;$`"):
+        return None
+    return None if IN_A_PROCESS & set(words) else words[1:]
+
+
 def readme_commands() -> list[str]:
     """Every CLI line of the README's and the docs pages' shell blocks, pages in :data:`PAGES` order."""
     lines = []
@@ -118,7 +133,7 @@ def readme_commands() -> list[str]:
     return lines
 
 
-@pytest.mark.slow  # every shell line of the README and the docs, each a process
+@pytest.mark.slow  # every shell line of the README and the docs (a pipeline, setup or git in a process)
 def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path, wasm_runtime, pg_url: str):
     work = tmp_path / "work"  # the examples' folder; ../other-checkout and ../copy are its siblings
     for sibling in ("other-checkout", "copy"):
@@ -147,8 +162,13 @@ def test_every_readme_command_runs(tmp_path: Path, wasm_path: Path, wasm_runtime
     for line in commands:
         if line.split("#")[0].rstrip().endswith("&"):
             continue  # a daemon
-        done = subprocess.run(["bash", "-c", line], cwd=work, env=env, capture_output=True, text=True,
-                              timeout=120)
+        if (args := in_process(line)) is not None:
+            answer = host_in_folder(*args, env=env, cwd=work)
+            done = subprocess.CompletedProcess(args, answer.returncode, answer.stdout.decode(),
+                                               answer.stderr.decode())
+        else:
+            done = subprocess.run(["bash", "-c", line], cwd=work, env=env, capture_output=True, text=True,
+                                  timeout=120)
         assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
         for key, expected in CHECKS.items():
             if key in line:
