@@ -1,9 +1,10 @@
 """Capture on its dev set (issue 34): precision and recall per kind, the store's size, recall of later
 questions against storing every turn, and the reading speed of a 5 MB transcript.
 
-``python -m bench.capture_eval [--native]`` replays ``bench/data/capture_devset/`` (written by
-``tests/helpers/capture_devset.py``) in order into a fresh project through the built component -- each
-session captured as the ``Stop`` hook does, then archived as ``PreCompact`` does -- and compares what
+``python -m bench.capture_eval [--native]`` replays ``bench/data/capture_devset/`` (committed; the
+suite writes it and checks it is current, docs/capture.md) in order into a fresh project through the
+built component -- each session captured as the ``Stop`` hook does, then archived as ``PreCompact``
+does -- and compares what
 was stored with ``expected.json``:
 
 * directives and lessons: precision and recall over the memories captured (a lesson counts when it

@@ -6,8 +6,8 @@
 (``bench/corpus.py``: the standard library's docstrings and comments, 33,011 paragraphs on
 CPython 3.11) and print how many each changes or flags. Both may touch at most 0.1 % (the exit
 status is 1 beyond that); on 2026-12-07 redaction changed 10 (test passwords and cookies in
-the standard library's docs) and screening flagged none. The suite keeps every 100th paragraph
-(``tests/data/corpus_sample.txt``, written by ``--write-sample``) and holds it to no change: the
+the standard library's docs) and screening flagged none. The suite keeps a sample of its own
+(every 100th paragraph, written by ``scripts/gen_corpus_sample.py``) and holds it to no change: the
 whole corpus took 211 s of the suite.
 """
 
@@ -16,16 +16,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from bench import corpus
 from guest.screening.injection import reason
 from guest.screening.redact import redact
-
-SAMPLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus_sample.txt"
-SAMPLE_EVERY = 100  # every 100th paragraph: 331 of 33,011
-SEPARATOR = "\n\x1e\n"  # paragraphs hold blank lines; the record separator never occurs in them
 
 
 def evaluate(texts: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -44,20 +39,9 @@ def evaluate(texts: tuple[str, ...] | None = None) -> dict[str, Any]:
             "ok": len(changed) <= limit and len(flagged) <= limit}
 
 
-def write_sample(path: Path = SAMPLE) -> int:
-    """Write every ``SAMPLE_EVERY``-th corpus paragraph to ``path`` (the suite's sample); how many."""
-    sample = corpus.base()[::SAMPLE_EVERY]
-    path.write_text(SEPARATOR.join(sample) + "\n", encoding="utf-8")
-    return len(sample)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write-sample", action="store_true", help=f"rewrite {SAMPLE.name} and stop")
-    args = parser.parse_args()
-    if args.write_sample:
-        print(f"{write_sample()} paragraphs written to {SAMPLE}")
-        return
+    parser.parse_args()
     r = evaluate()
     print(f"bench corpus: {r['paragraphs']:,} paragraphs (at most {r['limit']} may change)")
     print(f"  redaction changed    {r['redacted']:>6} ({r['redact_s']} s)")

@@ -409,17 +409,6 @@ def test_the_dev_set_is_what_its_generator_writes(tmp_path):
         assert path.read_bytes() == (committed / path.name).read_bytes(), path.name
 
 
-def test_capture_keeps_what_the_dev_set_expects(tmp_path, target):
-    from bench.capture_eval import replay
-
-    project = tmp_path / "project"
-    (project / ".gm").mkdir(parents=True)
-    scores = replay(project, ROOT / "dist" / "rs_learn.wasm", native=target == "native")
-    for kind in ("directives", "lessons", "blocks"):
-        assert (scores[kind]["precision"], scores[kind]["recall"]) == (1.0, 1.0), scores[kind]
-    assert scores["notes"] == {"written": 12, "expected": 12}
-
-
 def test_recall_and_the_hook_mark_captured_memories(guest):
     ok(guest, "capture", {"session": "s", "directives": [{"text": "Always deploy staging with ArgoCD."}]})
     ok(guest, "memorize", {"text": "Production deploys also go through ArgoCD."})

@@ -6,7 +6,7 @@ files edited), how many blocks a compaction archives (``blocks``), and the later
 answer is one of its rules (``asks``: question -> the rule's text). The traps are the point: rules in
 the assistant's text, in tool output and in a subagent's prompt; "always"/"never" in statements and
 questions; a command that failed and passed with no edit between; a failure never fixed.
-``python -m tests.capture_devset DIR`` writes the transcripts and ``expected.json`` into DIR
+``python tests/helpers/capture_devset.py DIR`` writes the transcripts and ``expected.json`` into DIR
 (``bench/data/capture_devset/`` is that, committed; ``bench/capture_eval.py`` scores capture on it).
 """
 

@@ -16,6 +16,7 @@ import json
 import os
 import random
 import string
+import subprocess
 import uuid
 import zlib
 from collections.abc import Callable, Iterator
@@ -23,10 +24,20 @@ from pathlib import Path
 
 import pytest
 
-from bench.datasets import DATASETS_DIR
-
 ROOT = Path(__file__).resolve().parents[2]
-LOCOMO = Path(os.environ.get("RS_LEARN_DATASETS") or DATASETS_DIR) / "locomo-dev"
+
+
+def datasets() -> Path:
+    """``$RS_LEARN_DATASETS``, else ``shared/datasets`` beside the main checkout (git's common directory's
+    parent; the same folder for a worktree), where ``make eval`` finds them too."""
+    if os.environ.get("RS_LEARN_DATASETS"):
+        return Path(os.environ["RS_LEARN_DATASETS"])
+    common = subprocess.run(["git", "rev-parse", "--path-format=absolute", "--git-common-dir"], cwd=ROOT,
+                            capture_output=True, text=True, check=False).stdout.strip()
+    return (Path(common).parent if common else ROOT).parent / "shared" / "datasets"
+
+
+LOCOMO = datasets() / "locomo-dev"
 ALNUM = string.ascii_letters + string.digits
 BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
 B64 = ALNUM + "+/"
@@ -406,6 +417,6 @@ def locomo_turns() -> list[str]:
 
 def corpus_sample() -> list[str]:
     """Every 100th paragraph of the bench corpus (``tests/data/corpus_sample.txt``, written by
-    ``python -m bench.corpus_alarms --write-sample``; the whole corpus is measured there)."""
+    ``scripts/gen_corpus_sample.py``; the whole corpus is ``python -m bench.corpus_alarms``'s)."""
     text = (ROOT / "tests" / "data" / "corpus_sample.txt").read_text(encoding="utf-8")
     return text.removesuffix("\n").split("\n\x1e\n")

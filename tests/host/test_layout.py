@@ -258,3 +258,69 @@ def test_the_generated_tables_stand_apart_marked_and_their_scripts_write_them_th
     for path in (ROOT / "guest").rglob("*.py"):
         if path.parent != generated:
             assert "(generated: ``scripts/" not in path.read_text(encoding="utf-8")[:300], path
+
+
+# ---------------------------------------------------------------- the suite and the bench (issue 46 item 3)
+
+SUITE_FOLDERS = {"guest", "host", "process", "parity", "agents", "browser"}
+
+
+def bench_imports(path: Path) -> list[str]:
+    """The ``bench`` modules ``path`` imports, wherever the import stands."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+            [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else [])
+        found += [name for name in names if name == "bench" or name.startswith("bench.")]
+    return found
+
+
+def suite_reads(path: Path) -> list[str]:
+    """Each way ``path`` reaches into ``tests/``: importing ``tests`` or ``conftest``, a path built with
+    a ``"tests"`` part (``ROOT / "tests"``, ``Path("tests")``), a string starting ``tests/``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            found += [n for n in names if n.split(".")[0] in {"tests", "conftest"}]
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            found += [f"/ {s.value!r}" for s in (node.left, node.right)
+                      if isinstance(s, ast.Constant) and s.value == "tests"]
+        elif isinstance(node, ast.Call):
+            found += [f"call({a.value!r})" for a in node.args
+                      if isinstance(a, ast.Constant) and a.value == "tests"]
+        elif isinstance(node, ast.Constant) and str(node.value).startswith("tests/"):
+            found.append(node.value)
+    return found
+
+
+def test_nothing_in_the_suite_imports_the_bench():
+    found = {str(p.relative_to(ROOT)): hits for p in (ROOT / "tests").rglob("*.py")
+             if (hits := bench_imports(p))}
+    assert found == {}, found
+
+
+def test_nothing_in_the_bench_reads_the_suite():
+    found = {str(p.relative_to(ROOT)): hits for p in (ROOT / "bench").rglob("*.py")
+             if (hits := suite_reads(p))}
+    assert found == {}, found
+
+
+def test_the_suite_and_bench_finders_find_each_form(tmp_path: Path):
+    source = tmp_path / "mixed.py"
+    source.write_text('"""Mentions tests/x.py in prose only."""\nimport bench.corpus\n'
+                      'from bench import archive\nfrom conftest import ROOT\nA = ROOT / "tests" / "data"\n'
+                      'B = Path("tests")\nC = "tests/data/x"\nD = frozenset({"test", "tests"})\n\n'
+                      'def f():\n    from bench.pgsoak import soak\n', encoding="utf-8")
+    assert bench_imports(source) == ["bench.corpus", "bench", "bench.pgsoak"]
+    assert sorted(suite_reads(source)) == sorted(["conftest", "/ 'tests'", "call('tests')", "tests/data/x"])
+
+
+def test_every_test_file_sits_in_a_folder_of_what_it_tests():
+    """``tests/`` holds conftest.py, helpers/ and data/ beside the six folders; no test file at the top."""
+    assert sorted(p.name for p in (ROOT / "tests").glob("test_*.py")) == []
+    misplaced = [p for p in (ROOT / "tests").rglob("test_*.py")
+                 if p.relative_to(ROOT / "tests").parts[0] not in SUITE_FOLDERS]
+    assert misplaced == []
+    assert {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and p.name != "__pycache__"} == {
+        *SUITE_FOLDERS, "helpers", "data"}

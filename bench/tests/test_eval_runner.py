@@ -6,14 +6,25 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 
 import pytest
+from built import component
 
 from bench import metrics, runner
 from bench.crosscheck import crosscheck, subset
 from bench.project import Memory, Project, Prompt
 from bench.variants import DEFAULT, Variant, applied, chosen
-from tests.conftest import require_wasm
+from host_harness.targets.runtime import Runtime
+
+
+@pytest.fixture(scope="module")
+def wasm_runtime() -> Iterator[Runtime]:
+    """The built component (the bench's own tests read nothing of ``tests/``: not its conftest either)."""
+    runtime = Runtime.load(component())
+    yield runtime
+    runtime.close()
+
 
 # ---------------------------------------------------------------- metrics, by hand
 
@@ -196,7 +207,7 @@ def test_only_variants_that_change_the_index_get_stores_of_their_own(tmp_path, m
 
 
 def test_both_targets_answer_a_project_identically(wasm_runtime):
-    check = crosscheck(subset(tiny(), 3, 1, 1), runner.Targets(require_wasm(), runtime=wasm_runtime))
+    check = crosscheck(subset(tiny(), 3, 1, 1), runner.Targets(component(), runtime=wasm_runtime))
     assert check["memories"] == 3 and check["calls"] == 3
     assert check["identical"] == 3 and check["same_ids"] and check["first_difference"] is None
     assert check["native_recall_cpu_p50"] > 0 and check["wasm_recall_wall_p50"] > 0
