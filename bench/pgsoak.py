@@ -41,13 +41,13 @@ from pathlib import Path
 from host_harness.targets.component import WasmGuest
 from host_harness.targets.runtime import Runtime
 from host_harness.services import HostServices
-project, wasm, tag, seconds, out, busy_ms = sys.argv[1:7]
+project, wasm, tag, seconds, out, busy_ms, min_calls = sys.argv[1:8]
 services = HostServices(Path(project), busy_timeout_ms=int(busy_ms))
 guest = WasmGuest(Runtime.load(wasm), services)
 stored, errors, latencies = [], [], []
 deadline = time.monotonic() + float(seconds)
 i = 0
-while time.monotonic() < deadline:
+while i < int(min_calls) or time.monotonic() < deadline:
     i += 1
     if i % 5 == 0:
         verb, body = "recall", {"query": f"cache shard {i - 1} expiry", "limit": 3}
@@ -78,8 +78,11 @@ def checkout(root: Path, url: str, project_id: str) -> Path:
 
 def soak(url: str, seconds: float, writers: int = 8, checkouts: int = 2, wasm: Path = WASM,
          fault: Callable[[], None] | None = None, fault_at: float = 0.0,
-         busy_ms: int = 10_000) -> dict[str, Any]:
-    """Run the writers (``fault()`` after ``fault_at`` s); what they stored and were told, what is stored."""
+         busy_ms: int = 10_000, min_calls: int = 0) -> dict[str, Any]:
+    """Run the writers (``fault()`` after ``fault_at`` s); what they stored and were told, what is stored.
+
+    Each writer calls for ``seconds`` and at least ``min_calls`` times, however slow the machine.
+    """
     from host_harness.services import HostServices
     from host_harness.targets.native import NativeGuest
 
@@ -89,14 +92,15 @@ def soak(url: str, seconds: float, writers: int = 8, checkouts: int = 2, wasm: P
         env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         outs = [Path(tmp) / f"writer-{n}.json" for n in range(writers)]
         procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(roots[n % checkouts]), str(wasm), str(n),
-                                   str(seconds), str(outs[n]), str(busy_ms)], env=env, stderr=subprocess.PIPE)
+                                   str(seconds), str(outs[n]), str(busy_ms), str(min_calls)],
+                                  env=env, stderr=subprocess.PIPE)
                  for n in range(writers)]
         if fault is not None:
             time.sleep(fault_at)
             fault()
         crashed = []
         for proc in procs:
-            _, err = proc.communicate(timeout=seconds + 300)
+            _, err = proc.communicate(timeout=seconds + 300 + 30 * min_calls)
             if proc.returncode:
                 crashed.append(err.decode("utf-8", "replace")[-2000:])
         results = [json.loads(out.read_text()) for out in outs if out.exists()]
@@ -132,18 +136,22 @@ def main() -> None:
     parser.add_argument("--restart-at", type=float, help="restart the throwaway server after these seconds")
     parser.add_argument("--sqlite", action="store_true", help="one project's SQLite files instead")
     parser.add_argument("--busy-ms", type=int, default=10_000, help="every writer's busy timeout")
+    parser.add_argument("--min-calls", type=int, default=0,
+                        help="each writer goes on past --seconds until it has made this many calls")
     args = parser.parse_args()
     if args.sqlite:
-        report = soak("sqlite", args.seconds, args.writers, checkouts=1, busy_ms=args.busy_ms)
+        report = soak("sqlite", args.seconds, args.writers, checkouts=1, busy_ms=args.busy_ms,
+                      min_calls=args.min_calls)
     elif args.url:
-        report = soak(args.url, args.seconds, args.writers, busy_ms=args.busy_ms)
+        report = soak(args.url, args.seconds, args.writers, busy_ms=args.busy_ms, min_calls=args.min_calls)
     else:
         from host_harness.store.pg.cluster import Cluster
 
         with Cluster(durable=True) as cluster:
             url = cluster.create_database("rs_learn_soak")
             restart = cluster.restart if args.restart_at is not None else None
-            report = soak(url, args.seconds, args.writers, fault=restart, fault_at=args.restart_at or 0.0)
+            report = soak(url, args.seconds, args.writers, fault=restart, fault_at=args.restart_at or 0.0,
+                          min_calls=args.min_calls)
     rate = report["memorized"] / report["seconds"]
     print(f"{report['writers']} writers in {report['checkouts']} checkouts for {report['seconds']:.0f} s: "
           f"{report['calls']} calls, {report['memorized']} memorized ({rate:.0f}/s), store counts "

@@ -345,7 +345,8 @@ def test_eight_writers_from_two_checkouts_lose_nothing(pg_url: str, wasm_path: P
     """The bench's soak as a process (``python -m bench.pgsoak``: the suite imports nothing of bench/);
     it exits 1 when a memory is lost, a call answers "locked", a writer crashes or any call fails."""
     seconds = os.environ.get("RS_LEARN_SOAK_SECONDS", "15")
-    soak = [sys.executable, "-m", "bench.pgsoak", "--url", pg_url, "--seconds", seconds, "--writers", "8"]
+    soak = [sys.executable, "-m", "bench.pgsoak", "--url", pg_url, "--seconds", seconds, "--writers", "8",
+            "--min-calls", "7"]  # six memorizes each however loaded the machine: more than 8 x 5 below
     done = subprocess.run(soak, cwd=ROOT, capture_output=True, text=True, timeout=900, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     (line,) = [line for line in done.stdout.splitlines() if " writers in 2 checkouts " in line]
