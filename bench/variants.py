@@ -77,6 +77,10 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("spread .5", options={"spread_factor": 0.5}),
     Variant("spread .7", options={"spread_factor": 0.7}),
     Variant("spread .5 always", options={"spread_factor": 0.5, "spread_always": True}),
+    # issue 47 item 1: terms version 5 (no clitic is a term) against version 4, and with 's kept
+    Variant("terms v4", patch={"guest.memory.records:TERMS_VERSION": 4}, index=True),
+    Variant("terms v5 keeps 's", patch={"guest.index.keywords:CLITIC_V5": re.compile(
+        r"(?<=[^\W_])['\u2019](?:re|ve|ll|d|m|t)(?![^\W_])", re.IGNORECASE)}, index=True),
     # issue 35 item 5, each hook change turned off, and the weak tail's floor
     Variant("hook: inline code dropped", patch={"guest.memory.autorecall:INLINE_CODE_CHARS": -1}),
     Variant("hook: one-letter evidence", patch={"guest.memory.relevance:MIN_TERM_CHARS": 1}),

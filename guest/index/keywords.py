@@ -63,13 +63,18 @@ def words(text: str) -> list[str]:
 
 
 # Terms version 4's words (:func:`words_v4`): a contraction's fragments are no words, and an
-# identifier is indexed whole and by its parts.
+# identifier is indexed whole and by its parts; version 5's (:func:`words_v5`) cut clitics too.
 NEGATED_RE = re.compile(r"[^\W_]+n['\u2019]t(?![^\W_])")  # don't, isn't, can't: "do not" -- stop words
 CLITIC_RE = re.compile(r"(?<=[^\W_])['\u2019](?:s|re|ve|ll|d|m|t)(?![^\W_])")  # Bob's -> Bob, we're -> we
 CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")  # an ASCII piece's parts
 PARTS_RE = re.compile(r"[a-z][A-Z]|[A-Z][A-Z][a-z]|[^\W_]_+[^\W_]")  # where an identifier has parts
 # the same, searched faster one by one (an alternation is tried at every position)
 PARTS = (re.compile(r"[a-z][A-Z]"), re.compile(r"[A-Z][A-Z][a-z]"), re.compile(r"[^\W_]_+[^\W_]"))
+# version 5: contractions in capitals too (DON'T, IT'S), identifiers with a digit inside (base64Encode,
+# s3Bucket; not 16GB)
+NEGATED_V5 = re.compile(NEGATED_RE.pattern, re.IGNORECASE)
+CLITIC_V5 = re.compile(CLITIC_RE.pattern, re.IGNORECASE)
+DIGIT_PARTS_RE = re.compile(r"[a-z][0-9]+[A-Z]")
 TOKEN_RE = re.compile(r"\w+")
 
 
@@ -77,24 +82,23 @@ def words_v4(text: str, clitics: bool = False) -> list[str]:
     """The words of terms version 4, lower-cased, stop words dropped, in order.
 
     As :func:`words`, but a negated contraction (``don't``, ``isn't``) is dropped whole, so that
-    ``don`` and ``t`` are never terms (``clitics``: a clitic -- ``'s``, ``'re``, ``'ll`` ... -- is cut
-    from its word too, as the relevance gate reads words; the index keeps ``bob`` + ``s``: cutting
-    them cost LoCoMo-dev .004 nDCG@10, D183); and an identifier with parts (``IHoverService``,
-    ``parse_config``, ``HTTPServer``) is its
-    whole lower-cased self followed by each part of two characters or more (``hover``, ``service``):
-    a prompt's "hovering" meets ``IHoverService``. (Text with neither takes one ``findall``, as
-    :func:`words`.)
+    ``don`` and ``t`` are never terms; and an identifier with parts (``IHoverService``,
+    ``parse_config``, ``HTTPServer``) is its whole lower-cased self followed by each part of two
+    characters or more (``hover``, ``service``): a prompt's "hovering" meets ``IHoverService``. (Text
+    with neither takes one ``findall``, as :func:`words`.) ``clitics``: version 5's words
+    (:func:`words_v5`).
     """
+    digits = clitics
     text = pinned(text)
     if "'" in text or "\u2019" in text:
-        text = NEGATED_RE.sub(" ", text)
-        text = CLITIC_RE.sub("", text) if clitics else text
-    if not _has_parts(text):
+        text = (NEGATED_V5 if clitics else NEGATED_RE).sub(" ", text)
+        text = CLITIC_V5.sub("", text) if clitics else text
+    if not _has_parts(text, digits):
         found = WORD_RE.findall(text.lower())
     else:
         found = []
         for token in TOKEN_RE.findall(text):
-            if PARTS_RE.search(token) is None:
+            if PARTS_RE.search(token) is None and not (digits and DIGIT_PARTS_RE.search(token)):
                 found += WORD_RE.findall(token.lower())
                 continue
             found.append(token.lower().strip("_"))
@@ -104,11 +108,24 @@ def words_v4(text: str, clitics: bool = False) -> list[str]:
     return [word for word in found if word not in STOP_WORDS and len(word) <= MAX_TERM_CHARS]
 
 
-def _has_parts(text: str) -> bool:
-    """Whether ``text`` may hold an identifier with parts (:data:`PARTS_RE`)."""
+def words_v5(text: str) -> list[str]:
+    """The words of terms version 5: version 4's, no clitic, identifiers split at a digit.
+
+    No clitic is a term (``it's``, ``we've``, ``I'm``, ``Bob's``: ``bob``; the words a clitic stands
+    for -- is, have, am, are, will, would -- are stop words), a contraction in capitals is read as one
+    in lower case (``DON'T``), and identifiers with a digit inside are split too (``base64Encode``:
+    ``base64encode``, ``base``, ``64``, ``encode``). The relevance gate reads a prompt with these words
+    whatever the store's version.
+    """
+    return words_v4(text, clitics=True)
+
+
+def _has_parts(text: str, digits: bool = False) -> bool:
+    """Whether ``text`` may hold an identifier with parts (:data:`PARTS_RE`; ``digits``: or a digit's)."""
     camel, capitals, snake = PARTS
     return (camel.search(text) is not None or capitals.search(text) is not None
-            or ("_" in text and snake.search(text) is not None))
+            or ("_" in text and snake.search(text) is not None)
+            or (digits and DIGIT_PARTS_RE.search(text) is not None))
 
 
 def index_documents(host: Host, ns: str, docs: list[tuple[int, list[str]]]) -> None:

@@ -133,8 +133,8 @@ def assess(texts: list[str], candidates: Iterable[str], df: Callable[[str], int]
 
 
 def terms_of(text: str) -> set[str]:
-    """The terms of ``text`` as the gate reads them (terms version 4's words, with word forms)."""
-    return {stem_form(word) for word in keywords.words_v4(text, clitics=True)}
+    """The terms of ``text`` as the gate reads them (terms version 5's words, with word forms)."""
+    return {stem_form(word) for word in keywords.words_v5(text)}
 
 
 def coverage(weight: dict[str, float], text: str) -> float:
@@ -161,7 +161,7 @@ def weights(texts: list[str], df: Callable[[str], int], docs: int,
     """
     out: dict[str, float] = {}
     for text in texts:
-        for word in keywords.words_v4(text, clitics=True):
+        for word in keywords.words_v5(text):
             term = stem_form(word)
             if term not in out and term not in ignored and len(term) >= MIN_TERM_CHARS:
                 weight = max(math.log((docs + 1) / (df(word) + 0.5)), MIN_WEIGHT)

@@ -18,6 +18,9 @@
   ``parse_config``: ``parse_config``, ``parse``, ``config``) -- plus, for a memory that states a
   preference or a rule, the words of what it is about (:mod:`guest.memory.topics`: "Always use
   pnpm" is also indexed under ``package manager`` and the other package managers).
+* **5** (issue 47, a new store): version 4's terms, with :func:`guest.index.keywords.words_v5`'s words:
+  no clitic is a term either (``it's``, ``we've``, ``I'm``: no ``s``, ``ve``, ``m``; ``Bob's``: ``bob``),
+  and an identifier with a digit inside is split too (``base64Encode``).
 
 A store is indexed and queried with its own version's rules only -- writes, removals, merges and
 rebuilds of the keyword index keep the version; only a rebuild asked for by ``reindex`` moves a
@@ -54,6 +57,8 @@ def term(word: str, version: int) -> str:
 
 def words(text: str, version: int) -> list[str]:
     """The word terms of a text (a memory's or a query's) under ``version``'s rules."""
+    if version >= 5:
+        return [term(word, version) for word in keywords.words_v5(text)]
     if version >= 4:
         return [term(word, version) for word in keywords.words_v4(text)]
     return keywords.terms(text, forms=FORMS and version >= 2)

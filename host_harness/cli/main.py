@@ -225,8 +225,9 @@ def store_of(session: Session, namespace: str) -> dict[str, str | None]:
 def reindex(session: Session, namespace: str, rebuild: bool, as_json: bool) -> None:
     """Re-embed a store written by another embedder; with --rebuild, rebuild its keyword index too.
 
-    A store written before this version keeps its old keyword rules (stats: terms 1) until
-    --rebuild moves it to the current ones (word forms, subjects and dates).
+    A store written by an older version keeps its keyword rules (stats: terms below current_terms)
+    until --rebuild moves it to the current ones (version 5: no contraction fragments such as the s
+    of it's, identifiers by their parts).
 
     \b
     Example:

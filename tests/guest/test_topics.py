@@ -1,4 +1,4 @@
-"""Terms version 4's words and what a rule is about (issue 47 items 1 and 2), the pure parts.
+"""Terms versions 4 and 5's words and what a rule is about (issue 47 items 1 and 2), the pure parts.
 
 Through ``auto_recall`` on both targets: ``tests/host/test_relevance.py`` (the live examples).
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from guest.generated import vocabulary
-from guest.index.keywords import words_v4
+from guest.index.keywords import words_v4, words_v5
 from guest.memory import rules, topics
 from guest.memory.records import Memory
 
@@ -36,6 +36,35 @@ def test_version_4_words_drop_contraction_fragments_and_split_identifiers(text: 
 
 def test_the_gate_reads_no_clitic():
     assert words_v4("It isn’t Bob's, we're sure it doesn't", clitics=True) == ["bob", "sure"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It isn’t Bob's, we're sure it doesn't", ["bob", "sure"]),
+        ("I'm sure we've said it's what you'll see, they'd say; ain't it?", ["sure", "said", "see", "say"]),
+        ("Don't, doesn't, isn't, can't, won't, shouldn't: rebase", ["rebase"]),
+        ("DON'T PANIC, IT'S FINE", ["panic", "fine"]),  # do/does/is/can/will + not
+        ("O'Brien's rock'n'roll", ["o", "brien", "rock", "n", "roll"]),  # an apostrophe inside a word stays
+        ("base64Encode s3Bucket 16GB utf8", ["base64encode", "base", "64", "encode", "s3bucket", "bucket",
+                                            "16gb", "utf8"]),  # not a size, not a lone word with a digit
+        ("getUserName my-component src/auth/login.ts os.path.join",
+         ["getusername", "get", "user", "name", "component", "src", "auth", "login", "ts", "os", "path",
+          "join"]),  # kebab-case, paths and dotted names are their words already
+    ],
+)
+def test_version_5_words_have_no_clitic(text: str, expected: list[str]):
+    assert words_v5(text) == expected
+    fragments = {"don", "doesn", "isn", "can", "won", "shouldn", "t", "s", "ve", "m", "re", "ll", "d"}
+    assert not fragments & set(rules.words(text, 5)) - set(expected)
+
+
+def test_a_contraction_is_its_words_unfolded():
+    """"don't" and "do not", "it's" and "it is", "we've" and "we have": one set of terms (version 5)."""
+    for short, long in [("What happens if I don't rebase?", "What happens if I do not rebase?"),
+                        ("It's the cache we've tuned, I'm done", "It is the cache we have tuned, I am done"),
+                        ("They'll say you're right", "They will say you are right")]:
+        assert rules.words(short, 5) == rules.words(long, 5)
 
 
 def test_hovering_meets_an_identifier_by_its_part():

@@ -215,3 +215,27 @@ def ok_recall(guest, query: str) -> list[str]:
     envelope = json.loads(guest.dispatch("recall", json.dumps({"query": query, "limit": 5})))
     assert envelope["ok"], envelope
     return [hit["text"] for hit in envelope["data"]]
+
+
+REBASE_STORE = [
+    "Don't edit the build folder; it's regenerated on every run.",
+    "We've moved the staging database to port 5433.",
+    "I'm the owner of the payments service; page me for refunds.",
+    "A rebase onto main rewrites the branch's commits: force-push with lease afterwards.",
+    "The docs site builds with mkdocs and deploys from the gh-pages branch.",
+]
+
+
+def test_a_contraction_asks_what_its_words_ask(guest):
+    """Issue 47: "don't" is "do not" to recall and to the gate on a 5-memory store: no fragment of it
+    ("don", "t", "s", "ve", "m") is a word, so the note that says "Don't" is no evidence."""
+    for text in REBASE_STORE:
+        guest.memorize(text, "default")
+    short, long = (auto(guest, f"What happens if I {neg} rebase?") for neg in ("don't", "do not"))
+    assert short["context"] == long["context"] and short["evidence"] == long["evidence"]
+    assert REBASE_STORE[3] in short["context"] and REBASE_STORE[0] not in short["context"]
+    assert set(short["evidence"]["words"]) == {"happen", "rebase"}
+    assert ok_recall(guest, "if I don't rebase?") == ok_recall(guest, "if I do not rebase?")
+    for prompt in ("it's what we've got, I'm sure", "don't", "we'd've"):  # fragments and stop words only
+        data = auto(guest, prompt)
+        assert data["context"] == "" and data["evidence"]["words"] == {}, prompt
