@@ -294,8 +294,7 @@ def _best(
     options: RecallOptions,
     exclude: frozenset[str] = frozenset(),
 ) -> tuple[list[_Group], dict[Key, float], dict[Key, float]]:
-    """The ``limit`` best groups of the candidates with evidence, head then tail; recency factors;
-    the lifts of shared sittings.
+    """The ``limit`` best groups of the candidates with evidence; recency factors; sitting lifts.
 
     The head's scores are boosted by recency if asked, and its best lifted by their shared sittings
     (:mod:`guest.memory.sitting`) unless the question is spread over sittings; the groups of

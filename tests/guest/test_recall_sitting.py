@@ -62,9 +62,10 @@ def test_the_lift_is_the_brute_force_reordering_of_the_top():
         times = {key: rng.choice([0, 10, HOUR, 2 * HOUR + 1, 10 * HOUR, None]) for key, _ in scores}
         head, rest = scores[:NEAR_TOP], scores[NEAR_TOP:]
         known = [times[k] for k, _ in head if times[k] is not None]
-        expected = sorted(((key, score + (0.0 if times[key] is None else
-                                          weight * (sum(abs(times[key] - t) <= HOUR for t in known) - 1) / NEAR_TOP))
-                           for key, score in head), key=lambda kv: (-kv[1], kv[0][1]))
+        def near(key, known=known, times=times):
+            return 0 if times[key] is None else sum(abs(times[key] - t) <= HOUR for t in known) - 1
+        expected = sorted(((key, score + weight * near(key) / NEAR_TOP) for key, score in head),
+                          key=lambda kv: (-kv[1], kv[0][1]))
         lifts: dict[tuple[str, str], float] = {}
         got = list(lifted(scores, times.get, weight, HOUR, lifts))
         assert [k for k, _ in got] == [k for k, _ in expected + rest]
