@@ -81,6 +81,11 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("terms v4", patch={"guest.memory.records:TERMS_VERSION": 4}, index=True),
     Variant("terms v5 keeps 's", patch={"guest.index.keywords:CLITIC_V5": re.compile(
         r"(?<=[^\W_])['\u2019](?:re|ve|ll|d|m|t)(?![^\W_])", re.IGNORECASE)}, index=True),
+    # issue 47 (D280): the ranker's "neighbours" feature hand-set, a lift for a shared sitting
+    Variant("sitting off", options={"sitting_weight": 0.0}),
+    Variant("sitting .25", options={"sitting_weight": 0.25}),
+    Variant("sitting .5", options={"sitting_weight": 0.5}),
+    Variant("sitting .5 + spread .5", options={"sitting_weight": 0.5, "spread_factor": 0.5}),
     # issue 35 item 5, each hook change turned off, and the weak tail's floor
     Variant("hook: inline code dropped", patch={"guest.memory.autorecall:INLINE_CODE_CHARS": -1}),
     Variant("hook: one-letter evidence", patch={"guest.memory.relevance:MIN_TERM_CHARS": 1}),

@@ -32,7 +32,7 @@ from guest.host import WARN, Host, bucket
 from guest.index import keywords, postings, topk
 from guest.index.pending import Pending
 from guest.index.postings import PostingsCache
-from guest.memory import freshness, lookup, origin, rules, spread
+from guest.memory import freshness, lookup, origin, rules, sitting, spread
 from guest.memory.channels import MIN_COSINE as VECTOR_FLOOR
 from guest.memory.channels import NONE, Channels, evident, f32
 from guest.memory.fusion import Disagreement, DocKey, Fusion, Key
@@ -89,6 +89,8 @@ class RecallOptions:
     spread_factor: float = 1.0  # a question asking for several (:mod:`guest.memory.spread`): demotion per
     spread_window_ms: int = 3_600_000  # ... better memory given out within this time of a candidate
     spread_always: bool = False  # spread every question, not only those asking for several (measuring)
+    sitting_weight: float = 0.0  # lift per share of the top candidates from a candidate's sitting
+    sitting_window_ms: int = 3_600_000  # ... stored within this time of it (:mod:`guest.memory.sitting`)
 
 
 def recall(
@@ -118,13 +120,13 @@ def recall(
         norms = lists.calibrated() if options.scaling == "background" else None
         fusion = Fusion(host, lists.vectors, lists.words, lists.weights, lift=lift, reach=LIFT_REACH,
                         norms=norms)
-        groups, boosts = _best(host, embedder, fusion, lists, limit, options, exclude)
+        groups, boosts, sittings = _best(host, embedder, fusion, lists, limit, options, exclude)
     except Disagreement as disagreement:
         host.log(WARN, f"store {disagreement.namespace!r}: its docs map and records disagree; "
                  "run reindex with rebuild")
         fusion = Fusion(host, lists.vectors, lists.words, lists.weights, eager=True, lift=lift,
                         reach=LIFT_REACH, norms=norms)
-        groups, boosts = _best(host, embedder, fusion, lists, limit, options, exclude)
+        groups, boosts, sittings = _best(host, embedder, fusion, lists, limit, options, exclude)
     hits, counted = [], 0
     for group in groups:
         m, key = group.kept, (group.kept.namespace, group.kept.id)
@@ -136,6 +138,8 @@ def recall(
         source = group.via or group.key
         deep = source in lists.deep  # from the tail
         parts = lists.channels(source) if deep else fusion.channels(source, boosts.get(source, 1.0))
+        if source in sittings:  # the shared sitting's lift is a lift like the subject's
+            parts = replace(parts, fused=parts.fused + sittings[source], lift=parts.lift + sittings[source])
         cosines, matched = (lists.cosines, lists.matched) if deep else (fusion.cosines, fusion.matched)
         hits.append(Hit(
             m.id,
@@ -289,11 +293,12 @@ def _best(
     limit: int,
     options: RecallOptions,
     exclude: frozenset[str] = frozenset(),
-) -> tuple[list[_Group], dict[Key, float]]:
-    """The ``limit`` best groups of the candidates with evidence, head then tail; recency factors.
+) -> tuple[list[_Group], dict[Key, float], dict[Key, float]]:
+    """The ``limit`` best groups of the candidates with evidence; recency factors; sitting lifts.
 
-    The head's scores are boosted by recency if asked; the groups of excluded memories met on the
-    way come too.
+    The head's scores are boosted by recency if asked, and its best lifted by their shared sittings
+    (:mod:`guest.memory.sitting`) unless the question is spread over sittings; the groups of
+    excluded memories met on the way come too.
     """
     ranked: Iterable[tuple[Key, float]] = fusion.ranked(len(lists.vectors) + len(lists.words))
     boosts: dict[Key, float] = {}
@@ -303,11 +308,16 @@ def _best(
     evidenced: Iterable[tuple[Key, float]] = (
         (key, score) for key, score in ranked
         if evident(fusion.matches(key), fusion.cosines.get(key, 0.0), floor))
+    sittings: dict[Key, float] = {}
     if options.spread_factor < 1.0 and (options.spread_always or spread.asks_several(lists.query)):
         evidenced = spread.spread(evidenced, lambda key: _time(fusion, key), options.spread_factor,
                                   options.spread_window_ms)
+    elif options.sitting_weight:
+        evidenced = sitting.lifted(evidenced, lambda key: _time(fusion, key), options.sitting_weight,
+                                   options.sitting_window_ms, sittings, lambda key: boosts.get(key, 1.0))
     tail = (candidate for candidate in lists.tail(fusion))  # read only if the head falls short
-    return _groups(host, embedder, fusion, itertools.chain(evidenced, tail), limit, options, exclude), boosts
+    groups = _groups(host, embedder, fusion, itertools.chain(evidenced, tail), limit, options, exclude)
+    return groups, boosts, sittings
 
 
 def _time(fusion: Fusion, key: Key) -> int | None:

@@ -110,6 +110,7 @@ class MemoryVerbs:
             mode=requests.choice(body, "mode", "hybrid", MODES),
             recency_weight=requests.number(body, "recency_weight", 0.0, 0.0, 10.0),
             recency_half_life_days=requests.number(body, "recency_half_life_days", 30.0, 0.01, 36_500.0),
+            sitting_weight=requests.number(body, "sitting_weight", RecallOptions.sitting_weight, 0.0, 10.0),
             as_of=reference_time(body),
         )
         target = disciplines.for_read(self.host, query, disciplines.requested(body))
