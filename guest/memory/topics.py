@@ -3,8 +3,9 @@
 "Always use pnpm, never npm, in this repo." shares no word with "Which package manager should I
 use?". At write time, without a model, a memory that *states* a preference or a rule
 (:func:`is_rule`: "I prefer ...", "always ...", "never ...", "don't ...", "we use X, not Y", "my
-favourite ...", "stick to ...") and names a member of a topic of the generated lexicon
-(:data:`guest.generated.vocabulary.TOPICS`: pnpm, npm, yarn -> package manager) is also indexed
+favourite ...", "stick to ...", an instruction such as "Use httpx ..." or "Deploy only on ...", "I'm
+really into ...") and names a member of a topic of the generated lexicon
+(:data:`guest.generated.topics.TOPICS`: pnpm, npm, yarn -> package manager) is also indexed
 under the topic's name and its other members (:func:`terms`): the pnpm rule answers "which package
 manager", and a question about yarn, which the rule governs too. A memory that only mentions pnpm
 ("pnpm 9 changed the lockfile format") is not a rule and gains nothing.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from guest.generated.vocabulary import TOPICS
+from guest.generated.topics import TOPICS
 from guest.index.keywords import words_v4
 from guest.text.stem import stem_form
 
@@ -27,29 +28,39 @@ RULE_RE = re.compile(
     r"(?:i|we) (?:only |usually |mostly |now )?(?:use|like|love|want)|not allowed|forbidden|required)\b",
     re.I,
 )
-# each topic as (its name's terms, the set of its members' terms)
-LEXICON: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = tuple(
-    (tuple(name.split()), frozenset(members.split()))
-    for name, members in (entry.strip().split("\n", 1) for entry in TOPICS)
+# an instruction: a sentence opening with a verb of how things are done ("Use httpx ...", "Deploy only
+# on Tuesdays"), or a person's own taste ("I'm really into jazz", "I'm a big fan of Thai food")
+IMPERATIVE_RE = re.compile(
+    r"(?:^|[.;!?]\s+)(?:please\s+)?(?:use|keep|name|deploy|format|write|put|store|follow|ensure|"
+    r"make sure|prefer|only)\b|\b(?:i|we)(?:['\u2019]m| am|['\u2019]re| are) (?:really |so |a |a big |a huge )?"
+    r"(?:into|fans? of|vegetarian|vegan)\b",
+    re.I,
+)
+# each topic as (its names' terms, its members' terms in order, its members as sets of terms)
+LEXICON: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[frozenset[str], ...]], ...] = tuple(
+    (names, tuple(dict.fromkeys(term for member in members for term in member)),
+     tuple(frozenset(member) for member in members))
+    for names, members in TOPICS
 )
 
 
 def is_rule(text: str) -> bool:
     """Whether ``text`` states a preference or a rule (its wording: no model)."""
-    return RULE_RE.search(text) is not None
+    return RULE_RE.search(text) is not None or IMPERATIVE_RE.search(text) is not None
 
 
 def terms(text: str, rule: bool = False) -> list[str]:
     """The terms of what ``text`` is about when it states a preference or a rule (or ``rule``), else none.
 
-    For each topic one of whose members ``text`` names: the topic's name terms and its other members'
-    terms, in the lexicon's order, each once and none that the text holds already.
+    For each topic one of whose members ``text`` names (every term of it): the topic's names' terms
+    and its other members' terms, in the lexicon's order, each once and none that the text holds
+    already.
     """
     if not (rule or is_rule(text)):
         return []
     held = {stem_form(word) for word in words_v4(text)}
     out: dict[str, None] = {}
-    for name, members in LEXICON:
-        if members & held:
-            out.update(dict.fromkeys(term for term in (*name, *sorted(members)) if term not in held))
+    for names, member_terms, members in LEXICON:
+        if any(member <= held for member in members):
+            out.update(dict.fromkeys(term for term in (*names, *member_terms) if term not in held))
     return list(out)
