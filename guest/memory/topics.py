@@ -36,11 +36,10 @@ IMPERATIVE_RE = re.compile(
     r"(?:into|fans? of|vegetarian|vegan)\b",
     re.I,
 )
-# each topic as (its names' terms, its members' terms in order, its members as sets of terms)
+# each topic as (its names' terms, its members' terms, its members as sets of words)
 LEXICON: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[frozenset[str], ...]], ...] = tuple(
-    (names, tuple(dict.fromkeys(term for member in members for term in member)),
-     tuple(frozenset(member) for member in members))
-    for names, members in TOPICS
+    (names, member_terms, tuple(frozenset(member) for member in members))
+    for names, member_terms, members in TOPICS
 )
 
 
@@ -52,15 +51,17 @@ def is_rule(text: str) -> bool:
 def terms(text: str, rule: bool = False) -> list[str]:
     """The terms of what ``text`` is about when it states a preference or a rule (or ``rule``), else none.
 
-    For each topic one of whose members ``text`` names (every term of it): the topic's names' terms
-    and its other members' terms, in the lexicon's order, each once and none that the text holds
-    already.
+    For each topic one of whose members ``text`` names (every word of it, as written or by its term:
+    "Tuesdays" names ``tuesday``, "pretty" does not name ``prettier``): the topic's names' terms and
+    its other members' terms, in the lexicon's order, each once and none that the text holds already.
     """
     if not (rule or is_rule(text)):
         return []
-    held = {stem_form(word) for word in words_v4(text)}
+    words = words_v4(text)
+    held = {stem_form(word) for word in words}
+    named = held.union(words)
     out: dict[str, None] = {}
     for names, member_terms, members in LEXICON:
-        if any(member <= held for member in members):
+        if any(member <= named for member in members):
             out.update(dict.fromkeys(term for term in (*names, *member_terms) if term not in held))
     return list(out)
