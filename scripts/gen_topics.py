@@ -11,8 +11,9 @@ the engine's keyword terms (stemmed by :func:`guest.text.stem.stem_form`, as a s
 version 4 indexes them), so that the guest never stems them at run time and a change of the stemmer
 shows as a diff of the table.
 
-A memory that states a preference or a rule naming a member is also indexed under the topic's
-names and its other members (:mod:`guest.memory.topics`), so "Which package manager should I use?"
+In a store of terms version 5 (version 4 keeps ``scripts/gen_vocabulary.py``'s first lexicon), a
+memory that states a preference or a rule naming a member is also indexed under the topic's names
+and its other members (:mod:`guest.memory.topics`), so "Which package manager should I use?"
 finds "Always use pnpm, never npm". Kept small on purpose: a topic costs every matching rule a few
 indexed terms, and a member that is an ordinary word ("window", "dark") can match a rule about
 something else.

@@ -64,7 +64,16 @@ def test_a_captured_directive_is_read_as_a_rule():
     record = Memory("x", "pnpm for installs", "default", 0, "e", "captured", 0,
                     extra={"captured": {"kind": "directive"}})
     assert {"package", "manager"} <= set(rules.document(record, 4))
+    assert {"package", "manager", "dependency"} <= set(rules.document(record, 5))
     assert "package" not in rules.document(record, 3)  # older stores keep their rules
+
+
+def test_a_version_4_store_keeps_its_first_lexicon():
+    """What a memory was indexed under is what its removal takes out: a version 4 store's topics stay."""
+    record = Memory("x", "Use httpx, not requests.", "default", 0, "e", "typed", 0)
+    assert "http" in rules.document(record, 5) and "http" not in rules.document(record, 4)
+    pnpm = Memory("y", "Always use pnpm.", "default", 0, "e", "typed", 0)
+    assert "dependency" in rules.document(pnpm, 5) and "dependency" not in rules.document(pnpm, 4)
 
 
 def test_ordinary_coding_words_are_background():

@@ -31,7 +31,7 @@ from typing import Any
 from guest.host import Host, bucket
 from guest.index import postings
 
-TERMS_VERSION = 4  # the terms version of a new store (guest.memory.rules)
+TERMS_VERSION = 5  # the terms version of a new store (guest.memory.rules)
 FNV_OFFSET = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
 MASK64 = (1 << 64) - 1

@@ -18,6 +18,11 @@
   ``parse_config``: ``parse_config``, ``parse``, ``config``) -- plus, for a memory that states a
   preference or a rule, the words of what it is about (:mod:`guest.memory.topics`: "Always use
   pnpm" is also indexed under ``package manager`` and the other package managers).
+* **5** (issue 47 item 2, second lexicon): version 4's terms, but a rule's topics come from the
+  lexicon of ``scripts/gen_topics.py`` (37 topics: HTTP client, ORM, CI, error tracking, seating
+  ...; members of several words; a member met by its words as written, so "pretty" is no
+  ``prettier``), and an instruction ("Use httpx ...", "Deploy only on ...") or "I'm into ..." reads
+  as a rule. A version 4 store keeps its first lexicon until ``reindex --rebuild``.
 
 A store is indexed and queried with its own version's rules only -- writes, removals, merges and
 rebuilds of the keyword index keep the version; only a rebuild asked for by ``reindex`` moves a
@@ -65,7 +70,7 @@ def document(memory: Memory, version: int) -> list[str]:
     if version >= 3 and memory.context:
         found += words(context_text(memory.context), version)
     if version >= 4:
-        found += topics.terms(memory.text, directive(memory))
+        found += topics.terms(memory.text, directive(memory), version)
     return found + facets.of(memory.text, memory.ts, version) if version >= 2 else found
 
 
