@@ -81,8 +81,8 @@ TOPICS: dict[str, str] = {
     "diet meal recipe food": "vegan, vegetarian, pescatarian, gluten-free, keto, halal, kosher",
     "drink coffee": "coffee, tea, espresso, latte, cappuccino, flat white, americano, beer, wine",
     "music genre": "jazz, rock, pop, classical, hiphop, blues, country",
-    "sport exercise activity outdoor": "soccer, football, basketball, tennis, baseball, golf, hockey, cycling, "
-                                       "swimming, yoga, hiking, climbing",
+    "sport exercise activity outdoor": "soccer, football, basketball, tennis, baseball, golf, hockey, "
+                                       "cycling, swimming, yoga, hiking, climbing",
     "seat seating flight": "window seat, aisle seat",
     "book reading format": "audiobook, audiobooks, ebook, kindle, paperback, hardcover",
 }
@@ -134,7 +134,8 @@ def render() -> str:
     table = lexicon()
     lines = [HEADER.format(topics=len(table), members=sum(len(m) for _, _, m in table)).rstrip("\n"), ""]
     lines.append("# each topic: (its names' terms, its members' terms, its members' words)")
-    lines.append("TOPICS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = (")
+    lines.append("TOPICS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = "
+                 "(")
     for names, member_terms, members in table:
         lines.append(f"    ({names!r},")
         lines += folded([repr(t) + "," for t in member_terms], "     (", "      ", "),")

@@ -33,7 +33,8 @@ RULE_RE = re.compile(
 # on Tuesdays"), or a person's own taste ("I'm really into jazz", "I'm a big fan of Thai food")
 IMPERATIVE_RE = re.compile(
     r"(?:^|[.;!?]\s+)(?:please\s+)?(?:use|keep|name|deploy|format|write|put|store|follow|ensure|"
-    r"make sure|prefer|only)\b|\b(?:i|we)(?:['\u2019]m| am|['\u2019]re| are) (?:really |so |a |a big |a huge )?"
+    r"make sure|prefer|only)\b|"
+    r"\b(?:i|we)(?:['\u2019]m| am|['\u2019]re| are) (?:really |so |a |a big |a huge )?"
     r"(?:into|fans? of|vegetarian|vegan)\b",
     re.I,
 )
@@ -50,8 +51,7 @@ LEXICON: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[frozenset[str], ...
 
 
 def is_rule(text: str, version: int = 5) -> bool:
-    """Whether ``text`` states a preference or a rule (its wording: no model; version 4 read no
-    instruction)."""
+    """Whether ``text`` states a preference or a rule (its wording: no model; version 4: no instruction)."""
     return RULE_RE.search(text) is not None or (version >= 5 and IMPERATIVE_RE.search(text) is not None)
 
 
