@@ -135,12 +135,12 @@ def run_sets(args: argparse.Namespace, variants: list[Variant], targets: runner.
                                "foreign_modules": len({p.group for p in dev.foreign} - {devset.UNRELATED})}
         details["dev"] = outcomes
         subsets.append(subset(dev, CROSSCHECK_MEMORIES, *CROSSCHECK_PROMPTS))
-    if "prefs" in args.sets:
-        projects = prefs.load()
-        outcomes = timed("preferences", runner.evaluate, projects, targets, args.target, variants)
-        results["prefs"] = {name: runner.summary(o) for name, o in outcomes.items()}
-        results["prefs_meta"] = prefs.meta(projects)
-        details["prefs"] = outcomes
+    for row, path in prefs.FILES.items() if "prefs" in args.sets else ():
+        projects = prefs.load(path)
+        outcomes = timed(row, runner.evaluate, projects, targets, args.target, variants)
+        results[row] = {name: runner.summary(o) for name, o in outcomes.items()}
+        results[f"{row}_meta"] = prefs.meta(projects)
+        details[row] = outcomes
     if "rules" in args.sets:
         results["rules"] = timed("capture rules", capture_rules.evaluate)
     if "injection" in args.sets:
@@ -203,8 +203,9 @@ def main() -> None:
                                             summaries))
     if "dev" in results:
         sections.append(report.devset(results["dev"], results["dev_meta"]))
-    if "prefs" in results:
-        sections.append(report.prefs(results["prefs"], results["prefs_meta"]))
+    for row in prefs.FILES:
+        if row in results:
+            sections.append(report.prefs(results[row], results[f"{row}_meta"], path=prefs.FILES[row].name))
     if "rules" in results:
         sections.append(capture_rules.section(results["rules"]))
     if "injection" in results:

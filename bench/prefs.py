@@ -6,6 +6,11 @@ prompt asks about one rule without quoting it ("Which package manager should I u
 dependencies?"), and the relevant memory is that rule; the foreign prompts ask every project about
 nothing it holds. Measured as the other project sets (:mod:`bench.runner`): recall nDCG@10 / R@10 /
 hit@10, and the hook's own-hit and false alarms. Memories are memorized one minute apart.
+
+``bench/data/prefs_asked.json`` (the row ``prefs_asked``), a second set of the same form written
+before the lexicon's second version was measured: three stores (a backend team, a mobile team, one
+person's own preferences), 52 questions, many by a category the rule never names ("Which HTTP client
+library", "any seating preference?"), and notes naming the same tools without a rule.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 from bench.project import Memory, Project, Prompt
 
 DATA = Path(__file__).resolve().parent / "data" / "prefs_devset.json"
+FILES = {"prefs": DATA, "prefs_asked": DATA.with_name("prefs_asked.json")}  # a row each
 START_MS = 1_790_000_000_000
 STEP_MS = 60_000
 

@@ -133,11 +133,11 @@ def devset(summaries: dict[str, dict[str, Any]], meta: dict[str, Any]) -> str:
             + "\n\n" + session(summaries))
 
 
-def prefs(summaries: dict[str, dict[str, Any]], meta: str) -> str:
-    """The preferences set's recall and hook figures, one row per variant."""
+def prefs(summaries: dict[str, dict[str, Any]], meta: str, path: str = "prefs_devset.json") -> str:
+    """A preferences set's recall and hook figures, one row per variant."""
     rows = [[name, f3(r["ndcg"]), f3(r["recall"]), f3(r["hit"])]
             for name, s in summaries.items() for r in [s["recall"]["all"]]]
-    return (f"Preferences and rules asked in other words ({meta})\n\n"
+    return (f"Preferences and rules asked in other words, {path} ({meta})\n\n"
             + table(["variant", "nDCG@10", "R@10", "hit@10"], rows)
             + "\n\nPreferences hook (auto_recall, budget 1500 tokens)\n\n" + hook(summaries))
 
@@ -145,7 +145,7 @@ def prefs(summaries: dict[str, dict[str, Any]], meta: str) -> str:
 def everything(results: dict[str, Any], variants: list[str]) -> str:
     """Every variant on every set that ran: the ablation table (ms: a recall's median CPU time)."""
     smart_sets = [c for c in SETS if c in results]
-    own_sets = [n for n in ("locomo", "dev", "prefs") if n in results]
+    own_sets = [n for n in ("locomo", "dev", "prefs", "prefs_asked") if n in results]
     header = ["variant"] + [f"{c} nDCG" for c in smart_sets]
     for name in own_sets:
         header += [f"{name} nDCG", "R", "hit", "own-hit", "false alarms", "recall ms"]

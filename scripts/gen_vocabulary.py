@@ -8,8 +8,10 @@ never stems them at run time and a change of the stemmer shows as a diff of the 
   "check", "PR"): shared with a memory, they say almost nothing about what a prompt is asking
   (issue 47 item 1: on a held-out coding set, 132 of 259 false alarms were carried by such a word).
   The relevance gate weighs them at a fraction of an ordinary word (:mod:`guest.memory.relevance`).
-* :data:`TOPICS`: what a preference or a rule is about (issue 47 item 2): a topic's name ("package
-  manager") and its members (pnpm, npm, yarn ...). A memory that states a preference or a rule
+* :data:`TOPICS`: what a preference or a rule is about in a store of terms version 4 (issue 47
+  item 2, frozen: a store's index must keep the terms it was written with; version 5's lexicon is
+  ``scripts/gen_topics.py``'s): a topic's name ("package manager") and its members (pnpm, npm,
+  yarn ...). A memory that states a preference or a rule
   about a member is also indexed under the topic's name and the other members
   (:mod:`guest.memory.topics`), so "Which package manager should I use?" finds "Always use pnpm".
 

@@ -18,9 +18,13 @@
   ``parse_config``: ``parse_config``, ``parse``, ``config``) -- plus, for a memory that states a
   preference or a rule, the words of what it is about (:mod:`guest.memory.topics`: "Always use
   pnpm" is also indexed under ``package manager`` and the other package managers).
-* **5** (issue 47, a new store): version 4's terms, with :func:`guest.index.keywords.words_v5`'s words:
-  no clitic is a term either (``it's``, ``we've``, ``I'm``: no ``s``, ``ve``, ``m``; ``Bob's``: ``bob``),
-  and an identifier with a digit inside is split too (``base64Encode``).
+* **5** (issue 47, a new store): version 4's terms, with :func:`guest.index.keywords.words_v5`'s words
+  (no clitic is a term: ``it's``, ``we've``, ``I'm`` give no ``s``, ``ve``, ``m``; ``Bob's`` is
+  ``bob``; an identifier with a digit inside is split too, ``base64Encode``), and a rule's topics
+  from the lexicon of ``scripts/gen_topics.py`` (37 topics: HTTP client, ORM, CI, error tracking,
+  seating ...; members of several words; a member met by its words as written, so "pretty" is no
+  ``prettier``); an instruction ("Use httpx ...", "Deploy only on ...") or "I'm into ..." reads as
+  a rule. A version 4 store keeps its words and its first lexicon until ``reindex --rebuild``.
 
 A store is indexed and queried with its own version's rules only -- writes, removals, merges and
 rebuilds of the keyword index keep the version; only a rebuild asked for by ``reindex`` moves a
@@ -70,7 +74,7 @@ def document(memory: Memory, version: int) -> list[str]:
     if version >= 3 and memory.context:
         found += words(context_text(memory.context), version)
     if version >= 4:
-        found += topics.terms(memory.text, directive(memory))
+        found += topics.terms(memory.text, directive(memory), version)
     return found + facets.of(memory.text, memory.ts, version) if version >= 2 else found
 
 

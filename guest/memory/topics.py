@@ -3,8 +3,9 @@
 "Always use pnpm, never npm, in this repo." shares no word with "Which package manager should I
 use?". At write time, without a model, a memory that *states* a preference or a rule
 (:func:`is_rule`: "I prefer ...", "always ...", "never ...", "don't ...", "we use X, not Y", "my
-favourite ...", "stick to ...") and names a member of a topic of the generated lexicon
-(:data:`guest.generated.vocabulary.TOPICS`: pnpm, npm, yarn -> package manager) is also indexed
+favourite ...", "stick to ...", an instruction such as "Use httpx ..." or "Deploy only on ...", "I'm
+really into ...") and names a member of a topic of the generated lexicon
+(:data:`guest.generated.topics.TOPICS`: pnpm, npm, yarn -> package manager) is also indexed
 under the topic's name and its other members (:func:`terms`): the pnpm rule answers "which package
 manager", and a question about yarn, which the rule governs too. A memory that only mentions pnpm
 ("pnpm 9 changed the lockfile format") is not a rule and gains nothing.
@@ -17,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-from guest.generated.vocabulary import TOPICS
+from guest.generated import vocabulary
+from guest.generated.topics import TOPICS
 from guest.index.keywords import words_v4
 from guest.text.stem import stem_form
 
@@ -27,29 +29,60 @@ RULE_RE = re.compile(
     r"(?:i|we) (?:only |usually |mostly |now )?(?:use|like|love|want)|not allowed|forbidden|required)\b",
     re.I,
 )
-# each topic as (its name's terms, the set of its members' terms)
-LEXICON: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = tuple(
+# an instruction: a sentence opening with a verb of how things are done ("Use httpx ...", "Deploy only
+# on Tuesdays"), or a person's own taste ("I'm really into jazz", "I'm a big fan of Thai food")
+IMPERATIVE_RE = re.compile(
+    r"(?:^|[.;!?]\s+)(?:please\s+)?(?:use|keep|name|deploy|format|write|put|store|follow|ensure|"
+    r"make sure|prefer|only)\b|"
+    r"\b(?:i|we)(?:['\u2019]m| am|['\u2019]re| are) (?:really |so |a |a big |a huge )?"
+    r"(?:into|fans? of|vegetarian|vegan)\b",
+    re.I,
+)
+# terms version 4's lexicon: each topic as (its name's terms, the set of its members' terms)
+LEXICON_V4: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = tuple(
     (tuple(name.split()), frozenset(members.split()))
-    for name, members in (entry.strip().split("\n", 1) for entry in TOPICS)
+    for name, members in (entry.strip().split("\n", 1) for entry in vocabulary.TOPICS)
+)
+# version 5's: each topic as (its names' terms, its members' terms, its members as sets of words)
+LEXICON: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[frozenset[str], ...]], ...] = tuple(
+    (names, member_terms, tuple(frozenset(member) for member in members))
+    for names, member_terms, members in TOPICS
 )
 
 
-def is_rule(text: str) -> bool:
-    """Whether ``text`` states a preference or a rule (its wording: no model)."""
-    return RULE_RE.search(text) is not None
+def is_rule(text: str, version: int = 5) -> bool:
+    """Whether ``text`` states a preference or a rule (its wording: no model; version 4: no instruction)."""
+    return RULE_RE.search(text) is not None or (version >= 5 and IMPERATIVE_RE.search(text) is not None)
 
 
-def terms(text: str, rule: bool = False) -> list[str]:
+def terms(text: str, rule: bool = False, version: int = 5) -> list[str]:
     """The terms of what ``text`` is about when it states a preference or a rule (or ``rule``), else none.
 
-    For each topic one of whose members ``text`` names: the topic's name terms and its other members'
-    terms, in the lexicon's order, each once and none that the text holds already.
+    For each topic one of whose members ``text`` names (every word of it, as written or by its term:
+    "Tuesdays" names ``tuesday``, "pretty" does not name ``prettier``): the topic's names' terms and
+    its other members' terms, in the lexicon's order, each once and none that the text holds already.
+    A store of terms version 4 keeps its first lexicon (:func:`terms_v4`): what a memory was indexed
+    under is what its removal takes out of the index.
     """
-    if not (rule or is_rule(text)):
+    if not (rule or is_rule(text, version)):
         return []
+    if version < 5:
+        return terms_v4(text)
+    words = words_v4(text)
+    held = {stem_form(word) for word in words}
+    named = held.union(words)
+    out: dict[str, None] = {}
+    for names, member_terms, members in LEXICON:
+        if any(member <= named for member in members):
+            out.update(dict.fromkeys(term for term in (*names, *member_terms) if term not in held))
+    return list(out)
+
+
+def terms_v4(text: str) -> list[str]:
+    """Terms version 4's topic terms of a rule (the first lexicon: members met by their terms)."""
     held = {stem_form(word) for word in words_v4(text)}
     out: dict[str, None] = {}
-    for name, members in LEXICON:
+    for name, members in LEXICON_V4:
         if members & held:
             out.update(dict.fromkeys(term for term in (*name, *sorted(members)) if term not in held))
     return list(out)

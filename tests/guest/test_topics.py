@@ -93,7 +93,16 @@ def test_a_captured_directive_is_read_as_a_rule():
     record = Memory("x", "pnpm for installs", "default", 0, "e", "captured", 0,
                     extra={"captured": {"kind": "directive"}})
     assert {"package", "manager"} <= set(rules.document(record, 4))
+    assert {"package", "manager", "dependency"} <= set(rules.document(record, 5))
     assert "package" not in rules.document(record, 3)  # older stores keep their rules
+
+
+def test_a_version_4_store_keeps_its_first_lexicon():
+    """What a memory was indexed under is what its removal takes out: a version 4 store's topics stay."""
+    record = Memory("x", "Use httpx, not requests.", "default", 0, "e", "typed", 0)
+    assert "http" in rules.document(record, 5) and "http" not in rules.document(record, 4)
+    pnpm = Memory("y", "Always use pnpm.", "default", 0, "e", "typed", 0)
+    assert "dependency" in rules.document(pnpm, 5) and "dependency" not in rules.document(pnpm, 4)
 
 
 def test_ordinary_coding_words_are_background():
@@ -101,9 +110,31 @@ def test_ordinary_coding_words_are_background():
     assert not {"auth", "pnpm", "hover", "rebase"} & vocabulary.BACKGROUND
 
 
-def test_the_vocabulary_table_is_the_generator_s_output():
-    spec = importlib.util.spec_from_file_location("gen_vocabulary", ROOT / "scripts" / "gen_vocabulary.py")
+@pytest.mark.parametrize(("script", "table"), [("gen_vocabulary", "vocabulary"), ("gen_topics", "topics")])
+def test_the_vocabulary_table_is_the_generator_s_output(script: str, table: str):
+    spec = importlib.util.spec_from_file_location(script, ROOT / "scripts" / f"{script}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.render() == (ROOT / "guest" / "generated" / "vocabulary.py").read_text(encoding="utf-8")
+    assert module.render() == (ROOT / "guest" / "generated" / f"{table}.py").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [
+        ("Use SQLAlchemy 2.0 style queries; no raw SQL strings in handlers.", {"orm"}),  # an instruction
+        ("Deploy to production only on Tuesdays and Thursdays.", {"day", "friday"}),
+        ("We use GitHub Actions for CI, not Jenkins.", {"pipeline", "gitlab"}),  # members of two words
+        ("I always order an oat milk flat white.", {"drink", "latte"}),
+        ("I'm really into Thai food.", {"cuisine", "restaurant", "dinner"}),
+        ("I prefer window seats on flights.", {"aisle"}),
+    ],
+)
+def test_the_second_lexicon_reads_instructions_and_members_of_several_words(text: str, about: set[str]):
+    assert about <= set(topics.terms(text))
+
+
+def test_a_member_of_several_words_needs_all_of_them_and_an_ordinary_verb_is_no_member():
+    assert "drink" not in topics.terms("Always paint the walls white.")  # "white" alone: no flat white
+    assert "sport" not in topics.terms("Always run eslint with --max-warnings 0.")  # "run" is no sport
+    assert topics.terms("Java 17 is installed on the build agents.") == []  # no rule

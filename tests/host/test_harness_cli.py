@@ -51,7 +51,7 @@ def test_memorize_recall_stats_version(run, project: Path):
     stats = json.loads(run("stats", "--json").output)
     assert stats["memories"] == 2 and stats["namespace"] == "default"
     assert "memories: 2" in run("stats").output
-    assert "terms: 4" in run("stats").output
+    assert "terms: 5" in run("stats").output
     rebuilt = json.loads(run("reindex", "--rebuild", "--json").output)
     assert rebuilt["memories"] == 2 and rebuilt["rebuilt"]["memories"] == 2
     assert "re-embedded 0;" in run("reindex").output
