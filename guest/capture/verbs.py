@@ -32,7 +32,7 @@ from typing import Any
 from guest import requests
 from guest.errors import InvalidRequest, NotFound
 from guest.host import Host, bucket
-from guest.memory import correct, lookup, tombstones
+from guest.memory import correct, lookup, tombstones, topics
 from guest.memory.limits import MAX_TEXT_BYTES
 from guest.memory.memorize import memorize
 from guest.memory.records import Memory, fnv1a64, memory_id
@@ -143,12 +143,12 @@ class CaptureVerbs:
         answer: dict[str, Any] = {"id": key, "kind": kind}
         if tombstones.get(host, NAMESPACE, key) is not None:
             return {**answer, "deduped": True, "forgotten": True}  # the user forgot it: never brought back
-        vector, close = None, []
+        vector, close, rivals = None, [], []
         if lookup.record(host, NAMESPACE, key) is None:
             vector = embedder.embed(text)
-            close = (
-                similar(host, embedder, NAMESPACE, text, vector, set(), True) if kind == "directive" else []
-            )
+            if kind == "directive":
+                close = similar(host, embedder, NAMESPACE, text, vector, set(), True)
+                rivals = self._overturned(text)
         provenance = {"kind": kind, "session": session, "at": at if at is not None else host.now_ms()}
         reason = quarantine(text)
         stored = memorize(
@@ -175,6 +175,7 @@ class CaptureVerbs:
             if (record := lookup.record(host, NAMESPACE, hit["id"])) is not None
             and _kind(record) == "directive"
         ]
+        old += [record for record in rivals if record.id not in {o.id for o in old}]
         if old and not stored.deduped and stored.record is not None:
             waiting = correct.link_trusted(host, NAMESPACE, stored.record, old)
             if len(waiting) < len(old):
@@ -182,6 +183,24 @@ class CaptureVerbs:
             if waiting:
                 answer["supersede_waits"] = waiting
         return answer
+
+    def _overturned(self, text: str) -> list[Memory]:
+        """The captured directives in force that the new rule ``text`` overturns on a topic's choice.
+
+        "We use yarn now, not pnpm." shares one content word with "We use pnpm, not npm.", too few
+        for :func:`similar`; the topic lexicon says both choose a package manager and the new one turns
+        away from the old one's choice (:func:`guest.memory.topics.overturns`). Read only when the new
+        rule names a topic's member at all.
+        """
+        if not topics.stances(text):
+            return []
+        raw = self.host.kv_get(META, CONVENTIONS_KEY)
+        found = []
+        for key in json.loads(raw) if raw else []:
+            record = lookup.record(self.host, NAMESPACE, key)
+            if record is not None and record.superseded_by is None and topics.overturns(text, record.text):
+                found.append(record)
+        return found
 
     def _list_directive(self, key: str) -> None:
         """Note a captured directive's id (newest last) for the session start's conventions."""

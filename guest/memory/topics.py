@@ -86,3 +86,54 @@ def terms_v4(text: str) -> list[str]:
         if members & held:
             out.update(dict.fromkeys(term for term in (*name, *sorted(members)) if term not in held))
     return list(out)
+
+
+# what a rule turns away from: the words right after "not", "never", "instead of" ... ("We use yarn
+# now, not pnpm": pnpm; "use pnpm, never yarn": yarn; "no more npm")
+REJECTS_RE = re.compile(
+    r"\b(?:not|never|no more|no longer|instead of|rather than|stop using|avoid|"
+    r"(?:don['\u2019]t|do not) use)\s+((?:[\w.+#-]+\s*){1,3})",
+    re.I,
+)
+
+
+def stances(text: str) -> dict[int, tuple[frozenset[int], frozenset[int]]]:
+    """Per topic ``text`` names members of (by index): the members it endorses and those it rejects.
+
+    A member named right after "not", "never", "instead of" ... is rejected; every other member
+    named is endorsed ("We use yarn now, not pnpm": yarn endorsed, pnpm rejected).
+    """
+    named = _named(words_v4(text))
+    rejected = _named([word for hit in REJECTS_RE.finditer(text) for word in words_v4(hit.group(1))])
+    out: dict[int, tuple[frozenset[int], frozenset[int]]] = {}
+    for topic, members in named.items():
+        against = rejected.get(topic, frozenset())
+        out[topic] = (members - against, against)
+    return out
+
+
+def _named(words: list[str]) -> dict[int, frozenset[int]]:
+    """The members ``words`` name, per topic (every word of a member, as written or by its term)."""
+    held = {stem_form(word) for word in words}.union(words)
+    found: dict[int, frozenset[int]] = {}
+    for topic, (_, _, members) in enumerate(LEXICON):
+        hits = frozenset(i for i, member in enumerate(members) if member <= held)
+        if hits:
+            found[topic] = hits
+    return found
+
+
+def overturns(new: str, old: str) -> bool:
+    """Whether the rule ``new`` turns away from a topic's choice the rule ``old`` made, or back.
+
+    ``new`` rejects a member ``old`` endorses, or endorses one ``old`` rejects: the later word on that
+    choice wins. "We use yarn now, not pnpm." overturns "We use pnpm, not npm." (and "We use pnpm, not npm."
+    overturns it back); "Use pytest, never unittest." does not overturn "Use jest for the frontend
+    tests." (neither turns away from what the other chose).
+    """
+    said = stances(old)
+    return any(
+        (against & said[topic][0]) or (chosen & said[topic][1])
+        for topic, (chosen, against) in stances(new).items()
+        if topic in said
+    )

@@ -60,6 +60,25 @@ def test_a_hand_memorized_fact_is_never_superseded_by_a_captured_rule(guest):
     assert ok(guest, "list_memories", {"captured": True})["memories"][0]["text"] == "Use pnpm, not npm, here."
 
 
+def test_a_rule_that_turns_away_from_a_topic_s_choice_supersedes_the_rule_that_made_it(guest):
+    """Two rules sharing one content word (too few for ``similar``): the topic lexicon says both choose a
+    package manager, and the later turns away from the earlier's choice; unrelated choices stay."""
+    def said(text: str, session: str) -> dict:
+        return ok(guest, "capture", {"session": session, "directives": [{"text": text}]})["directives"][0]
+
+    jest = said("Use jest for the frontend tests.", "s0")
+    pnpm = said("We use pnpm, not npm, in this repo.", "s1")
+    yarn = said("We use yarn now, not pnpm.", "s2")
+    assert yarn["supersedes"] == [pnpm["id"]]
+    back = said("We moved back to pnpm, never yarn.", "s3")
+    assert back["supersedes"] == [yarn["id"]]
+    pytest_rule = said("Use pytest, never unittest.", "s4")
+    assert "supersedes" not in pytest_rule, "it turns away from nothing the jest rule chose"
+    start = ok(guest, "capture_context", {"source": "startup"})
+    assert set(start["conventions"]) == {jest["id"], back["id"], pytest_rule["id"]}
+    assert "We use yarn now" not in start["context"] and "in this repo" not in start["context"]
+
+
 @pytest.mark.both_stores
 def test_forgotten_captures_stay_forgotten_and_secrets_are_redacted(guest):
     said = ok(
