@@ -6,9 +6,11 @@ use?". At write time, without a model, a memory that *states* a preference or a 
 favourite ...", "stick to ...", an instruction such as "Use httpx ..." or "Deploy only on ...", "I'm
 really into ...") and names a member of a topic of the generated lexicon
 (:data:`guest.generated.topics.TOPICS`: pnpm, npm, yarn -> package manager) is also indexed
-under the topic's name and its other members (:func:`terms`): the pnpm rule answers "which package
-manager", and a question about yarn, which the rule governs too. A memory that only mentions pnpm
-("pnpm 9 changed the lockfile format") is not a rule and gains nothing.
+under the topic's names (:func:`terms`): the pnpm rule answers "which package manager". (Version 4
+also added the topic's other members; at 18 extra terms a rule's document grew threefold and BM25's
+length normalisation sank it below shorter notes that share the question's other words, D213.) A
+memory that only mentions pnpm ("pnpm 9 changed the lockfile format") is not a rule and gains
+nothing.
 
 The terms are those of a store of terms version 4 (:mod:`guest.memory.rules`); the relevance gate
 reads them as part of a hit's evidence too.
@@ -59,8 +61,8 @@ def terms(text: str, rule: bool = False, version: int = 5) -> list[str]:
     """The terms of what ``text`` is about when it states a preference or a rule (or ``rule``), else none.
 
     For each topic one of whose members ``text`` names (every word of it, as written or by its term:
-    "Tuesdays" names ``tuesday``, "pretty" does not name ``prettier``): the topic's names' terms and
-    its other members' terms, in the lexicon's order, each once and none that the text holds already.
+    "Tuesdays" names ``tuesday``, "pretty" does not name ``prettier``): the topic's names' terms, in
+    the lexicon's order, each once and none that the text holds already.
     A store of terms version 4 keeps its first lexicon (:func:`terms_v4`): what a memory was indexed
     under is what its removal takes out of the index.
     """
@@ -72,9 +74,9 @@ def terms(text: str, rule: bool = False, version: int = 5) -> list[str]:
     held = {stem_form(word) for word in words}
     named = held.union(words)
     out: dict[str, None] = {}
-    for names, member_terms, members in LEXICON:
+    for names, _, members in LEXICON:
         if any(member <= named for member in members):
-            out.update(dict.fromkeys(term for term in (*names, *member_terms) if term not in held))
+            out.update(dict.fromkeys(term for term in names if term not in held))
     return list(out)
 
 

@@ -79,7 +79,7 @@ def test_hovering_meets_an_identifier_by_its_part():
 )
 def test_a_rule_about_a_package_manager_is_indexed_under_package_manager(text: str):
     about = topics.terms(text)
-    assert {"package", "manager", "yarn"} <= set(about)
+    assert {"package", "manager"} <= set(about) and "yarn" not in about  # the topic's names, not its members
     assert not {rules.term(w, 4) for w in words_v4(text)} & set(about)  # nothing the text says already
 
 
@@ -123,11 +123,10 @@ def test_the_vocabulary_table_is_the_generator_s_output(script: str, table: str)
     ("text", "about"),
     [
         ("Use SQLAlchemy 2.0 style queries; no raw SQL strings in handlers.", {"orm"}),  # an instruction
-        ("Deploy to production only on Tuesdays and Thursdays.", {"day", "friday"}),
-        ("We use GitHub Actions for CI, not Jenkins.", {"pipeline", "gitlab"}),  # members of two words
-        ("I always order an oat milk flat white.", {"drink", "latte"}),
+        ("Deploy to production only on Tuesdays and Thursdays.", {"day", "week"}),
+        ("We use GitHub Actions for CI, not Jenkins.", {"continuous", "integration", "pipeline"}),
+        ("I always order an oat milk flat white.", {"drink", "coffee"}),
         ("I'm really into Thai food.", {"cuisine", "restaurant", "dinner"}),
-        ("I prefer window seats on flights.", {"aisle"}),
     ],
 )
 def test_the_second_lexicon_reads_instructions_and_members_of_several_words(text: str, about: set[str]):
