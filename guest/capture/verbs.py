@@ -175,7 +175,8 @@ class CaptureVerbs:
             if (record := lookup.record(host, NAMESPACE, hit["id"])) is not None
             and _kind(record) == "directive"
         ]
-        old += [record for record in rivals if record.id not in {o.id for o in old}]
+        found = {record.id for record in old}
+        old += [record for record in rivals if record.id not in found]
         if old and not stored.deduped and stored.record is not None:
             waiting = correct.link_trusted(host, NAMESPACE, stored.record, old)
             if len(waiting) < len(old):

@@ -72,11 +72,9 @@ def terms(text: str, rule: bool = False, version: int = 5) -> list[str]:
         return terms_v4(text)
     words = words_v4(text)
     held = {stem_form(word) for word in words}
-    named = held.union(words)
     out: dict[str, None] = {}
-    for names, _, members in LEXICON:
-        if any(member <= named for member in members):
-            out.update(dict.fromkeys(term for term in names if term not in held))
+    for topic in _named(words):  # in the lexicon's order
+        out.update(dict.fromkeys(term for term in LEXICON[topic][0] if term not in held))
     return list(out)
 
 
